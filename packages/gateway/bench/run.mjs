@@ -1,0 +1,290 @@
+// npm run bench:gateway [-- --runs 3 --seconds 10 --connections 64 --store sqlite|postgres --instances N]
+//
+// Per run, side by side:
+//   http     the built gateway (`orderline-gateway serve`, log level warn) on 127.0.0.1, driven
+//            by bench/driver.mjs in a separate process: signed order creation end to end, with
+//            persistence. Without --store, three setups in turn: SQLite (WAL, synchronous=FULL,
+//            group commit), PostgreSQL with one instance, PostgreSQL with two instances sharing
+//            the database and a Redis rate-limit counter (REDIS_URL, when Redis answers). With
+//            --store and --instances, only that setup.
+//   ceiling  in this process, no HTTP: the same authenticator (JWT verify + RSA verify) and one
+//            order insert through the SQLite store, at the same concurrency.
+// Prints each run and the medians. PostgreSQL: BENCH_DATABASE_URL (default
+// postgres://postgres@127.0.0.1:5432/postgres); a database orderline_bench_<random> is created
+// for the run and dropped after.
+import { execFileSync, spawn } from "node:child_process";
+import { generateKeyPairSync, sign } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { createGateway, createLogger, loadConfig } from "../dist/index.js";
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: "string", default: "3" },
+    seconds: { type: "string", default: "10" },
+    connections: { type: "string", default: "64" },
+    // "normal" measures the same with SQLite synchronous=NORMAL (no fsync per commit), for reference.
+    synchronous: { type: "string", default: "full" },
+    store: { type: "string" },
+    instances: { type: "string" },
+  },
+});
+const SETUPS =
+  values.store === undefined && values.instances === undefined
+    ? [
+        { store: "sqlite", instances: 1 },
+        { store: "postgres", instances: 1 },
+        { store: "postgres", instances: 2 },
+      ]
+    : [{ store: values.store ?? "sqlite", instances: Number(values.instances ?? "1") }];
+for (const setup of SETUPS) {
+  if (!["sqlite", "postgres"].includes(setup.store)) throw new Error("--store sqlite|postgres");
+  if (setup.store === "sqlite" && setup.instances !== 1)
+    throw new Error("SQLite runs one instance (the embedded store is for one machine)");
+}
+const PG_SERVER = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
+const runs = Number(values.runs);
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const here = new URL(".", import.meta.url).pathname;
+const cli = join(here, "../dist/cli/main.js");
+
+const dir = mkdtempSync(join(tmpdir(), "orderline-gateway-bench-"));
+const { publicKey, privateKey } = generateKeyPairSync("rsa", {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: "spki", format: "pem" },
+  privateKeyEncoding: { type: "pkcs8", format: "pem" },
+});
+writeFileSync(join(dir, "public.pem"), publicKey);
+writeFileSync(join(dir, "private.pem"), privateKey);
+const env = {
+  ...process.env,
+  DATABASE_URL: undefined,
+  GATEWAY_MASTER_KEY: "be".repeat(32),
+  GATEWAY_DATA_DIR: dir,
+  GATEWAY_SQLITE_SYNCHRONOUS: values.synchronous,
+  // The limiter runs (its cost is measured) but never refuses: one bench client far exceeds
+  // the default per-client limit.
+  GATEWAY_RATE_LIMIT_ORDERS: "1000000000",
+  REDIS_URL: "",
+};
+
+async function onServer(work) {
+  const client = new pg.Client({ connectionString: PG_SERVER });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function redisAnswers() {
+  const { Redis } = await import("ioredis");
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
+  redis.on("error", () => {});
+  try {
+    await redis.connect();
+    return (await redis.ping()) === "PONG";
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+function median(numbers) {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+async function ceiling() {
+  const config = loadConfig(
+    { GATEWAY_SQLITE_SYNCHRONOUS: values.synchronous },
+    { databaseUrl: `sqlite:${join(dir, "ceiling.db")}`, dataDir: join(dir, "ceiling") },
+  );
+  const gw = await createGateway({ config, logger: createLogger("warn") });
+  const { clientId, clientSecret } = await gw.partners.create("Ceiling", publicKey);
+  const login = await gw.app.inject({
+    method: "POST",
+    url: "/api/v1/auth/login",
+    payload: { client_id: clientId, client_secret: clientSecret },
+  });
+  const token = login.json().token;
+  let second = -1;
+  let headers;
+  const headersNow = () => {
+    const now = Math.floor(Date.now() / 1000);
+    if (now !== second) {
+      second = now;
+      const ts = String(now);
+      headers = {
+        authorization: `Bearer ${token}`,
+        "x-client-id": clientId,
+        "x-timestamp": ts,
+        "x-signature": sign("sha256", Buffer.from(`${clientId}|${ts}`), privateKey).toString(
+          "base64",
+        ),
+      };
+    }
+    return headers;
+  };
+  const product = [{ product_code: "SKU-1001", quantity: 2, uom: "EA", unit_price: 9.5 }];
+  let count = 0;
+  let n = 0;
+  let stop = false;
+  const worker = async (id) => {
+    while (!stop) {
+      const partner = await gw.authenticator.authenticate(headersNow());
+      await gw.orders.create(
+        partner,
+        {
+          customer_code: "CUST-001",
+          site_code: "SITE-01",
+          sales_name: "Bench Sales",
+          address: "1 Bench Street",
+          purchase_order_no: `c-${id}-${n++}`,
+          products: product,
+        },
+        undefined,
+      );
+      count++;
+    }
+  };
+  const started = performance.now();
+  const timer = setTimeout(() => {
+    stop = true;
+  }, Math.min(seconds, 5) * 1000);
+  await Promise.all(Array.from({ length: connections }, (_, i) => worker(i)));
+  clearTimeout(timer);
+  const rate = count / ((performance.now() - started) / 1000);
+  await gw.close();
+  return rate;
+}
+
+async function databaseFor(setup) {
+  if (setup.store === "sqlite") return `sqlite:${join(dir, "server.db")}`;
+  const name = `orderline_bench_${Date.now()}_${setup.instances}`;
+  await onServer((client) => client.query(`CREATE DATABASE "${name}"`));
+  databases.push(name);
+  const url = new URL(PG_SERVER);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+const databases = [];
+
+function spawnServer(setupEnv) {
+  const child = spawn(
+    "node",
+    [cli, "serve", "--port", "0", "--host", "127.0.0.1", "--log-level", "warn"],
+    { env: setupEnv, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const match = /listening on (http:\/\/[^\s]+)/.exec(out);
+      if (match) resolve({ child, url: match[1] });
+    });
+    child.on("exit", (code) => reject(new Error(`server exited with ${code}`)));
+  });
+}
+
+/** Starts the instances of one setup on a fresh store, with one partner. */
+async function startSetup(setup, redis) {
+  const setupEnv = { ...env, DATABASE_URL: await databaseFor(setup) };
+  if (setup.instances > 1 && redis) setupEnv.REDIS_URL = REDIS_URL;
+  const credentials = JSON.parse(
+    execFileSync(
+      "node",
+      [
+        cli,
+        "partners",
+        "create",
+        "--name",
+        "Bench",
+        "--public-key",
+        join(dir, "public.pem"),
+        "--json",
+      ],
+      { env: setupEnv, encoding: "utf8" },
+    ),
+  );
+  const servers = [];
+  for (let i = 0; i < setup.instances; i++) servers.push(await spawnServer(setupEnv));
+  const label = `${setup.store} x${setup.instances}${setupEnv.REDIS_URL ? " +redis" : ""}`;
+  return { ...setup, label, servers, credentials, url: servers.map((s) => s.url).join(",") };
+}
+
+function drive(url, credentials, tag) {
+  const out = execFileSync(
+    "node",
+    [
+      join(here, "driver.mjs"),
+      "--url",
+      url,
+      "--client-id",
+      credentials.client_id,
+      "--client-secret",
+      credentials.client_secret,
+      "--key",
+      join(dir, "private.pem"),
+      "--connections",
+      String(connections),
+      "--seconds",
+      String(seconds),
+      "--tag",
+      tag,
+    ],
+    { encoding: "utf8", env },
+  );
+  return JSON.parse(out.trim().split("\n").at(-1));
+}
+
+const redis = SETUPS.some((setup) => setup.instances > 1) && (await redisAnswers());
+console.log(
+  `Gateway benchmark: ${runs} runs, ${connections} connections, ${seconds} s each, Node ${process.version}, ${cpus().length} CPUs, server log level warn, SQLite synchronous=${values.synchronous}`,
+);
+const setups = [];
+const results = new Map();
+try {
+  for (const setup of SETUPS) setups.push(await startSetup(setup, redis));
+  for (let run = 1; run <= runs; run++) {
+    const parts = [];
+    for (const setup of setups) {
+      const http = drive(setup.url, setup.credentials, `run${run}`);
+      if (!results.has(setup.label)) results.set(setup.label, []);
+      results.get(setup.label).push(http);
+      parts.push(
+        `${setup.label}: ${http.ordersPerSecond.toFixed(0)} orders/s p50 ${http.p50.toFixed(2)} ms p99 ${http.p99.toFixed(2)} ms (${http.failed} failed)`,
+      );
+    }
+    const ceil = await ceiling();
+    if (!results.has("ceiling")) results.set("ceiling", []);
+    results.get("ceiling").push({ ordersPerSecond: ceil });
+    console.log(`run ${run}: ${parts.join("  |  ")}  |  ceiling ${ceil.toFixed(0)} orders/s`);
+  }
+} finally {
+  for (const setup of setups) for (const server of setup.servers) server.child.kill("SIGTERM");
+  await new Promise((r) => setTimeout(r, 500));
+  for (const name of databases)
+    await onServer((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+}
+const m = (label, key) => median(results.get(label).map((r) => r[key]));
+const ceilingMedian = m("ceiling", "ordersPerSecond");
+const first = setups[0]?.label;
+console.log("\nmedians:");
+for (const setup of setups) {
+  const rate = m(setup.label, "ordersPerSecond");
+  console.log(
+    `  ${setup.label.padEnd(20)} ${rate.toFixed(0).padStart(6)} orders/s  p50 ${m(setup.label, "p50").toFixed(2)} ms  p99 ${m(setup.label, "p99").toFixed(2)} ms  ` +
+      `${((rate / m(first, "ordersPerSecond")) * 100).toFixed(0)}% of ${first}  ${((rate / ceilingMedian) * 100).toFixed(0)}% of ceiling`,
+  );
+}
+console.log(`  ceiling (in-process, SQLite) ${ceilingMedian.toFixed(0)} orders/s`);
+rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,136 @@
+import type { GatewayConfig } from "../config.js";
+import { ApiError } from "../http/errors.js";
+import { type Clock, toUnixSeconds } from "../lib/clock.js";
+import { timingSafeEqualString } from "../lib/timing-safe.js";
+import type { PartnerDirectory, PartnerView } from "./partner-directory.js";
+import {
+  decodeSignature,
+  parseTimestamp,
+  stringToSign,
+  verifiesWithAnyKey,
+} from "./request-signature.js";
+import { assertTokenPartnerUsable } from "./token-partner.js";
+import type { TokenService } from "./tokens.js";
+
+export type HeaderBag = Record<string, string | string[] | undefined>;
+
+/** The token of an `Authorization: Bearer <token>` header; `what` names where tokens come from. */
+export function bearerTokenOf(headers: HeaderBag, what: string): string {
+  const authorization = single(headers, "authorization");
+  if (authorization === undefined || authorization.trim() === "") {
+    throw new ApiError("token_missing", `Send ${what} as 'Authorization: Bearer <token>'.`);
+  }
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
+  if (!match?.[1]) {
+    throw new ApiError(
+      "token_invalid",
+      "The Authorization header must have the form 'Bearer <token>'.",
+    );
+  }
+  return match[1];
+}
+
+const SIGNED_HEADERS = ["x-client-id", "x-timestamp", "x-signature"] as const;
+
+function single(headers: HeaderBag, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The two layers in front of every order operation, checked in this order, each failure with
+ * its own code: bearer token; the three signature headers present; X-CLIENT-ID equal to the
+ * token's client_id; partner active and secret not rotated; X-TIMESTAMP readable and within the
+ * allowed skew; X-SIGNATURE verifying against one of the partner's active keys.
+ */
+export class SignedRequestAuthenticator {
+  constructor(
+    private readonly tokens: TokenService,
+    private readonly directory: PartnerDirectory,
+    private readonly config: GatewayConfig["signature"],
+    private readonly now: Clock,
+  ) {}
+
+  async authenticate(headers: HeaderBag): Promise<PartnerView> {
+    const claims = await this.tokens.verifyAccess(
+      bearerTokenOf(headers, "the access token from /api/v1/auth/login"),
+    );
+
+    const missing = SIGNED_HEADERS.filter((h) => !single(headers, h));
+    if (missing.length > 0) {
+      const names = missing.map((h) => h.toUpperCase());
+      throw new ApiError(
+        "header_missing",
+        `Missing header${names.length > 1 ? "s" : ""}: ${names.join(", ")}.`,
+        {
+          missing_headers: names,
+        },
+      );
+    }
+    const clientId = single(headers, "x-client-id") as string;
+    const timestamp = single(headers, "x-timestamp") as string;
+    const signatureHeader = single(headers, "x-signature") as string;
+
+    if (!timingSafeEqualString(clientId, claims.client_id)) {
+      throw new ApiError(
+        "client_id_mismatch",
+        "X-CLIENT-ID must equal the client_id the token was issued to.",
+      );
+    }
+    const partner = assertTokenPartnerUsable(await this.directory.get(claims.client_id), claims.sv);
+
+    const nowMs = this.now();
+    const sentAt = parseTimestamp(timestamp);
+    const serverTime = { server_time: toUnixSeconds(nowMs) };
+    if (sentAt === undefined) {
+      throw new ApiError(
+        "timestamp_invalid",
+        "X-TIMESTAMP must be Unix seconds (e.g. 1767225600); Unix milliseconds or ISO-8601 with an offset are accepted too.",
+        serverTime,
+      );
+    }
+    const skewSeconds = (sentAt - nowMs) / 1000;
+    const allowed = this.config.maxSkewSeconds;
+    if (skewSeconds < -allowed) {
+      throw new ApiError(
+        "timestamp_too_old",
+        `X-TIMESTAMP is ${Math.round(-skewSeconds)} s behind server time ${serverTime.server_time}; at most ${allowed} s is allowed. Check the client's clock.`,
+        serverTime,
+      );
+    }
+    if (skewSeconds > allowed) {
+      throw new ApiError(
+        "timestamp_in_future",
+        `X-TIMESTAMP is ${Math.round(skewSeconds)} s ahead of server time ${serverTime.server_time}; at most ${allowed} s is allowed. Check the client's clock.`,
+        serverTime,
+      );
+    }
+
+    if (partner.activeKeys.length === 0) {
+      throw new ApiError(
+        "no_active_key",
+        "No active public key is registered for this partner; contact the integration team.",
+      );
+    }
+    const expected = stringToSign(clientId, timestamp);
+    const signature = decodeSignature(signatureHeader);
+    if (signature === undefined) {
+      throw new ApiError(
+        "signature_malformed",
+        "X-SIGNATURE must be the base64 encoding of the RSA signature.",
+        {
+          string_to_sign: expected,
+        },
+      );
+    }
+    const keys = partner.activeKeys.map((k) => k.keyObject);
+    if (!(await verifiesWithAnyKey(keys, expected, signature))) {
+      throw new ApiError(
+        "signature_invalid",
+        "X-SIGNATURE is not a SHA256withRSA signature of string_to_sign by an active key of this partner.",
+        { string_to_sign: expected },
+      );
+    }
+    return partner;
+  }
+}

@@ -1,0 +1,171 @@
+import { randomBytes } from "node:crypto";
+import type { Clock } from "../lib/clock.js";
+import { newId } from "../lib/random.js";
+import type { PartnerKeyRecord, PartnerRecord, PartnerStatus, Store } from "../store/store.js";
+import { generateClientId, generateClientSecret, hashClientSecret } from "./client-secret.js";
+import type { PartnerDirectory } from "./partner-directory.js";
+import { parsePartnerPublicKey } from "./public-key.js";
+
+/** Two active keys let a partner roll its key pair without downtime. */
+export const MAX_ACTIVE_KEYS = 2;
+
+export class PartnerAdminError extends Error {
+  override name = "PartnerAdminError";
+}
+
+export interface PartnerSummary {
+  client_id: string;
+  name: string;
+  status: PartnerStatus;
+  secret_version: number;
+  /** The tenant the partner's orders go to, if any. */
+  tenant_id: string | null;
+  created_at: string;
+  keys: {
+    key_id: string;
+    fingerprint: string;
+    bits: number;
+    created_at: string;
+    revoked_at: string | null;
+  }[];
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The integration team's operations on partners: what the admin CLI and the demo set-up call. */
+export class PartnerAdmin {
+  constructor(
+    private readonly store: Store,
+    private readonly pepper: Buffer,
+    private readonly now: Clock,
+    private readonly directory?: PartnerDirectory,
+  ) {}
+
+  async #partner(clientId: string): Promise<PartnerRecord> {
+    const partner = await this.store.findPartnerByClientId(clientId);
+    if (!partner) throw new PartnerAdminError(`No partner with client_id '${clientId}'.`);
+    return partner;
+  }
+
+  async create(
+    name: string,
+    publicKeyPem?: string,
+    options: { tenantId?: string } = {},
+  ): Promise<{ clientId: string; clientSecret: string; keyId?: string }> {
+    const trimmed = name.trim();
+    if (trimmed.length === 0 || trimmed.length > 200)
+      throw new PartnerAdminError("The name must be 1–200 characters.");
+    const { tenantId } = options;
+    if (tenantId !== undefined && !(await this.store.tenants.findTenant(tenantId)))
+      throw new PartnerAdminError(`No tenant with id '${tenantId}' (see: tenants list).`);
+    // Check the key before creating anything, so a bad key leaves no half-made partner.
+    if (publicKeyPem !== undefined) parsePartnerPublicKey(publicKeyPem);
+    const clientId = generateClientId();
+    const clientSecret = generateClientSecret();
+    const at = this.now();
+    const partner: PartnerRecord = {
+      id: newId(),
+      clientId,
+      name: trimmed,
+      secretHash: hashClientSecret(this.pepper, clientSecret),
+      secretVersion: 1,
+      status: "active",
+      createdAt: at,
+      updatedAt: at,
+    };
+    await this.store.createPartner(partner);
+    // The partner's orders go to this tenant, whose users can read them.
+    if (tenantId !== undefined) await this.store.tenants.setPartnerTenant(partner.id, tenantId);
+    const keyId =
+      publicKeyPem === undefined ? undefined : await this.addKey(clientId, publicKeyPem);
+    return keyId === undefined ? { clientId, clientSecret } : { clientId, clientSecret, keyId };
+  }
+
+  async addKey(clientId: string, publicKeyPem: string): Promise<string> {
+    const parsed = parsePartnerPublicKey(publicKeyPem);
+    const partner = await this.#partner(clientId);
+    const keys = await this.store.listPartnerKeys(partner.id);
+    const active = keys.filter((k) => k.revokedAt === null);
+    const known = keys.find((k) => k.fingerprint === parsed.fingerprint);
+    if (known) {
+      throw new PartnerAdminError(
+        known.revokedAt === null
+          ? `This key is already registered for the partner as ${known.id}.`
+          : "This key was registered before and revoked; a revoked key cannot come back. Generate a new key pair.",
+      );
+    }
+    if (active.length >= MAX_ACTIVE_KEYS) {
+      throw new PartnerAdminError(
+        `The partner already has ${MAX_ACTIVE_KEYS} active keys; revoke one first (partners revoke-key).`,
+      );
+    }
+    const record: PartnerKeyRecord = {
+      id: `key_${randomBytes(8).toString("hex")}`,
+      partnerId: partner.id,
+      fingerprint: parsed.fingerprint,
+      publicKeyPem: parsed.pem,
+      bits: parsed.bits,
+      createdAt: this.now(),
+      revokedAt: null,
+    };
+    await this.store.addPartnerKey(record);
+    this.directory?.invalidate(clientId);
+    return record.id;
+  }
+
+  async revokeKey(clientId: string, keyId: string): Promise<void> {
+    const partner = await this.#partner(clientId);
+    if (!(await this.store.revokePartnerKey(partner.id, keyId, this.now()))) {
+      throw new PartnerAdminError(`No active key '${keyId}' for partner '${clientId}'.`);
+    }
+    this.directory?.invalidate(clientId);
+  }
+
+  /** Issues a new secret; tokens issued under the old one stop working at once. */
+  async rotateSecret(clientId: string): Promise<string> {
+    const partner = await this.#partner(clientId);
+    const clientSecret = generateClientSecret();
+    await this.store.rotatePartnerSecret(
+      partner.id,
+      hashClientSecret(this.pepper, clientSecret),
+      this.now(),
+    );
+    this.directory?.invalidate(clientId);
+    return clientSecret;
+  }
+
+  /** Moves a partner's future and past orders to another tenant (null: none). */
+  async setTenant(clientId: string, tenantId: string | null): Promise<void> {
+    const partner = await this.#partner(clientId);
+    if (tenantId !== null && !(await this.store.tenants.findTenant(tenantId)))
+      throw new PartnerAdminError(`No tenant with id '${tenantId}' (see: tenants list).`);
+    await this.store.tenants.setPartnerTenant(partner.id, tenantId);
+  }
+
+  async setStatus(clientId: string, status: PartnerStatus): Promise<void> {
+    const partner = await this.#partner(clientId);
+    await this.store.setPartnerStatus(partner.id, status, this.now());
+    this.directory?.invalidate(clientId);
+  }
+
+  async list(): Promise<PartnerSummary[]> {
+    const partners = await this.store.listPartners();
+    return Promise.all(
+      partners.map(async (p) => ({
+        client_id: p.clientId,
+        name: p.name,
+        status: p.status,
+        secret_version: p.secretVersion,
+        tenant_id: await this.store.tenants.partnerTenant(p.id),
+        created_at: iso(p.createdAt),
+        keys: (await this.store.listPartnerKeys(p.id)).map((k) => ({
+          key_id: k.id,
+          fingerprint: k.fingerprint,
+          bits: k.bits,
+          created_at: iso(k.createdAt),
+          revoked_at: k.revokedAt === null ? null : iso(k.revokedAt),
+        })),
+      })),
+    );
+  }
+}

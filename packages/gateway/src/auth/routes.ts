@@ -1,0 +1,88 @@
+import type { FastifyInstance } from "fastify";
+import type { ClientRateLimiter } from "../http/rate-limit.js";
+import { problemResponses } from "../http/schemas.js";
+import type { SessionService } from "./sessions.js";
+import type { SigningKeyRing } from "./signing-keys.js";
+import { REFRESH_BODY, tokenResponse } from "./token-schemas.js";
+
+const TOKEN_RESPONSE = tokenResponse("JWT access token (EdDSA); embeds the client_id");
+
+const LOGIN_BODY = {
+  type: "object",
+  required: ["client_id", "client_secret"],
+  additionalProperties: false,
+  properties: {
+    client_id: { type: "string", minLength: 1, maxLength: 128 },
+    client_secret: { type: "string", minLength: 1, maxLength: 256 },
+  },
+} as const;
+
+export interface AuthRoutesOptions {
+  sessions: SessionService;
+  signingKeys: SigningKeyRing;
+  /** Login attempts per client_id. */
+  rateLimiter?: ClientRateLimiter;
+}
+
+/** Login, refresh and the JWKS. Login and refresh carry no security scheme, as the seed says. */
+export async function authRoutes(
+  app: FastifyInstance,
+  { sessions, signingKeys, rateLimiter }: AuthRoutesOptions,
+): Promise<void> {
+  app.post<{ Body: { client_id: string; client_secret: string } }>(
+    "/api/v1/auth/login",
+    {
+      schema: {
+        tags: ["Authentication"],
+        summary: "Generate a JWT with client credentials",
+        security: [],
+        body: LOGIN_BODY,
+        response: { 200: TOKEN_RESPONSE, ...problemResponses(400, 401, 403, 413, 415, 429) },
+      },
+    },
+    async (request) => {
+      await rateLimiter?.check("login", request.body.client_id, request.log);
+      const { token, expired_at } = await sessions.login(
+        request.body.client_id,
+        request.body.client_secret,
+        request.log,
+      );
+      return { token, expired_at };
+    },
+  );
+
+  app.post<{ Body: { token: string } }>(
+    "/api/v1/auth/refresh",
+    {
+      schema: {
+        tags: ["Authentication"],
+        summary: "Refresh a JWT",
+        description:
+          "Returns a new token for a valid or recently expired one (grace window, default 24 h). Each token " +
+          "refreshes once; a session can be extended for at most 30 days after login.",
+        security: [],
+        body: REFRESH_BODY,
+        response: { 200: TOKEN_RESPONSE, ...problemResponses(400, 401, 403, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { token, expired_at } = await sessions.refresh(request.body.token, request.log);
+      return { token, expired_at };
+    },
+  );
+
+  app.get(
+    "/.well-known/jwks.json",
+    {
+      schema: {
+        tags: ["Authentication"],
+        summary: "Public keys that verify the gateway's tokens",
+        security: [],
+      },
+    },
+    async (_request, reply) => {
+      reply.header("cache-control", "public, max-age=300");
+      return signingKeys.jwks();
+    },
+  );
+}

@@ -1,0 +1,70 @@
+import { createGateway } from "../../gateway.js";
+import { ensureDemo } from "../demo.js";
+import { type CliIo, EXIT, UsageError } from "../io.js";
+import { configFrom, parse, stringOption } from "../options.js";
+
+export const SERVE_HELP = `Usage: orderline-gateway serve [--port N] [--host H] [--db FILE|URL] [--log-level L] [--demo]
+
+Starts the gateway (PORT, HOST, DATABASE_URL and LOG_LEVEL are read from the environment too).
+--demo creates a demo partner when the store has none and prints how to send a signed order,
+and a demo tenant with an admin user (its generated password printed once) when there is none.
+`;
+
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function serve(args: string[], io: CliIo): Promise<RunningServer> {
+  const { values } = parse(args, {
+    port: { type: "string" },
+    host: { type: "string" },
+    "log-level": { type: "string" },
+    demo: { type: "boolean", default: false },
+  });
+  const portOption = stringOption(values, "port");
+  if (portOption !== undefined && !/^\d{1,5}$/.test(portOption))
+    throw new UsageError("--port must be a number");
+  const base = configFrom(io, values.db);
+  const config = {
+    ...base,
+    port: portOption === undefined ? base.port : Number(portOption),
+    host: stringOption(values, "host") ?? base.host,
+    logLevel: stringOption(values, "log-level") ?? base.logLevel,
+  };
+  const gateway = await createGateway({ config });
+  let address: string;
+  try {
+    address = await gateway.app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // Close the store (and its writer thread) so the process can exit with the error.
+    await gateway.close();
+    throw error;
+  }
+  const port = new URL(address).port;
+  const url = `http://${config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host}:${port}`;
+  io.stdout(
+    `Orderline gateway listening on ${url} (store: ${gateway.store.kind}, docs: ${url}/docs)\n`,
+  );
+  if (values.demo) {
+    const text = await ensureDemo(gateway, config.dataDir, url, io.cwd);
+    if (text) io.stdout(text);
+  }
+  return { url, close: () => gateway.close() };
+}
+
+/** `serve` as a long-running command: stops cleanly on SIGINT/SIGTERM, finishing in-flight requests. */
+export async function serveCommand(args: string[], io: CliIo): Promise<number> {
+  const server = await serve(args, io);
+  const stop = () => {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+    server.close().then(
+      () => io.stdout("Gateway stopped.\n"),
+      (error: unknown) => io.stderr(`Error while stopping: ${(error as Error).message}\n`),
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  return EXIT.ok;
+}

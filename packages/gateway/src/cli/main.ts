@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+import process from "node:process";
+import { run } from "./run.js";
+import { readSecretFromProcess } from "./secret-input.js";
+
+process.exitCode = await run(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  env: process.env,
+  cwd: process.cwd(),
+  readSecret: readSecretFromProcess,
+});

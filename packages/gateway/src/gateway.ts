@@ -1,0 +1,167 @@
+import type { FastifyInstance } from "fastify";
+import type { Logger } from "pino";
+import { SignedRequestAuthenticator } from "./auth/authenticate.js";
+import { PartnerDirectory } from "./auth/partner-directory.js";
+import { PartnerAdmin } from "./auth/partners.js";
+import { authRoutes } from "./auth/routes.js";
+import { SessionService } from "./auth/sessions.js";
+import { SigningKeyRing } from "./auth/signing-keys.js";
+import { TokenService } from "./auth/tokens.js";
+import { type GatewayConfig, masterKeyFile } from "./config.js";
+import { buildApp } from "./http/app.js";
+import { healthRoutes } from "./http/health.js";
+import { createLogger } from "./http/logger.js";
+import { ClientRateLimiter, createRateCounter } from "./http/rate-limit.js";
+import { type Clock, systemClock } from "./lib/clock.js";
+import { deriveMasterKeys, loadOrCreateMasterKey } from "./lib/master-key.js";
+import { orderRoutes } from "./orders/routes.js";
+import { OrderService } from "./orders/service.js";
+import { tenantOrderRoutes } from "./orders/tenant-routes.js";
+import { openStore } from "./store/open.js";
+import type { Store } from "./store/store.js";
+import { tenantRoutes } from "./tenant/routes.js";
+import { TenantAdmin } from "./tenant/tenants.js";
+import { VocabularyService } from "./tenant/vocabulary.js";
+import { UserAdmin } from "./users/accounts.js";
+import { UserAuthenticator } from "./users/authenticate.js";
+import { LoginThrottle } from "./users/login-throttle.js";
+import { profileRoutes, userAuthRoutes } from "./users/routes.js";
+import { UserSessionService } from "./users/sessions.js";
+import { UserTokens } from "./users/tokens.js";
+
+export interface GatewayOptions {
+  config: GatewayConfig;
+  /** An already open store; otherwise config.databaseUrl is opened (and closed with the gateway). */
+  store?: Store;
+  now?: Clock;
+  logger?: Logger;
+}
+
+/** The services of one gateway process, wired together; `app` is ready to listen or inject. */
+export interface Gateway {
+  app: FastifyInstance;
+  config: GatewayConfig;
+  store: Store;
+  now: Clock;
+  partners: PartnerAdmin;
+  tenants: TenantAdmin;
+  users: UserAdmin;
+  vocabulary: VocabularyService;
+  userTokens: UserTokens;
+  signingKeys: SigningKeyRing;
+  tokens: TokenService;
+  authenticator: SignedRequestAuthenticator;
+  orders: OrderService;
+  close(): Promise<void>;
+}
+
+/** Store, master keys and the services that need nothing from HTTP (also what the admin CLI uses). */
+export async function openCore(
+  config: GatewayConfig,
+  options: { store?: Store; now?: Clock } = {},
+) {
+  const now = options.now ?? systemClock;
+  const store =
+    options.store ??
+    (await openStore(config.databaseUrl, {
+      synchronous: config.sqliteSynchronous,
+      poolMax: config.pgPoolMax,
+    }));
+  let master: ReturnType<typeof deriveMasterKeys>;
+  let signingKeys: SigningKeyRing;
+  try {
+    master = deriveMasterKeys(loadOrCreateMasterKey(config.masterKey, masterKeyFile(config)));
+    signingKeys = new SigningKeyRing(
+      store,
+      master.keyEncryptionKey,
+      now,
+      (config.jwt.ttlSeconds + config.jwt.refreshGraceSeconds) * 1000,
+    );
+    await signingKeys.init();
+  } catch (error) {
+    // A store opened here must not outlive the failed start (its writer thread would keep the
+    // process alive).
+    if (!options.store) await store.close();
+    throw error;
+  }
+  const directory = new PartnerDirectory(store, now, config.partnerCacheMs);
+  const partners = new PartnerAdmin(store, master.secretPepper, now, directory);
+  const tenants = new TenantAdmin(store.tenants, now);
+  const users = new UserAdmin(store.tenants, config.users, now);
+  const vocabulary = new VocabularyService(store.tenants, config.users.languages, now);
+  return { now, store, master, signingKeys, directory, partners, tenants, users, vocabulary };
+}
+
+export async function createGateway(options: GatewayOptions): Promise<Gateway> {
+  const { config } = options;
+  const core = await openCore(config, options);
+  const { now, store, master, signingKeys, directory, partners, tenants, users, vocabulary } = core;
+  const tokens = new TokenService(signingKeys, config.jwt, now);
+  const sessions = new SessionService(store, tokens, master.secretPepper, now);
+  const authenticator = new SignedRequestAuthenticator(tokens, directory, config.signature, now);
+  const orders = new OrderService(store, now);
+  if (config.users.audience === config.jwt.audience) {
+    throw new Error("The user token audience must differ from the partner token audience.");
+  }
+  const userTokens = new UserTokens(
+    signingKeys,
+    { ...config.jwt, audience: config.users.audience },
+    now,
+  );
+  const throttle = new LoginThrottle(store.tenants, master.secretPepper, now);
+  const userSessions = new UserSessionService(
+    store.tenants,
+    userTokens,
+    throttle,
+    config.users.scryptCost,
+    now,
+  );
+  const userAuthenticator = new UserAuthenticator(userTokens, store.tenants);
+  const logger = options.logger ?? createLogger(config.logLevel);
+
+  const rateLimiter = new ClientRateLimiter(createRateCounter(config.redisUrl), {
+    orders: { max: config.rateLimit.ordersMax, windowMs: config.rateLimit.windowSeconds * 1000 },
+    login: { max: config.rateLimit.loginMax, windowMs: config.rateLimit.windowSeconds * 1000 },
+  });
+
+  const app = await buildApp({
+    logger,
+    bodyLimitBytes: config.bodyLimitBytes,
+    routes: async (instance) => {
+      await instance.register(healthRoutes, { store });
+      await instance.register(authRoutes, { sessions, signingKeys, rateLimiter });
+      await instance.register(orderRoutes, { orders, authenticator, rateLimiter });
+      // The tenant API (/v1/…): tenant users, with user tokens.
+      await instance.register(userAuthRoutes, { sessions: userSessions });
+      await instance.register(profileRoutes, {
+        authenticator: userAuthenticator,
+        store: store.tenants,
+        languages: config.users.languages,
+        now,
+      });
+      await instance.register(tenantRoutes, { vocabulary, authenticator: userAuthenticator });
+      await instance.register(tenantOrderRoutes, { orders, authenticator: userAuthenticator });
+    },
+  });
+
+  return {
+    app,
+    config,
+    store,
+    now,
+    partners,
+    tenants,
+    users,
+    vocabulary,
+    signingKeys,
+    tokens,
+    userTokens,
+    authenticator,
+    orders,
+    async close() {
+      await app.close();
+      await rateLimiter.close();
+      if (!options.store) await store.close();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import Fastify, { type FastifyInstance } from "fastify";
+import type { Logger } from "pino";
+import { installErrorHandling } from "./error-handler.js";
+import { installGracefulClose } from "./graceful-close.js";
+import { installOpenApi } from "./openapi.js";
+import { requestIdOf } from "./request-id.js";
+import { installValidators } from "./validation.js";
+
+export interface AppOptions {
+  logger: Logger;
+  bodyLimitBytes: number;
+  /** Registers the feature plugins (auth, orders) once the common parts are in place. */
+  routes: (app: FastifyInstance) => Promise<void>;
+}
+
+/**
+ * The HTTP shell: request ids, logging, strict JSON parsing and validation, problem+json errors
+ * and OpenAPI. Feature plugins own their routes and schemas.
+ */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: options.logger,
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    bodyLimit: options.bodyLimitBytes,
+    // Requests are small; a slow client must not hold a socket open for long.
+    requestTimeout: 30_000,
+    ajv: { customOptions: { removeAdditional: false } },
+    routerOptions: { ignoreTrailingSlash: true },
+  }) as unknown as FastifyInstance;
+
+  // Only JSON bodies are accepted; anything else (text/plain included) is a 415.
+  app.removeContentTypeParser(["text/plain"]);
+  installValidators(app);
+  installErrorHandling(app);
+  installGracefulClose(app);
+  app.addHook("onRequest", (request, reply, done) => {
+    reply.header("x-request-id", request.id);
+    done();
+  });
+  await installOpenApi(app);
+  await options.routes(app);
+  return app;
+}

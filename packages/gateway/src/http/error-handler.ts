@@ -1,0 +1,90 @@
+import type { ErrorObject } from "ajv";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { ApiError, type ErrorCode, type Problem, problemOf } from "./errors.js";
+import { fieldErrorsOf } from "./validation.js";
+
+function send(
+  reply: FastifyReply,
+  problem: Problem,
+  headers: Record<string, string> = {},
+): FastifyReply {
+  return reply.code(problem.status).headers(headers).type("application/problem+json").send(problem);
+}
+
+function classify(error: FastifyError): {
+  code: ErrorCode;
+  detail: string;
+  extra?: Record<string, unknown>;
+} {
+  if (error.validation) {
+    const location = error.validationContext ?? "body";
+    const errors = fieldErrorsOf(error.validation as ErrorObject[], location);
+    const first = errors[0];
+    const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
+    return {
+      code: "validation_failed",
+      detail: first
+        ? `${location} ${first.pointer} ${first.message}${more}.`
+        : "The request is not valid.",
+      extra: { errors },
+    };
+  }
+  switch (error.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return { code: "payload_too_large", detail: "The request body exceeds 1 MiB." };
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return {
+        code: "unsupported_media_type",
+        detail: "Send the body as 'Content-Type: application/json'.",
+      };
+  }
+  // Parser messages can quote the body, which may hold secrets: never echo them.
+  if (
+    error.statusCode === 400 ||
+    error instanceof SyntaxError ||
+    error.code?.startsWith("FST_ERR_CTP")
+  ) {
+    return {
+      code: "malformed_body",
+      detail: "The request body is not valid JSON (UTF-8, one JSON object).",
+    };
+  }
+  if (error.statusCode === 405)
+    return { code: "method_not_allowed", detail: "This method is not allowed here." };
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return { code: "malformed_body", detail: "The request could not be processed as sent." };
+  }
+  return {
+    code: "internal_error",
+    detail: "Something went wrong on our side; the request id identifies it in our logs.",
+  };
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof ApiError) {
+      request.log.info({ code: error.code, status: error.status }, "request refused");
+      return send(
+        reply,
+        problemOf(error.code, error.message, { ...error.extensions, request_id: request.id }),
+        error.headers,
+      );
+    }
+    const { code, detail, extra } = classify(error);
+    if (code === "internal_error") {
+      request.log.error({ err: error }, "unhandled error");
+    } else {
+      request.log.info({ code, fastify_code: error.code }, "request refused");
+    }
+    return send(reply, problemOf(code, detail, { ...extra, request_id: request.id }));
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    send(
+      reply,
+      problemOf("not_found", `No route for ${request.method} ${request.url.split("?")[0]}.`, {
+        request_id: request.id,
+      }),
+    ),
+  );
+}

@@ -1,0 +1,108 @@
+/**
+ * The error catalogue: every problem the gateway answers with, by stable code. Partners branch
+ * on `code`; `title` is fixed per code and `detail` explains the instance.
+ * docs/gateway/errors.md documents each entry; a test keeps the two in step.
+ */
+export const ERROR_CATALOGUE = {
+  validation_failed: { status: 400, title: "The request is not valid" },
+  malformed_body: { status: 400, title: "The request body could not be parsed" },
+  cursor_invalid: { status: 400, title: "The pagination cursor is not valid" },
+  idempotency_key_invalid: { status: 400, title: "The Idempotency-Key header is not valid" },
+  tenant_parameter_refused: {
+    status: 400,
+    title: "The tenant comes from the token; the request must not name one",
+  },
+  overrides_invalid: { status: 400, title: "The vocabulary overrides are not valid" },
+  invalid_client: { status: 401, title: "Invalid client credentials" },
+  invalid_credentials: { status: 401, title: "Invalid email or password" },
+  token_missing: { status: 401, title: "No bearer token" },
+  token_invalid: { status: 401, title: "The token is not valid" },
+  token_expired: { status: 401, title: "The token has expired" },
+  credentials_rotated: {
+    status: 401,
+    title: "The partner's secret was rotated after this token was issued",
+  },
+  refresh_window_closed: { status: 401, title: "The token expired too long ago to be refreshed" },
+  refresh_token_reused: { status: 401, title: "The token was already refreshed" },
+  session_expired: { status: 401, title: "The session has reached its maximum age" },
+  header_missing: { status: 401, title: "A required authentication header is missing" },
+  client_id_mismatch: { status: 401, title: "X-CLIENT-ID does not match the token" },
+  timestamp_invalid: { status: 401, title: "X-TIMESTAMP is not a valid timestamp" },
+  timestamp_too_old: { status: 401, title: "X-TIMESTAMP is too far in the past" },
+  timestamp_in_future: { status: 401, title: "X-TIMESTAMP is too far in the future" },
+  signature_malformed: { status: 401, title: "X-SIGNATURE is not valid base64" },
+  signature_invalid: { status: 401, title: "X-SIGNATURE does not verify" },
+  partner_disabled: { status: 403, title: "The partner is disabled" },
+  no_active_key: { status: 403, title: "The partner has no active public key" },
+  role_forbidden: { status: 403, title: "The user's role does not allow this" },
+  not_found: { status: 404, title: "No such resource" },
+  order_not_found: { status: 404, title: "No such sales order" },
+  method_not_allowed: { status: 405, title: "Method not allowed" },
+  duplicate_purchase_order: {
+    status: 409,
+    title: "An order with this purchase_order_no already exists",
+  },
+  payload_too_large: { status: 413, title: "The request body is too large" },
+  unsupported_media_type: { status: 415, title: "Unsupported content type" },
+  idempotency_key_mismatch: {
+    status: 422,
+    title: "The Idempotency-Key was used with a different body",
+  },
+  rate_limited: { status: 429, title: "Too many requests for this client" },
+  language_unsupported: { status: 422, title: "The language is not supported" },
+  login_throttled: { status: 429, title: "Too many failed sign-ins for this account" },
+  internal_error: { status: 500, title: "Internal error" },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export const PROBLEM_TYPE_PREFIX = "urn:orderline:problem:";
+
+export interface FieldError {
+  /** JSON Pointer into the request body, e.g. `/products/0/quantity`. */
+  pointer: string;
+  message: string;
+}
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  request_id?: string;
+  errors?: FieldError[];
+  [extension: string]: unknown;
+}
+
+/** An error that becomes a problem+json response with its catalogue code. */
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    detail: string,
+    readonly extensions: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = "ApiError";
+    this.status = ERROR_CATALOGUE[code].status;
+  }
+}
+
+export function problemOf(
+  code: ErrorCode,
+  detail: string,
+  extensions: Record<string, unknown> = {},
+): Problem {
+  const entry = ERROR_CATALOGUE[code];
+  return {
+    type: `${PROBLEM_TYPE_PREFIX}${code}`,
+    title: entry.title,
+    status: entry.status,
+    detail,
+    code,
+    ...extensions,
+  };
+}

@@ -1,0 +1,71 @@
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { FastifyInstance } from "fastify";
+
+/** The seed's four security schemes; order operations require all four together. */
+export const SIGNED_REQUEST_SECURITY = [
+  { "X-CLIENT-ID": [], "X-TIMESTAMP": [], "X-SIGNATURE": [], "JWT-auth": [] },
+];
+
+export async function installOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Orderline partner order gateway",
+        version: "1.0.0",
+        description:
+          "Partners log in with client credentials for a 12-hour JWT and create sales orders with every request " +
+          "signed by their RSA key: X-SIGNATURE = base64(SHA256withRSA(client_id + '|' + X-TIMESTAMP)). " +
+          "Errors are application/problem+json with a stable `code`.",
+      },
+      tags: [
+        { name: "Authentication", description: "Client-credential login and token refresh" },
+        { name: "Sales Orders", description: "Create and read sales orders (signed requests)" },
+        {
+          name: "Tenant users",
+          description: "Tenant users' sign-in, token refresh and profile (/v1, user tokens)",
+        },
+        {
+          name: "Tenant vocabulary",
+          description:
+            "The tenant's overrides of the front end's words, per namespace and language",
+        },
+        { name: "Tenant orders", description: "The tenant's users read its partners' orders" },
+      ],
+      components: {
+        securitySchemes: {
+          "X-CLIENT-ID": {
+            type: "apiKey",
+            in: "header",
+            name: "X-CLIENT-ID",
+            description: "The partner's client_id",
+          },
+          "X-TIMESTAMP": {
+            type: "apiKey",
+            in: "header",
+            name: "X-TIMESTAMP",
+            description:
+              "Unix seconds (ms and ISO-8601 with offset accepted), within ±300 s of server time",
+          },
+          "X-SIGNATURE": {
+            type: "apiKey",
+            in: "header",
+            name: "X-SIGNATURE",
+            description: "base64 SHA256withRSA signature of `client_id|X-TIMESTAMP`",
+          },
+          "JWT-auth": { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+          "User-JWT": {
+            type: "http",
+            scheme: "bearer",
+            bearerFormat: "JWT",
+            description:
+              "A tenant user's token from POST /v1/auth/login; partner tokens are refused here",
+          },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs" });
+  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+}

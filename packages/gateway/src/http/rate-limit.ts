@@ -1,0 +1,162 @@
+import { Redis } from "ioredis";
+import type { Logger } from "pino";
+import { ApiError } from "./errors.js";
+
+/** Requests allowed per key in each fixed window. `max` 0 turns a limit off. */
+export interface RateLimit {
+  max: number;
+  windowMs: number;
+}
+
+export interface Consumed {
+  count: number;
+  /** Milliseconds until the window of this key ends. */
+  resetMs: number;
+}
+
+/** Counts requests per key in fixed windows: in this process, or shared through Redis. */
+export interface RateCounter {
+  readonly kind: "memory" | "redis";
+  consume(key: string, windowMs: number): Promise<Consumed>;
+  close(): Promise<void>;
+}
+
+/** Per-process windows: right for one instance; N instances each allow the full limit. */
+export class MemoryRateCounter implements RateCounter {
+  readonly kind = "memory";
+  readonly #windows = new Map<string, { count: number; endsAt: number }>();
+  #sweptAt = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async consume(key: string, windowMs: number): Promise<Consumed> {
+    const now = this.now();
+    if (now - this.#sweptAt > windowMs) this.#sweep(now);
+    let window = this.#windows.get(key);
+    if (window === undefined || window.endsAt <= now) {
+      window = { count: 0, endsAt: now + windowMs };
+      this.#windows.set(key, window);
+    }
+    window.count += 1;
+    return { count: window.count, resetMs: window.endsAt - now };
+  }
+
+  #sweep(now: number): void {
+    this.#sweptAt = now;
+    for (const [key, window] of this.#windows) if (window.endsAt <= now) this.#windows.delete(key);
+  }
+
+  async close(): Promise<void> {}
+}
+
+/**
+ * INCR and, on a window's first hit, PEXPIRE, in one atomic script: every instance counts in
+ * the same window, and a key never outlives its window.
+ */
+const CONSUME = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {count, ttl}`;
+
+export class RedisRateCounter implements RateCounter {
+  readonly kind = "redis";
+  readonly #redis: Redis;
+
+  constructor(url: string) {
+    this.#redis = new Redis(url, {
+      // A Redis outage must not stall requests: fail fast, and the limiter lets them through.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: 2000,
+      commandTimeout: 1000,
+      lazyConnect: false,
+    });
+    this.#redis.on("error", () => {});
+    this.#redis.defineCommand("olConsume", { numberOfKeys: 1, lua: CONSUME });
+  }
+
+  async consume(key: string, windowMs: number): Promise<Consumed> {
+    const [count, ttl] = (await (
+      this.#redis as unknown as {
+        olConsume(key: string, windowMs: number): Promise<[number, number]>;
+      }
+    ).olConsume(`orderline:ratelimit:${key}`, windowMs)) as [number, number];
+    return { count, resetMs: ttl };
+  }
+
+  async close(): Promise<void> {
+    this.#redis.disconnect();
+  }
+}
+
+export function createRateCounter(redisUrl: string | undefined): RateCounter {
+  return redisUrl ? new RedisRateCounter(redisUrl) : new MemoryRateCounter();
+}
+
+const lastWarned = new WeakMap<RateCounter, number>();
+
+/**
+ * Enforces `limit` for `key` (e.g. `orders:<client_id>`), answering 429 `rate_limited` with
+ * Retry-After when it is exceeded. When the shared counter cannot be reached, the request is let
+ * through and a warning logged: a Redis outage must not take the order API down with it.
+ */
+export async function enforceRateLimit(
+  counter: RateCounter,
+  limit: RateLimit,
+  key: string,
+  log: Logger | { warn: (obj: object, msg: string) => void },
+): Promise<void> {
+  if (limit.max <= 0) return;
+  let consumed: Consumed;
+  try {
+    consumed = await counter.consume(key, limit.windowMs);
+  } catch (error) {
+    // Once per 10 s per counter: an outage must not turn every request into a log line.
+    const now = Date.now();
+    if (now - (lastWarned.get(counter) ?? 0) > 10_000) {
+      lastWarned.set(counter, now);
+      log.warn(
+        { err: (error as Error).message },
+        "rate limit counter unavailable; requests allowed",
+      );
+    }
+    return;
+  }
+  if (consumed.count <= limit.max) return;
+  const retryAfter = Math.max(1, Math.ceil(consumed.resetMs / 1000));
+  throw new ApiError(
+    "rate_limited",
+    `More than ${limit.max} requests in ${limit.windowMs / 1000} s for this client; retry in ${retryAfter} s.`,
+    { retry_after: retryAfter },
+    { "retry-after": String(retryAfter) },
+  );
+}
+
+export interface ClientRateLimits {
+  /** Order requests (create, read, list) per authenticated client_id. */
+  orders: RateLimit;
+  /** Login attempts per client_id named in the body. */
+  login: RateLimit;
+}
+
+/** The per-client_id limits of the partner API over one counter (shared through Redis or not). */
+export class ClientRateLimiter {
+  constructor(
+    readonly counter: RateCounter,
+    readonly limits: ClientRateLimits,
+  ) {}
+
+  check(
+    scope: keyof ClientRateLimits,
+    clientId: string,
+    log: Parameters<typeof enforceRateLimit>[3],
+  ): Promise<void> {
+    return enforceRateLimit(this.counter, this.limits[scope], `${scope}:${clientId}`, log);
+  }
+
+  close(): Promise<void> {
+    return this.counter.close();
+  }
+}

@@ -1,0 +1,53 @@
+import { ERROR_CATALOGUE } from "./errors.js";
+
+/** The problem+json body, as documented in OpenAPI and used to serialise error responses. */
+export const PROBLEM_SCHEMA = {
+  type: "object",
+  required: ["type", "title", "status", "detail", "code"],
+  properties: {
+    type: { type: "string", description: "urn:orderline:problem:<code>" },
+    title: { type: "string" },
+    status: { type: "integer" },
+    detail: { type: "string" },
+    code: { type: "string", enum: Object.keys(ERROR_CATALOGUE) },
+    request_id: { type: "string" },
+    errors: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          in: { type: "string", description: "body, querystring, params or headers" },
+          pointer: { type: "string", description: "JSON Pointer to the offending field" },
+          message: { type: "string" },
+        },
+      },
+    },
+  },
+  additionalProperties: true,
+} as const;
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: "Invalid request (code validation_failed, malformed_body, …)",
+  401: "Authentication failed; `code` says which check",
+  403: "Partner disabled or without an active key, or a user role that may not do this",
+  404: "Not found",
+  409: "Conflict with an existing order",
+  413: "Body larger than 1 MiB",
+  415: "Content type other than application/json",
+  422: "Idempotency-Key reused with a different body, or an unsupported language",
+  429: "Too many attempts; Retry-After says when to try again",
+  500: "Internal error",
+};
+
+/** Route-schema `response` entries for the given error statuses. */
+export function problemResponses(...statuses: number[]): Record<number, unknown> {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      {
+        description: DESCRIPTIONS[status] ?? "Error",
+        content: { "application/problem+json": { schema: PROBLEM_SCHEMA } },
+      },
+    ]),
+  );
+}

@@ -1,0 +1,42 @@
+import { Ajv, type ErrorObject } from "ajv";
+import type { FastifyInstance } from "fastify";
+import type { FieldError } from "./errors.js";
+
+/**
+ * Bodies are validated strictly: no type coercion, unknown properties refused (not silently
+ * dropped), every error reported. Path parameters and query strings arrive as text, so there
+ * numbers are coerced.
+ */
+export function installValidators(app: FastifyInstance): void {
+  const common = {
+    allErrors: true,
+    removeAdditional: false,
+    useDefaults: true,
+    strict: false,
+  } as const;
+  const bodyAjv = new Ajv({ ...common, coerceTypes: false });
+  const textAjv = new Ajv({ ...common, coerceTypes: true });
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === "body" ? bodyAjv : textAjv).compile(schema),
+  );
+}
+
+const escapePointer = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
+
+export function fieldErrorsOf(
+  errors: readonly ErrorObject[],
+  location: string,
+): (FieldError & { in: string })[] {
+  return errors.map((error) => {
+    let pointer = error.instancePath;
+    let message = error.message ?? "is not valid";
+    if (error.keyword === "required") {
+      pointer += `/${escapePointer(String(error.params.missingProperty))}`;
+      message = "is required";
+    } else if (error.keyword === "additionalProperties") {
+      pointer += `/${escapePointer(String(error.params.additionalProperty))}`;
+      message = "is not a known property";
+    }
+    return { in: location, pointer: pointer === "" ? "/" : pointer, message };
+  });
+}

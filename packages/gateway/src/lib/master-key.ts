@@ -1,0 +1,53 @@
+import { hkdfSync, randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+
+/**
+ * The server's master secret. Two keys are derived from it: the pepper that keys client-secret
+ * hashes and the key that encrypts JWT signing keys at rest. Taken from GATEWAY_MASTER_KEY when
+ * set (what a multi-instance deployment does); otherwise read from, or generated into, a file
+ * beside the embedded database (mode 0600).
+ */
+export interface MasterKeys {
+  secretPepper: Buffer;
+  keyEncryptionKey: Buffer;
+}
+
+export function parseMasterKey(text: string): Buffer {
+  const trimmed = text.trim();
+  const bytes =
+    /^[0-9a-f]+$/i.test(trimmed) && trimmed.length % 2 === 0
+      ? Buffer.from(trimmed, "hex")
+      : Buffer.from(trimmed, "base64");
+  if (bytes.length < 32) {
+    throw new Error(
+      "The master key must hold at least 32 bytes (64 hex digits or 44 base64 characters).",
+    );
+  }
+  return bytes;
+}
+
+export function loadOrCreateMasterKey(envValue: string | undefined, file: string): Buffer {
+  if (envValue !== undefined && envValue !== "") return parseMasterKey(envValue);
+  if (existsSync(file)) return parseMasterKey(readFileSync(file, "utf8"));
+  mkdirSync(dirname(file), { recursive: true });
+  const key = randomBytes(32);
+  // "wx" refuses to overwrite a file another process created a moment ago.
+  try {
+    writeFileSync(file, `${key.toString("hex")}\n`, { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST")
+      return parseMasterKey(readFileSync(file, "utf8"));
+    throw error;
+  }
+  return key;
+}
+
+export function deriveMasterKeys(master: Buffer): MasterKeys {
+  const derive = (info: string) =>
+    Buffer.from(hkdfSync("sha256", master, Buffer.alloc(0), info, 32));
+  return {
+    secretPepper: derive("orderline/client-secret-pepper/v1"),
+    keyEncryptionKey: derive("orderline/signing-key-encryption/v1"),
+  };
+}

@@ -1,0 +1,105 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { SignedRequestAuthenticator } from "../auth/authenticate.js";
+import type { PartnerView } from "../auth/partner-directory.js";
+import { SIGNED_REQUEST_SECURITY } from "../http/openapi.js";
+import type { ClientRateLimiter } from "../http/rate-limit.js";
+import { problemResponses } from "../http/schemas.js";
+import {
+  CREATE_ORDER_BODY,
+  CREATED_RESPONSE,
+  IDEMPOTENCY_HEADERS,
+  LIST_QUERY,
+  ORDER_ID_PARAMS,
+  ORDER_LIST_RESPONSE,
+  ORDER_RESPONSE,
+} from "./schemas.js";
+import type { CreateOrderBody, OrderService } from "./service.js";
+
+export interface OrderRoutesOptions {
+  orders: OrderService;
+  authenticator: SignedRequestAuthenticator;
+  /** Per-client_id request limits, checked once the caller is authenticated. */
+  rateLimiter?: ClientRateLimiter;
+}
+
+const partners = new WeakMap<FastifyRequest, PartnerView>();
+
+function partnerOf(request: FastifyRequest): PartnerView {
+  const partner = partners.get(request);
+  if (!partner) throw new Error("order route reached without authentication");
+  return partner;
+}
+
+const AUTH_ERRORS = [400, 401, 403, 429] as const;
+
+/** /api/v1/sales-orders: every operation is a signed partner request. */
+export async function orderRoutes(
+  app: FastifyInstance,
+  { orders, authenticator, rateLimiter }: OrderRoutesOptions,
+): Promise<void> {
+  // preValidation runs before body validation: an unauthenticated caller learns nothing about the body rules.
+  app.addHook("preValidation", async (request) => {
+    const partner = await authenticator.authenticate(request.headers);
+    // Counted after authentication, so nobody can spend another partner's quota.
+    await rateLimiter?.check("orders", partner.clientId, request.log);
+    partners.set(request, partner);
+  });
+
+  app.post<{ Body: CreateOrderBody; Headers: { "idempotency-key"?: string } }>(
+    "/api/v1/sales-orders",
+    {
+      schema: {
+        tags: ["Sales Orders"],
+        summary: "Create a new sales order",
+        description:
+          "Creates a sales order. A purchase_order_no already used by the partner gets 409 naming the existing " +
+          "order. With an Idempotency-Key, a retry with the same body replays the first answer.",
+        security: SIGNED_REQUEST_SECURITY,
+        headers: IDEMPOTENCY_HEADERS,
+        body: CREATE_ORDER_BODY,
+        response: {
+          201: CREATED_RESPONSE,
+          ...problemResponses(...AUTH_ERRORS, 409, 413, 415, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { order, replayed } = await orders.create(
+        partnerOf(request),
+        request.body,
+        request.headers["idempotency-key"],
+      );
+      if (replayed) reply.header("idempotent-replayed", "true");
+      reply.header("location", `/api/v1/sales-orders/${order.id}`);
+      return reply.code(201).send({ message: "Sales order created", data: order });
+    },
+  );
+
+  app.get<{ Querystring: { limit: number; cursor?: string } }>(
+    "/api/v1/sales-orders",
+    {
+      schema: {
+        tags: ["Sales Orders"],
+        summary: "List the partner's sales orders, newest first",
+        security: SIGNED_REQUEST_SECURITY,
+        querystring: LIST_QUERY,
+        response: { 200: ORDER_LIST_RESPONSE, ...problemResponses(...AUTH_ERRORS) },
+      },
+    },
+    async (request) => orders.list(partnerOf(request), request.query.limit, request.query.cursor),
+  );
+
+  app.get<{ Params: { id: string } }>(
+    "/api/v1/sales-orders/:id",
+    {
+      schema: {
+        tags: ["Sales Orders"],
+        summary: "Get one of the partner's sales orders",
+        security: SIGNED_REQUEST_SECURITY,
+        params: ORDER_ID_PARAMS,
+        response: { 200: ORDER_RESPONSE, ...problemResponses(...AUTH_ERRORS, 404) },
+      },
+    },
+    async (request) => ({ data: await orders.get(partnerOf(request), request.params.id) }),
+  );
+}

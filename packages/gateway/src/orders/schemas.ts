@@ -1,0 +1,148 @@
+/** JSON schemas of the sales order resource: request bodies are strict, every string bounded. */
+
+const text = (maxLength: number, description?: string) =>
+  ({
+    type: "string",
+    minLength: 1,
+    maxLength,
+    pattern: "\\S",
+    ...(description ? { description } : {}),
+  }) as const;
+
+export const PRODUCT_INPUT = {
+  type: "object",
+  description: "ProductDto: one order line",
+  required: ["product_code", "quantity"],
+  additionalProperties: false,
+  properties: {
+    product_code: text(64, "The partner's or the catalogue's product code"),
+    quantity: {
+      type: "number",
+      exclusiveMinimum: 0,
+      maximum: 1_000_000_000,
+      description: "Greater than 0",
+    },
+    uom: text(16, "Unit of measure, e.g. EA, BOX, KG"),
+    unit_price: {
+      type: "number",
+      minimum: 0,
+      maximum: 1_000_000_000_000,
+      description: "Price per unit, 0 or more",
+    },
+    notes: { type: "string", maxLength: 500 },
+  },
+} as const;
+
+export const CREATE_ORDER_BODY = {
+  type: "object",
+  required: ["customer_code", "site_code", "sales_name", "address", "products"],
+  additionalProperties: false,
+  properties: {
+    customer_code: text(64, "Customer code"),
+    site_code: text(64, "Site code"),
+    sales_name: text(128, "Sales person name"),
+    address: text(1000, "Delivery address"),
+    purchase_order_no: {
+      anyOf: [text(64), { type: "null" }],
+      description: "Purchase order number from the partner's system; unique per partner when given",
+    },
+    products: { type: "array", minItems: 1, maxItems: 500, items: PRODUCT_INPUT },
+  },
+} as const;
+
+export const PRODUCT_OUTPUT = {
+  type: "object",
+  required: ["line_no", "product_code", "quantity", "uom", "unit_price", "notes"],
+  properties: {
+    line_no: { type: "integer" },
+    product_code: { type: "string" },
+    quantity: { type: "number" },
+    uom: { type: ["string", "null"] },
+    unit_price: { type: ["number", "null"] },
+    notes: { type: ["string", "null"] },
+  },
+} as const;
+
+export const ORDER = {
+  type: "object",
+  required: [
+    "id",
+    "order_number",
+    "status",
+    "client_id",
+    "purchase_order_no",
+    "customer_code",
+    "site_code",
+    "sales_name",
+    "address",
+    "products",
+    "created_at",
+  ],
+  properties: {
+    id: { type: "string", format: "uuid" },
+    order_number: { type: "string", description: "Human-readable order number, e.g. SO-00000042" },
+    status: {
+      type: "string",
+      enum: ["received"],
+      description: "Every new order starts as received",
+    },
+    client_id: { type: "string" },
+    purchase_order_no: { type: ["string", "null"] },
+    customer_code: { type: "string" },
+    site_code: { type: "string" },
+    sales_name: { type: "string" },
+    address: { type: "string" },
+    products: { type: "array", items: PRODUCT_OUTPUT },
+    created_at: { type: "string", format: "date-time" },
+  },
+} as const;
+
+export const CREATED_RESPONSE = {
+  type: "object",
+  required: ["message", "data"],
+  properties: { message: { type: "string" }, data: ORDER },
+} as const;
+
+export const ORDER_RESPONSE = {
+  type: "object",
+  required: ["data"],
+  properties: { data: ORDER },
+} as const;
+
+export const ORDER_LIST_RESPONSE = {
+  type: "object",
+  required: ["data", "next_cursor"],
+  properties: {
+    data: { type: "array", items: ORDER },
+    next_cursor: {
+      type: ["string", "null"],
+      description: "Pass as ?cursor= for the next (older) page",
+    },
+  },
+} as const;
+
+export const ORDER_ID_PARAMS = {
+  type: "object",
+  required: ["id"],
+  properties: { id: { type: "string", minLength: 1, maxLength: 64 } },
+} as const;
+
+export const LIST_QUERY = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    limit: { type: "integer", minimum: 1, maximum: 100, default: 20 },
+    cursor: { type: "string", minLength: 1, maxLength: 200 },
+  },
+} as const;
+
+export const IDEMPOTENCY_HEADERS = {
+  type: "object",
+  properties: {
+    "idempotency-key": {
+      type: "string",
+      description:
+        "Optional, 1–255 printable ASCII characters. A retry with the same key and body replays the first answer.",
+    },
+  },
+} as const;

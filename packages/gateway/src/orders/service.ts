@@ -1,0 +1,215 @@
+import type { PartnerView } from "../auth/partner-directory.js";
+import { ApiError } from "../http/errors.js";
+import type { Clock } from "../lib/clock.js";
+import { newId } from "../lib/random.js";
+import { sha256Hex, stableStringify } from "../lib/stable-json.js";
+import type { ProductLine, SalesOrderRecord, Store } from "../store/store.js";
+
+export interface CreateOrderBody {
+  customer_code: string;
+  site_code: string;
+  sales_name: string;
+  address: string;
+  purchase_order_no?: string | null;
+  products: ProductLine[];
+}
+
+export interface OrderData {
+  id: string;
+  order_number: string;
+  status: string;
+  client_id: string;
+  purchase_order_no: string | null;
+  customer_code: string;
+  site_code: string;
+  sales_name: string;
+  address: string;
+  products: {
+    line_no: number;
+    product_code: string;
+    quantity: number;
+    uom: string | null;
+    unit_price: number | null;
+    notes: string | null;
+  }[];
+  created_at: string;
+}
+
+export const INITIAL_STATUS = "received";
+
+export function orderNumberOf(seq: number): string {
+  return `SO-${String(seq).padStart(8, "0")}`;
+}
+
+/** The order as the API shows it: every optional product field present, null when not sent. */
+export function toOrderData(order: SalesOrderRecord, clientId: string): OrderData {
+  return {
+    id: order.id,
+    order_number: orderNumberOf(order.seq),
+    status: order.status,
+    client_id: clientId,
+    purchase_order_no: order.purchaseOrderNo,
+    customer_code: order.customerCode,
+    site_code: order.siteCode,
+    sales_name: order.salesName,
+    address: order.address,
+    products: order.products.map((p, i) => ({
+      line_no: i + 1,
+      product_code: p.product_code,
+      quantity: p.quantity,
+      uom: p.uom ?? null,
+      unit_price: p.unit_price ?? null,
+      notes: p.notes ?? null,
+    })),
+    created_at: new Date(order.createdAt).toISOString(),
+  };
+}
+
+const CURSOR_PREFIX = "v1:";
+
+export function encodeCursor(seq: number): string {
+  return Buffer.from(`${CURSOR_PREFIX}${seq}`).toString("base64url");
+}
+
+export function decodeCursor(cursor: string): number {
+  const text = Buffer.from(cursor, "base64url").toString("utf8");
+  const seq = text.startsWith(CURSOR_PREFIX)
+    ? Number(text.slice(CURSOR_PREFIX.length))
+    : Number.NaN;
+  if (!Number.isSafeInteger(seq) || seq < 1) {
+    throw new ApiError(
+      "cursor_invalid",
+      "The cursor is not one this API returned; start again without it.",
+    );
+  }
+  return seq;
+}
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** Sales order use cases for an authenticated partner. */
+/** One page of a newest-first listing, whichever orders it lists, with the opaque cursor. */
+async function listPage<O extends SalesOrderRecord>(
+  read: (options: { limit: number; beforeSeq?: number }) => Promise<{
+    orders: O[];
+    nextBeforeSeq: number | null;
+  }>,
+  limit: number,
+  cursor: string | undefined,
+  clientIdOf: (order: O) => string,
+): Promise<{ data: OrderData[]; next_cursor: string | null }> {
+  const beforeSeq = cursor === undefined ? undefined : decodeCursor(cursor);
+  const page = await read(beforeSeq === undefined ? { limit } : { limit, beforeSeq });
+  return {
+    data: page.orders.map((o) => toOrderData(o, clientIdOf(o))),
+    next_cursor: page.nextBeforeSeq === null ? null : encodeCursor(page.nextBeforeSeq),
+  };
+}
+
+export class OrderService {
+  constructor(
+    private readonly store: Store,
+    private readonly now: Clock,
+  ) {}
+
+  async create(
+    partner: PartnerView,
+    body: CreateOrderBody,
+    idempotencyKey: string | undefined,
+  ): Promise<{ order: OrderData; replayed: boolean }> {
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      throw new ApiError(
+        "idempotency_key_invalid",
+        "Idempotency-Key must be 1–255 printable ASCII characters without spaces.",
+      );
+    }
+    const createdAt = this.now();
+    const outcome = await this.store.createOrder(
+      {
+        id: newId(createdAt),
+        partnerId: partner.id,
+        purchaseOrderNo: body.purchase_order_no ?? null,
+        customerCode: body.customer_code,
+        siteCode: body.site_code,
+        salesName: body.sales_name,
+        address: body.address,
+        products: body.products,
+        status: INITIAL_STATUS,
+        createdAt,
+      },
+      idempotencyKey === undefined
+        ? undefined
+        : { key: idempotencyKey, requestHash: sha256Hex(stableStringify(body)) },
+    );
+    switch (outcome.kind) {
+      case "created":
+      case "replayed":
+        return {
+          order: toOrderData(outcome.order, partner.clientId),
+          replayed: outcome.kind === "replayed",
+        };
+      case "idempotency_mismatch":
+        throw new ApiError(
+          "idempotency_key_mismatch",
+          "This Idempotency-Key was already used with a different request body; use a new key for a new order.",
+        );
+      case "duplicate_purchase_order": {
+        const existing = toOrderData(outcome.existing, partner.clientId);
+        throw new ApiError(
+          "duplicate_purchase_order",
+          `Order ${existing.order_number} (id ${existing.id}) already has purchase_order_no '${existing.purchase_order_no}'.`,
+          {
+            existing_order: {
+              id: existing.id,
+              order_number: existing.order_number,
+              created_at: existing.created_at,
+            },
+          },
+        );
+      }
+    }
+  }
+
+  async get(partner: PartnerView, id: string): Promise<OrderData> {
+    const order = await this.store.findOrder(partner.id, id);
+    // Another partner's order is reported exactly like a missing one.
+    if (!order)
+      throw new ApiError("order_not_found", `No sales order with id '${id}' for this partner.`);
+    return toOrderData(order, partner.clientId);
+  }
+
+  async list(
+    partner: PartnerView,
+    limit: number,
+    cursor?: string,
+  ): Promise<{ data: OrderData[]; next_cursor: string | null }> {
+    return listPage(
+      (options) => this.store.listOrders(partner.id, options),
+      limit,
+      cursor,
+      () => partner.clientId,
+    );
+  }
+
+  /** One order of a tenant's partners; another tenant's order is reported like a missing one. */
+  async getForTenant(tenantId: string, id: string): Promise<OrderData> {
+    const order = await this.store.tenants.findTenantOrder(tenantId, id);
+    if (!order)
+      throw new ApiError("order_not_found", `No sales order with id '${id}' for this tenant.`);
+    return toOrderData(order, order.clientId);
+  }
+
+  /** The orders of a tenant's partners, newest first, paged like the partner listing. */
+  async listForTenant(
+    tenantId: string,
+    limit: number,
+    cursor?: string,
+  ): Promise<{ data: OrderData[]; next_cursor: string | null }> {
+    return listPage(
+      (options) => this.store.tenants.listTenantOrders(tenantId, options),
+      limit,
+      cursor,
+      (o) => o.clientId,
+    );
+  }
+}

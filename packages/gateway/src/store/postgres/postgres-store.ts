@@ -1,0 +1,286 @@
+import type pg from "pg";
+import { type BatchOutcome, GroupCommit } from "../group-commit.js";
+import {
+  type OrderRow,
+  orderParams,
+  type PartnerKeyRow,
+  type PartnerRow,
+  pageOf,
+  type SigningKeyRow,
+  toOrder,
+  toPartner,
+  toPartnerKey,
+  toSigningKey,
+} from "../rows.js";
+import type {
+  CreateOrderOutcome,
+  IdempotencyClaim,
+  NewSalesOrder,
+  OrderPage,
+  PartnerKeyRecord,
+  PartnerRecord,
+  PartnerStatus,
+  SalesOrderRecord,
+  SigningKeyRecord,
+  Store,
+} from "../store.js";
+import { migratePostgres, postgresSchemaVersion } from "./migrate.js";
+import { insertOrders } from "./order-batch.js";
+import { createPool, DEFAULT_POOL_MAX, type PoolOptions, redactedUrl } from "./pool.js";
+import { PostgresTenantStore } from "./tenant-store.js";
+
+const INSERT_ORDER = `INSERT INTO sales_orders (id, partner_id, purchase_order_no, customer_code, site_code, sales_name, address, products, status, created_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+  ON CONFLICT (partner_id, purchase_order_no) DO NOTHING RETURNING seq`;
+
+/**
+ * The PostgreSQL store, for several gateway instances on one database. Every rule that must hold
+ * across instances is decided by the database itself: unique constraints with ON CONFLICT for
+ * refresh-once, purchase_order_no and Idempotency-Key (a racing duplicate waits on the first
+ * transaction's row lock and then sees its outcome), an identity column for the order seq.
+ * Each order commits on its own (synchronous_commit on: durable when acknowledged); the server
+ * groups the WAL flushes of concurrent commits.
+ */
+export class PostgresStore implements Store {
+  readonly kind = "postgres";
+  readonly tenants: PostgresTenantStore;
+  readonly pool: pg.Pool;
+  readonly #orders: GroupCommit<NewSalesOrder, CreateOrderOutcome>;
+
+  constructor(
+    readonly url: string,
+    options: PoolOptions = {},
+  ) {
+    this.pool = createPool(url, options);
+    this.#orders = new GroupCommit(
+      (orders) => this.#insertBatch(orders),
+      256,
+      Math.max(1, (options.max ?? DEFAULT_POOL_MAX) - 2),
+    );
+    this.tenants = new PostgresTenantStore(this.pool);
+  }
+
+  async migrate(): Promise<void> {
+    try {
+      await migratePostgres(this.pool);
+    } catch (error) {
+      // Say which server, without the password, so the operator sees what to fix.
+      throw new Error(
+        `Cannot open the PostgreSQL store ${redactedUrl(this.url)}: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  schemaVersion(): Promise<number> {
+    return postgresSchemaVersion(this.pool);
+  }
+
+  #closed: Promise<void> | undefined;
+  close(): Promise<void> {
+    this.#closed ??= this.#orders.drain().then(() => this.pool.end());
+    return this.#closed;
+  }
+
+  /**
+   * One batch in one statement. When the statement fails as a whole (say, one order names an
+   * unknown partner), each order is retried alone, so only the faulty one fails.
+   */
+  async #insertBatch(orders: NewSalesOrder[]): Promise<BatchOutcome<CreateOrderOutcome>[]> {
+    const duplicateOf = (order: NewSalesOrder) => this.#duplicateOf(order);
+    try {
+      return await insertOrders(this.pool, orders, duplicateOf);
+    } catch (error) {
+      if (orders.length === 1) return [{ ok: false, error: error as Error }];
+      // One by one, in order, so seqs keep the order of arrival.
+      const results: BatchOutcome<CreateOrderOutcome>[] = [];
+      for (const order of orders) results.push(...(await this.#insertBatch([order])));
+      return results;
+    }
+  }
+
+  async #rows<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
+    return (await this.pool.query<R>(sql, params)).rows;
+  }
+
+  async createPartner(p: PartnerRecord): Promise<void> {
+    await this.pool.query(
+      "INSERT INTO partners (id, client_id, name, secret_hash, secret_version, status, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+      [p.id, p.clientId, p.name, p.secretHash, p.secretVersion, p.status, p.createdAt, p.updatedAt],
+    );
+  }
+
+  async findPartnerByClientId(clientId: string): Promise<PartnerRecord | undefined> {
+    const [row] = await this.#rows<PartnerRow>("SELECT * FROM partners WHERE client_id = $1", [
+      clientId,
+    ]);
+    return row && toPartner(row);
+  }
+
+  async listPartners(): Promise<PartnerRecord[]> {
+    return (
+      await this.#rows<PartnerRow>("SELECT * FROM partners ORDER BY created_at, client_id")
+    ).map(toPartner);
+  }
+
+  async countPartners(): Promise<number> {
+    const [row] = await this.#rows<{ n: number }>("SELECT COUNT(*)::int AS n FROM partners");
+    return row?.n ?? 0;
+  }
+
+  async setPartnerStatus(partnerId: string, status: PartnerStatus, at: number): Promise<void> {
+    await this.pool.query("UPDATE partners SET status = $1, updated_at = $2 WHERE id = $3", [
+      status,
+      at,
+      partnerId,
+    ]);
+  }
+
+  async rotatePartnerSecret(partnerId: string, secretHash: string, at: number): Promise<number> {
+    const [row] = await this.#rows<{ secret_version: number }>(
+      "UPDATE partners SET secret_hash = $1, secret_version = secret_version + 1, updated_at = $2 WHERE id = $3 RETURNING secret_version",
+      [secretHash, at, partnerId],
+    );
+    if (row === undefined) throw new Error(`No partner with id ${partnerId}`);
+    return row.secret_version;
+  }
+
+  async addPartnerKey(k: PartnerKeyRecord): Promise<void> {
+    await this.pool.query(
+      "INSERT INTO partner_keys (id, partner_id, fingerprint, public_key_pem, bits, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+      [k.id, k.partnerId, k.fingerprint, k.publicKeyPem, k.bits, k.createdAt, k.revokedAt],
+    );
+  }
+
+  async listPartnerKeys(partnerId: string): Promise<PartnerKeyRecord[]> {
+    return (
+      await this.#rows<PartnerKeyRow>(
+        "SELECT * FROM partner_keys WHERE partner_id = $1 ORDER BY created_at, id",
+        [partnerId],
+      )
+    ).map(toPartnerKey);
+  }
+
+  async revokePartnerKey(partnerId: string, keyId: string, at: number): Promise<boolean> {
+    const result = await this.pool.query(
+      "UPDATE partner_keys SET revoked_at = $1 WHERE partner_id = $2 AND id = $3 AND revoked_at IS NULL",
+      [at, partnerId, keyId],
+    );
+    return result.rowCount === 1;
+  }
+
+  async listSigningKeys(): Promise<SigningKeyRecord[]> {
+    return (
+      await this.#rows<SigningKeyRow>("SELECT * FROM signing_keys ORDER BY created_at, kid")
+    ).map(toSigningKey);
+  }
+
+  async addSigningKey(k: SigningKeyRecord): Promise<void> {
+    await this.pool.query(
+      "INSERT INTO signing_keys (kid, alg, public_jwk, private_key_sealed, created_at, retired_at) VALUES ($1, $2, $3, $4, $5, $6)",
+      [k.kid, k.alg, k.publicJwk, k.privateKeySealed, k.createdAt, k.retiredAt],
+    );
+  }
+
+  async retireSigningKey(kid: string, at: number): Promise<void> {
+    await this.pool.query(
+      "UPDATE signing_keys SET retired_at = $1 WHERE kid = $2 AND retired_at IS NULL",
+      [at, kid],
+    );
+  }
+
+  async recordTokenRefresh(
+    jti: string,
+    partnerId: string,
+    newJti: string,
+    at: number,
+  ): Promise<boolean> {
+    const result = await this.pool.query(
+      "INSERT INTO token_refreshes (jti, partner_id, new_jti, refreshed_at) VALUES ($1, $2, $3, $4) ON CONFLICT (jti) DO NOTHING",
+      [jti, partnerId, newJti, at],
+    );
+    return result.rowCount === 1;
+  }
+
+  async createOrder(
+    order: NewSalesOrder,
+    idempotency?: IdempotencyClaim,
+  ): Promise<CreateOrderOutcome> {
+    // Without a key: group commit, one statement for every order waiting; the unique index
+    // decides a purchase_order_no race.
+    if (idempotency === undefined) return this.#orders.submit(order);
+    const client = await this.pool.connect();
+    let outcome: CreateOrderOutcome | "key_taken" | "po_taken";
+    try {
+      await client.query("BEGIN");
+      try {
+        // The key row first: a racing request with the same key waits here for this transaction
+        // and then sees its committed key (replay) or, if it rolled back, takes the key itself.
+        const claimed = await client.query(
+          "INSERT INTO idempotency_keys (partner_id, idem_key, request_hash, order_id, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (partner_id, idem_key) DO NOTHING",
+          [order.partnerId, idempotency.key, idempotency.requestHash, order.id, order.createdAt],
+        );
+        if (claimed.rowCount !== 1) outcome = "key_taken";
+        else {
+          const { rows } = await client.query<{ seq: number }>(INSERT_ORDER, orderParams(order));
+          outcome = rows[0]
+            ? { kind: "created", order: { ...order, seq: rows[0].seq } }
+            : "po_taken";
+        }
+        await client.query(typeof outcome === "string" ? "ROLLBACK" : "COMMIT");
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      }
+    } finally {
+      client.release();
+    }
+    if (outcome === "po_taken") return this.#duplicateOf(order);
+    if (outcome === "key_taken") return this.#replayOf(order, idempotency);
+    return outcome;
+  }
+
+  async #duplicateOf(order: NewSalesOrder): Promise<CreateOrderOutcome> {
+    const [existing] = await this.#rows<OrderRow>(
+      "SELECT * FROM sales_orders WHERE partner_id = $1 AND purchase_order_no = $2",
+      [order.partnerId, order.purchaseOrderNo],
+    );
+    if (existing === undefined)
+      throw new Error("purchase_order_no conflict without a committed order");
+    return { kind: "duplicate_purchase_order", existing: toOrder(existing) };
+  }
+
+  async #replayOf(
+    order: NewSalesOrder,
+    idempotency: IdempotencyClaim,
+  ): Promise<CreateOrderOutcome> {
+    const [previous] = await this.#rows<{ request_hash: string; order_id: string }>(
+      "SELECT request_hash, order_id FROM idempotency_keys WHERE partner_id = $1 AND idem_key = $2",
+      [order.partnerId, idempotency.key],
+    );
+    if (previous === undefined) throw new Error("idempotency conflict without a committed key");
+    if (previous.request_hash !== idempotency.requestHash) return { kind: "idempotency_mismatch" };
+    const replayed = await this.findOrder(order.partnerId, previous.order_id);
+    if (replayed === undefined)
+      throw new Error(`idempotency key points at missing order ${previous.order_id}`);
+    return { kind: "replayed", order: replayed };
+  }
+
+  async findOrder(partnerId: string, orderId: string): Promise<SalesOrderRecord | undefined> {
+    const [row] = await this.#rows<OrderRow>(
+      "SELECT * FROM sales_orders WHERE partner_id = $1 AND id = $2",
+      [partnerId, orderId],
+    );
+    return row && toOrder(row);
+  }
+
+  async listOrders(
+    partnerId: string,
+    options: { limit: number; beforeSeq?: number },
+  ): Promise<OrderPage> {
+    const rows = await this.#rows<OrderRow>(
+      "SELECT * FROM sales_orders WHERE partner_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3",
+      [partnerId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER, options.limit + 1],
+    );
+    return pageOf(rows, options.limit);
+  }
+}

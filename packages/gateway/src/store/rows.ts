@@ -1,0 +1,120 @@
+import type {
+  NewSalesOrder,
+  OrderPage,
+  PartnerKeyRecord,
+  PartnerRecord,
+  PartnerStatus,
+  SalesOrderRecord,
+  SigningKeyRecord,
+} from "./store.js";
+
+/** Table rows as both SQL stores return them (snake_case columns), and their records. */
+
+export interface PartnerRow {
+  id: string;
+  client_id: string;
+  name: string;
+  secret_hash: string;
+  secret_version: number;
+  status: PartnerStatus;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PartnerKeyRow {
+  id: string;
+  partner_id: string;
+  fingerprint: string;
+  public_key_pem: string;
+  bits: number;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface SigningKeyRow {
+  kid: string;
+  alg: string;
+  public_jwk: string;
+  private_key_sealed: string;
+  created_at: number;
+  retired_at: number | null;
+}
+
+export const toPartner = (r: PartnerRow): PartnerRecord => ({
+  id: r.id,
+  clientId: r.client_id,
+  name: r.name,
+  secretHash: r.secret_hash,
+  secretVersion: r.secret_version,
+  status: r.status,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export const toPartnerKey = (r: PartnerKeyRow): PartnerKeyRecord => ({
+  id: r.id,
+  partnerId: r.partner_id,
+  fingerprint: r.fingerprint,
+  publicKeyPem: r.public_key_pem,
+  bits: r.bits,
+  createdAt: r.created_at,
+  revokedAt: r.revoked_at,
+});
+
+export const toSigningKey = (r: SigningKeyRow): SigningKeyRecord => ({
+  kid: r.kid,
+  alg: r.alg,
+  publicJwk: r.public_jwk,
+  privateKeySealed: r.private_key_sealed,
+  createdAt: r.created_at,
+  retiredAt: r.retired_at,
+});
+
+export interface OrderRow {
+  seq: number;
+  id: string;
+  partner_id: string;
+  purchase_order_no: string | null;
+  customer_code: string;
+  site_code: string;
+  sales_name: string;
+  address: string;
+  products: string;
+  status: string;
+  created_at: number;
+}
+
+export const toOrder = (r: OrderRow): SalesOrderRecord => ({
+  seq: r.seq,
+  id: r.id,
+  partnerId: r.partner_id,
+  purchaseOrderNo: r.purchase_order_no,
+  customerCode: r.customer_code,
+  siteCode: r.site_code,
+  salesName: r.sales_name,
+  address: r.address,
+  products: JSON.parse(r.products),
+  status: r.status,
+  createdAt: r.created_at,
+});
+
+/** A page of `limit` orders from `limit + 1` rows read newest first: the extra row says "more". */
+export function pageOf(rows: OrderRow[], limit: number): OrderPage {
+  const orders = rows.slice(0, limit).map(toOrder);
+  const last = orders.at(-1);
+  return { orders, nextBeforeSeq: rows.length > limit && last ? last.seq : null };
+}
+
+/** An order's column values in the order of the INSERT statements of both stores. */
+export const orderParams = (o: NewSalesOrder) => [
+  o.id,
+  o.partnerId,
+  o.purchaseOrderNo,
+  o.customerCode,
+  o.siteCode,
+  o.salesName,
+  o.address,
+  JSON.stringify(o.products),
+  o.status,
+  o.createdAt,
+];

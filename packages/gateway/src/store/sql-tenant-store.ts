@@ -1,0 +1,258 @@
+import { type OrderRow, pageOf, toOrder } from "./rows.js";
+import type {
+  LoginFailures,
+  OverridesRecord,
+  TenantOrderPage,
+  TenantOrderRecord,
+  TenantRecord,
+  TenantStore,
+  UserRecord,
+  UserRole,
+} from "./tenant-store.js";
+
+/**
+ * The tenant store in SQL both dialects understand (`?` placeholders; the PostgreSQL subclass
+ * numbers them). Subclasses supply how a statement runs, and the one operation that needs a
+ * dialect's own atomicity: replacing overrides while reading the previous ones.
+ */
+
+interface UserRow {
+  id: string;
+  tenant_id: string;
+  email: string;
+  password_hash: string;
+  credential_version: number;
+  role: UserRole;
+  language: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface OverridesRow {
+  tenant_id: string;
+  namespace: string;
+  language: string;
+  overrides: string;
+  updated_at: number;
+  updated_by: string | null;
+}
+
+const toUser = (r: UserRow): UserRecord => ({
+  id: r.id,
+  tenantId: r.tenant_id,
+  email: r.email,
+  passwordHash: r.password_hash,
+  credentialVersion: r.credential_version,
+  role: r.role,
+  language: r.language,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const toOverrides = (r: OverridesRow): OverridesRecord => ({
+  tenantId: r.tenant_id,
+  namespace: r.namespace,
+  language: r.language,
+  overrides: r.overrides,
+  updatedAt: r.updated_at,
+  updatedBy: r.updated_by,
+});
+
+const TENANT_ORDERS =
+  "SELECT o.*, p.client_id AS client_id FROM sales_orders o JOIN partners p ON p.id = o.partner_id WHERE p.tenant_id = ?";
+
+export abstract class SqlTenantStore implements TenantStore {
+  /** Runs a query and returns its rows. */
+  protected abstract rows<R>(sql: string, params: unknown[]): Promise<R[]>;
+  /** Runs a statement and returns how many rows it changed. */
+  protected abstract changes(sql: string, params: unknown[]): Promise<number>;
+  abstract replaceOverrides(record: OverridesRecord): Promise<string | undefined>;
+
+  async #one<R>(sql: string, params: unknown[]): Promise<R | undefined> {
+    return (await this.rows<R>(sql, params))[0];
+  }
+
+  async createTenant(t: TenantRecord): Promise<void> {
+    await this.changes("INSERT INTO tenants (id, name, created_at) VALUES (?, ?, ?)", [
+      t.id,
+      t.name,
+      t.createdAt,
+    ]);
+  }
+
+  async findTenant(id: string): Promise<TenantRecord | undefined> {
+    const row = await this.#one<{ id: string; name: string; created_at: number }>(
+      "SELECT * FROM tenants WHERE id = ?",
+      [id],
+    );
+    return row && { id: row.id, name: row.name, createdAt: row.created_at };
+  }
+
+  async listTenants(): Promise<TenantRecord[]> {
+    const rows = await this.rows<{ id: string; name: string; created_at: number }>(
+      "SELECT * FROM tenants ORDER BY created_at, id",
+      [],
+    );
+    return rows.map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at }));
+  }
+
+  async setPartnerTenant(partnerId: string, tenantId: string | null): Promise<void> {
+    await this.changes("UPDATE partners SET tenant_id = ? WHERE id = ?", [tenantId, partnerId]);
+  }
+
+  async partnerTenant(partnerId: string): Promise<string | null> {
+    const row = await this.#one<{ tenant_id: string | null }>(
+      "SELECT tenant_id FROM partners WHERE id = ?",
+      [partnerId],
+    );
+    return row?.tenant_id ?? null;
+  }
+
+  async createUser(u: UserRecord): Promise<boolean> {
+    const changed = await this.changes(
+      "INSERT INTO users (id, tenant_id, email, password_hash, credential_version, role, language, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING",
+      [
+        u.id,
+        u.tenantId,
+        u.email,
+        u.passwordHash,
+        u.credentialVersion,
+        u.role,
+        u.language,
+        u.createdAt,
+        u.updatedAt,
+      ],
+    );
+    return changed === 1;
+  }
+
+  async findUser(id: string): Promise<UserRecord | undefined> {
+    const row = await this.#one<UserRow>("SELECT * FROM users WHERE id = ?", [id]);
+    return row && toUser(row);
+  }
+
+  async findUserByEmail(email: string): Promise<UserRecord | undefined> {
+    const row = await this.#one<UserRow>("SELECT * FROM users WHERE email = ?", [email]);
+    return row && toUser(row);
+  }
+
+  async listUsers(tenantId: string): Promise<UserRecord[]> {
+    const rows = await this.rows<UserRow>(
+      "SELECT * FROM users WHERE tenant_id = ? ORDER BY created_at, email",
+      [tenantId],
+    );
+    return rows.map(toUser);
+  }
+
+  async setUserLanguage(userId: string, language: string, at: number): Promise<void> {
+    await this.changes("UPDATE users SET language = ?, updated_at = ? WHERE id = ?", [
+      language,
+      at,
+      userId,
+    ]);
+  }
+
+  async setUserPassword(userId: string, passwordHash: string, at: number): Promise<void> {
+    await this.changes(
+      "UPDATE users SET password_hash = ?, credential_version = credential_version + 1, updated_at = ? WHERE id = ?",
+      [passwordHash, at, userId],
+    );
+  }
+
+  async recordUserTokenRefresh(
+    jti: string,
+    userId: string,
+    newJti: string,
+    at: number,
+  ): Promise<boolean> {
+    const changed = await this.changes(
+      "INSERT INTO user_token_refreshes (jti, user_id, new_jti, refreshed_at) VALUES (?, ?, ?, ?) ON CONFLICT (jti) DO NOTHING",
+      [jti, userId, newJti, at],
+    );
+    return changed === 1;
+  }
+
+  async loginFailures(accountKey: string): Promise<LoginFailures | undefined> {
+    const row = await this.#one<{ failures: number; last_failed_at: number }>(
+      "SELECT failures, last_failed_at FROM login_failures WHERE account_key = ?",
+      [accountKey],
+    );
+    return row && { failures: row.failures, lastFailedAt: row.last_failed_at };
+  }
+
+  async recordLoginFailure(
+    accountKey: string,
+    at: number,
+    resetBefore: number,
+  ): Promise<LoginFailures> {
+    const row = await this.#one<{ failures: number; last_failed_at: number }>(
+      "INSERT INTO login_failures (account_key, failures, last_failed_at) VALUES (?, 1, ?) ON CONFLICT (account_key) DO UPDATE SET failures = CASE WHEN login_failures.last_failed_at < ? THEN 1 ELSE login_failures.failures + 1 END, last_failed_at = excluded.last_failed_at RETURNING failures, last_failed_at",
+      [accountKey, at, resetBefore],
+    );
+    if (!row) throw new Error("recording a failed login returned no row");
+    return { failures: row.failures, lastFailedAt: row.last_failed_at };
+  }
+
+  async clearLoginFailures(accountKey: string): Promise<void> {
+    await this.changes("DELETE FROM login_failures WHERE account_key = ?", [accountKey]);
+  }
+
+  async findOverrides(
+    tenantId: string,
+    namespace: string,
+    language: string,
+  ): Promise<OverridesRecord | undefined> {
+    const row = await this.#one<OverridesRow>(
+      "SELECT * FROM tenant_overrides WHERE tenant_id = ? AND namespace = ? AND language = ?",
+      [tenantId, namespace, language],
+    );
+    return row && toOverrides(row);
+  }
+
+  async listOverrides(tenantId: string): Promise<OverridesRecord[]> {
+    const rows = await this.rows<OverridesRow>(
+      "SELECT * FROM tenant_overrides WHERE tenant_id = ? ORDER BY namespace, language",
+      [tenantId],
+    );
+    return rows.map(toOverrides);
+  }
+
+  async listTenantOrders(
+    tenantId: string,
+    options: { limit: number; beforeSeq?: number },
+  ): Promise<TenantOrderPage> {
+    const rows = await this.rows<OrderRow & { client_id: string }>(
+      `${TENANT_ORDERS} AND o.seq < ? ORDER BY o.seq DESC LIMIT ?`,
+      [tenantId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER, options.limit + 1],
+    );
+    const page = pageOf(rows, options.limit);
+    return {
+      nextBeforeSeq: page.nextBeforeSeq,
+      orders: page.orders.map((o, i) => ({
+        ...o,
+        clientId: (rows[i] as { client_id: string }).client_id,
+      })),
+    };
+  }
+
+  async findTenantOrder(tenantId: string, orderId: string): Promise<TenantOrderRecord | undefined> {
+    const row = await this.#one<OrderRow & { client_id: string }>(`${TENANT_ORDERS} AND o.id = ?`, [
+      tenantId,
+      orderId,
+    ]);
+    return row && { ...toOrder(row), clientId: row.client_id };
+  }
+}
+
+/** The replace-and-return-previous statement both dialects run inside their own atomic unit. */
+export const UPSERT_OVERRIDES =
+  "INSERT INTO tenant_overrides (tenant_id, namespace, language, overrides, updated_at, updated_by) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tenant_id, namespace, language) DO UPDATE SET overrides = excluded.overrides, updated_at = excluded.updated_at, updated_by = excluded.updated_by";
+
+export const upsertParams = (r: OverridesRecord): unknown[] => [
+  r.tenantId,
+  r.namespace,
+  r.language,
+  r.overrides,
+  r.updatedAt,
+  r.updatedBy,
+];

@@ -1,0 +1,279 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import type Database from "better-sqlite3";
+import type { SqliteSynchronous } from "../../config.js";
+import { type BatchOutcome, GroupCommit } from "../group-commit.js";
+import { loadMigrations } from "../migrations.js";
+import {
+  type OrderRow,
+  type PartnerKeyRow,
+  type PartnerRow,
+  pageOf,
+  type SigningKeyRow,
+  toOrder,
+  toPartner,
+  toPartnerKey,
+  toSigningKey,
+} from "../rows.js";
+import type {
+  CreateOrderOutcome,
+  IdempotencyClaim,
+  NewSalesOrder,
+  OrderPage,
+  PartnerKeyRecord,
+  PartnerRecord,
+  PartnerStatus,
+  SalesOrderRecord,
+  SigningKeyRecord,
+  Store,
+} from "../store.js";
+import { openConnection } from "./connection.js";
+import { type BatchResult, type CreateJob, createOrderWriter } from "./order-writer.js";
+import { SqliteTenantStore } from "./tenant-store.js";
+
+/**
+ * The compiled writer thread. Under the TypeScript sources (the test runner) it does not exist
+ * and orders are written on the calling thread instead: same SQL, same transactions.
+ */
+const WRITER_THREAD = fileURLToPath(new URL("./writer-thread.js", import.meta.url));
+
+/** Sends batches to the writer thread and matches the answers to them. */
+class WriterThread {
+  readonly #worker: Worker;
+  readonly #pending = new Map<
+    number,
+    { resolve: (r: BatchResult[]) => void; reject: (e: Error) => void }
+  >();
+  #nextId = 1;
+
+  constructor(path: string, synchronous: SqliteSynchronous) {
+    this.#worker = new Worker(WRITER_THREAD, { workerData: { path, synchronous } });
+    this.#worker.on(
+      "message",
+      (message: { id: number; results?: BatchResult[]; error?: Error }) => {
+        const pending = this.#pending.get(message.id);
+        this.#pending.delete(message.id);
+        if (message.results) pending?.resolve(message.results);
+        else pending?.reject(message.error ?? new Error("writer thread failed"));
+      },
+    );
+    const failAll = (error: Error) => {
+      for (const pending of this.#pending.values()) pending.reject(error);
+      this.#pending.clear();
+    };
+    this.#worker.on("error", failAll);
+    this.#worker.on("exit", (code) => failAll(new Error(`order writer thread exited (${code})`)));
+  }
+
+  write(jobs: CreateJob[]): Promise<BatchOutcome<CreateOrderOutcome>[]> {
+    return new Promise((resolve, reject) => {
+      const id = this.#nextId++;
+      this.#pending.set(id, { resolve, reject });
+      this.#worker.postMessage({ id, jobs });
+    });
+  }
+
+  async close(): Promise<void> {
+    const exited = new Promise((resolve) => this.#worker.once("exit", resolve));
+    this.#worker.postMessage({ close: true });
+    await exited;
+  }
+}
+
+/**
+ * The embedded store: one SQLite file in WAL mode with synchronous=FULL, so a committed order
+ * survives a power cut. Order creation goes through group commit to keep that durability fast.
+ */
+export class SqliteStore implements Store {
+  readonly kind = "sqlite";
+  readonly tenants: SqliteTenantStore;
+  readonly #db: Database.Database;
+  readonly #orders: GroupCommit<CreateJob, CreateOrderOutcome>;
+  readonly #writer: WriterThread | undefined;
+
+  constructor(
+    readonly path: string,
+    options: { writerThread?: boolean; synchronous?: SqliteSynchronous } = {},
+  ) {
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    this.#db = openConnection(path, options.synchronous);
+    this.tenants = new SqliteTenantStore(this.#db);
+    const useThread =
+      (options.writerThread ?? true) && path !== ":memory:" && existsSync(WRITER_THREAD);
+    this.#writer = useThread ? new WriterThread(path, options.synchronous ?? "full") : undefined;
+    const inline = useThread ? undefined : createOrderWriter(this.#db);
+    this.#orders = new GroupCommit<CreateJob, CreateOrderOutcome>((jobs) =>
+      this.#writer
+        ? this.#writer.write(jobs)
+        : new Promise((resolve) => resolve((inline as (j: CreateJob[]) => BatchResult[])(jobs))),
+    );
+  }
+
+  async migrate(): Promise<void> {
+    const db = this.#db;
+    db.exec(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)",
+    );
+    const apply = db.transaction(() => {
+      const applied = new Set(
+        (db.prepare("SELECT version FROM schema_migrations").all() as { version: number }[]).map(
+          (r) => r.version,
+        ),
+      );
+      for (const migration of loadMigrations("sqlite")) {
+        if (applied.has(migration.version)) continue;
+        db.exec(migration.sql);
+        db.prepare(
+          "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+        ).run(migration.version, migration.name, Date.now());
+      }
+    });
+    apply.immediate();
+  }
+
+  async schemaVersion(): Promise<number> {
+    const row = this.#prepare("SELECT MAX(version) AS v FROM schema_migrations").get() as {
+      v: number | null;
+    };
+    return row.v ?? 0;
+  }
+
+  async close(): Promise<void> {
+    await this.#orders.drain();
+    await this.#writer?.close();
+    if (this.#db.open) this.#db.close();
+  }
+
+  #stmt = new Map<string, Database.Statement>();
+  #prepare(sql: string): Database.Statement {
+    let statement = this.#stmt.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql);
+      this.#stmt.set(sql, statement);
+    }
+    return statement;
+  }
+
+  async createPartner(p: PartnerRecord): Promise<void> {
+    this.#prepare(
+      "INSERT INTO partners (id, client_id, name, secret_hash, secret_version, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    ).run(
+      p.id,
+      p.clientId,
+      p.name,
+      p.secretHash,
+      p.secretVersion,
+      p.status,
+      p.createdAt,
+      p.updatedAt,
+    );
+  }
+
+  async findPartnerByClientId(clientId: string): Promise<PartnerRecord | undefined> {
+    const row = this.#prepare("SELECT * FROM partners WHERE client_id = ?").get(clientId) as
+      | PartnerRow
+      | undefined;
+    return row && toPartner(row);
+  }
+
+  async listPartners(): Promise<PartnerRecord[]> {
+    return (
+      this.#prepare("SELECT * FROM partners ORDER BY created_at, client_id").all() as PartnerRow[]
+    ).map(toPartner);
+  }
+
+  async countPartners(): Promise<number> {
+    return (this.#prepare("SELECT COUNT(*) AS n FROM partners").get() as { n: number }).n;
+  }
+
+  async setPartnerStatus(partnerId: string, status: PartnerStatus, at: number): Promise<void> {
+    this.#prepare("UPDATE partners SET status = ?, updated_at = ? WHERE id = ?").run(
+      status,
+      at,
+      partnerId,
+    );
+  }
+
+  async rotatePartnerSecret(partnerId: string, secretHash: string, at: number): Promise<number> {
+    const row = this.#prepare(
+      "UPDATE partners SET secret_hash = ?, secret_version = secret_version + 1, updated_at = ? WHERE id = ? RETURNING secret_version",
+    ).get(secretHash, at, partnerId) as { secret_version: number } | undefined;
+    if (row === undefined) throw new Error(`No partner with id ${partnerId}`);
+    return row.secret_version;
+  }
+
+  async addPartnerKey(k: PartnerKeyRecord): Promise<void> {
+    this.#prepare(
+      "INSERT INTO partner_keys (id, partner_id, fingerprint, public_key_pem, bits, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    ).run(k.id, k.partnerId, k.fingerprint, k.publicKeyPem, k.bits, k.createdAt, k.revokedAt);
+  }
+
+  async listPartnerKeys(partnerId: string): Promise<PartnerKeyRecord[]> {
+    return (
+      this.#prepare("SELECT * FROM partner_keys WHERE partner_id = ? ORDER BY created_at, id").all(
+        partnerId,
+      ) as PartnerKeyRow[]
+    ).map(toPartnerKey);
+  }
+
+  async revokePartnerKey(partnerId: string, keyId: string, at: number): Promise<boolean> {
+    const result = this.#prepare(
+      "UPDATE partner_keys SET revoked_at = ? WHERE partner_id = ? AND id = ? AND revoked_at IS NULL",
+    ).run(at, partnerId, keyId);
+    return result.changes === 1;
+  }
+
+  async listSigningKeys(): Promise<SigningKeyRecord[]> {
+    return (
+      this.#prepare("SELECT * FROM signing_keys ORDER BY created_at, kid").all() as SigningKeyRow[]
+    ).map(toSigningKey);
+  }
+
+  async addSigningKey(k: SigningKeyRecord): Promise<void> {
+    this.#prepare(
+      "INSERT INTO signing_keys (kid, alg, public_jwk, private_key_sealed, created_at, retired_at) VALUES (?, ?, ?, ?, ?, ?)",
+    ).run(k.kid, k.alg, k.publicJwk, k.privateKeySealed, k.createdAt, k.retiredAt);
+  }
+
+  async retireSigningKey(kid: string, at: number): Promise<void> {
+    this.#prepare(
+      "UPDATE signing_keys SET retired_at = ? WHERE kid = ? AND retired_at IS NULL",
+    ).run(at, kid);
+  }
+
+  async recordTokenRefresh(
+    jti: string,
+    partnerId: string,
+    newJti: string,
+    at: number,
+  ): Promise<boolean> {
+    const result = this.#prepare(
+      "INSERT INTO token_refreshes (jti, partner_id, new_jti, refreshed_at) VALUES (?, ?, ?, ?) ON CONFLICT (jti) DO NOTHING",
+    ).run(jti, partnerId, newJti, at);
+    return result.changes === 1;
+  }
+
+  createOrder(order: NewSalesOrder, idempotency?: IdempotencyClaim): Promise<CreateOrderOutcome> {
+    return this.#orders.submit({ order, idempotency });
+  }
+
+  async findOrder(partnerId: string, orderId: string): Promise<SalesOrderRecord | undefined> {
+    const row = this.#prepare("SELECT * FROM sales_orders WHERE partner_id = ? AND id = ?").get(
+      partnerId,
+      orderId,
+    ) as OrderRow | undefined;
+    return row && toOrder(row);
+  }
+
+  async listOrders(
+    partnerId: string,
+    options: { limit: number; beforeSeq?: number },
+  ): Promise<OrderPage> {
+    const rows = this.#prepare(
+      "SELECT * FROM sales_orders WHERE partner_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+    ).all(partnerId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER, options.limit + 1) as OrderRow[];
+    return pageOf(rows, options.limit);
+  }
+}

@@ -1,0 +1,30 @@
+import { parentPort, workerData } from "node:worker_threads";
+import type { SqliteSynchronous } from "../../config.js";
+import { openConnection } from "./connection.js";
+import { type CreateJob, createOrderWriter } from "./order-writer.js";
+
+/**
+ * The order writer thread: owns one connection and commits batches of order creations, so the
+ * fsync of each commit blocks this thread, never the one serving HTTP.
+ */
+const port = parentPort;
+if (port) {
+  const { path, synchronous } = workerData as { path: string; synchronous: SqliteSynchronous };
+  const db = openConnection(path, synchronous);
+  const write = createOrderWriter(db);
+  port.on("message", (message: { id: number; jobs: CreateJob[] } | { close: true }) => {
+    if ("close" in message) {
+      db.close();
+      port.close();
+      return;
+    }
+    try {
+      port.postMessage({ id: message.id, results: write(message.jobs) });
+    } catch (error) {
+      port.postMessage({
+        id: message.id,
+        error: error instanceof Error ? error : new Error(String(error)),
+      });
+    }
+  });
+}

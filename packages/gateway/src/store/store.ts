@@ -1,0 +1,126 @@
+import type { TenantStore } from "./tenant-store.js";
+
+/**
+ * The one door to persistence. Routes and services depend on this interface only; every method
+ * is async so a networked database (PostgreSQL) implements it unchanged. Times are Unix
+ * milliseconds.
+ */
+
+export type PartnerStatus = "active" | "disabled";
+
+export interface PartnerRecord {
+  id: string;
+  clientId: string;
+  name: string;
+  secretHash: string;
+  /** Bumped on every secret rotation; tokens carry the version they were issued under. */
+  secretVersion: number;
+  status: PartnerStatus;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface PartnerKeyRecord {
+  id: string;
+  partnerId: string;
+  fingerprint: string;
+  publicKeyPem: string;
+  bits: number;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface SigningKeyRecord {
+  kid: string;
+  alg: string;
+  publicJwk: string;
+  /** The private key, sealed with the key-encryption key (see lib/seal.ts). */
+  privateKeySealed: string;
+  createdAt: number;
+  retiredAt: number | null;
+}
+
+export interface ProductLine {
+  product_code: string;
+  quantity: number;
+  uom?: string;
+  unit_price?: number;
+  notes?: string;
+}
+
+export interface NewSalesOrder {
+  id: string;
+  partnerId: string;
+  purchaseOrderNo: string | null;
+  customerCode: string;
+  siteCode: string;
+  salesName: string;
+  address: string;
+  products: ProductLine[];
+  status: string;
+  createdAt: number;
+}
+
+export interface SalesOrderRecord extends NewSalesOrder {
+  /** Store-assigned, strictly increasing; gives the order number and the listing order. */
+  seq: number;
+}
+
+export interface IdempotencyClaim {
+  key: string;
+  requestHash: string;
+}
+
+export type CreateOrderOutcome =
+  | { kind: "created"; order: SalesOrderRecord }
+  | { kind: "replayed"; order: SalesOrderRecord }
+  | { kind: "idempotency_mismatch" }
+  | { kind: "duplicate_purchase_order"; existing: SalesOrderRecord };
+
+export interface OrderPage {
+  orders: SalesOrderRecord[];
+  /** The seq to continue below, when more orders exist. */
+  nextBeforeSeq: number | null;
+}
+
+export interface Store {
+  readonly kind: string;
+  /** Tenants, users, vocabulary overrides, login throttle (tenant-store.ts). */
+  readonly tenants: TenantStore;
+  /** Applies pending migrations; safe when several processes start at once. */
+  migrate(): Promise<void>;
+  /** The highest applied migration version; rejects when the store cannot be reached. */
+  schemaVersion(): Promise<number>;
+  close(): Promise<void>;
+
+  createPartner(partner: PartnerRecord): Promise<void>;
+  findPartnerByClientId(clientId: string): Promise<PartnerRecord | undefined>;
+  listPartners(): Promise<PartnerRecord[]>;
+  countPartners(): Promise<number>;
+  setPartnerStatus(partnerId: string, status: PartnerStatus, at: number): Promise<void>;
+  /** Stores the new secret hash and bumps secretVersion; returns the new version. */
+  rotatePartnerSecret(partnerId: string, secretHash: string, at: number): Promise<number>;
+
+  addPartnerKey(key: PartnerKeyRecord): Promise<void>;
+  listPartnerKeys(partnerId: string): Promise<PartnerKeyRecord[]>;
+  revokePartnerKey(partnerId: string, keyId: string, at: number): Promise<boolean>;
+
+  listSigningKeys(): Promise<SigningKeyRecord[]>;
+  addSigningKey(key: SigningKeyRecord): Promise<void>;
+  retireSigningKey(kid: string, at: number): Promise<void>;
+
+  /**
+   * Records that token `jti` was refreshed into `newJti`. Returns false, changing nothing, when
+   * that token was refreshed before: each token refreshes once, decided atomically here.
+   */
+  recordTokenRefresh(jti: string, partnerId: string, newJti: string, at: number): Promise<boolean>;
+
+  /**
+   * Creates an order unless the partner already has one with the same purchase_order_no, or the
+   * idempotency key was used before (same body: the first order is replayed; different body:
+   * mismatch). Resolves only once the order is durable.
+   */
+  createOrder(order: NewSalesOrder, idempotency?: IdempotencyClaim): Promise<CreateOrderOutcome>;
+  findOrder(partnerId: string, orderId: string): Promise<SalesOrderRecord | undefined>;
+  listOrders(partnerId: string, options: { limit: number; beforeSeq?: number }): Promise<OrderPage>;
+}

@@ -1,0 +1,99 @@
+import type { OrderPage, SalesOrderRecord } from "./store.js";
+
+/**
+ * Persistence of tenants, their users, their vocabulary overrides and the login throttle: the
+ * part of the store the tenant-facing API (`/v1/…`) needs. Composed into `Store` as
+ * `store.tenants`, implemented by every store kind over the same migrations. Times are Unix ms.
+ */
+
+export interface TenantRecord {
+  id: string;
+  name: string;
+  createdAt: number;
+}
+
+export type UserRole = "admin" | "member";
+
+export interface UserRecord {
+  id: string;
+  tenantId: string;
+  /** Lower-cased; unique across tenants, since it is the login name. */
+  email: string;
+  /** `scrypt$N$r$p$salt$hash` (see users/passwords.ts). */
+  passwordHash: string;
+  /** Bumped when the password changes; tokens carry the version they were issued under. */
+  credentialVersion: number;
+  role: UserRole;
+  language: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface OverridesRecord {
+  tenantId: string;
+  namespace: string;
+  language: string;
+  /** The nested overrides object as JSON text. */
+  overrides: string;
+  updatedAt: number;
+  /** The user who wrote them; null when imported by the CLI. */
+  updatedBy: string | null;
+}
+
+export interface LoginFailures {
+  failures: number;
+  lastFailedAt: number;
+}
+
+/** An order as a tenant user sees it: with the client_id of the partner that sent it. */
+export interface TenantOrderRecord extends SalesOrderRecord {
+  clientId: string;
+}
+
+export interface TenantOrderPage extends Omit<OrderPage, "orders"> {
+  orders: TenantOrderRecord[];
+}
+
+export interface TenantStore {
+  createTenant(tenant: TenantRecord): Promise<void>;
+  findTenant(id: string): Promise<TenantRecord | undefined>;
+  listTenants(): Promise<TenantRecord[]>;
+  /** Sets which tenant a partner's orders go to (null: none). */
+  setPartnerTenant(partnerId: string, tenantId: string | null): Promise<void>;
+  partnerTenant(partnerId: string): Promise<string | null>;
+
+  /** Returns false, creating nothing, when the email is taken. */
+  createUser(user: UserRecord): Promise<boolean>;
+  findUser(id: string): Promise<UserRecord | undefined>;
+  findUserByEmail(email: string): Promise<UserRecord | undefined>;
+  listUsers(tenantId: string): Promise<UserRecord[]>;
+  setUserLanguage(userId: string, language: string, at: number): Promise<void>;
+  /** Stores a new password hash and bumps credentialVersion (older tokens stop working). */
+  setUserPassword(userId: string, passwordHash: string, at: number): Promise<void>;
+  /** Like `Store.recordTokenRefresh`, for user tokens: each token refreshes once. */
+  recordUserTokenRefresh(jti: string, userId: string, newJti: string, at: number): Promise<boolean>;
+
+  loginFailures(accountKey: string): Promise<LoginFailures | undefined>;
+  /**
+   * Counts one failed login, atomically; a count whose last failure is older than `resetBefore`
+   * starts again at 1. Returns the new state.
+   */
+  recordLoginFailure(accountKey: string, at: number, resetBefore: number): Promise<LoginFailures>;
+  clearLoginFailures(accountKey: string): Promise<void>;
+
+  findOverrides(
+    tenantId: string,
+    namespace: string,
+    language: string,
+  ): Promise<OverridesRecord | undefined>;
+  /** Replaces one language's overrides of a namespace atomically; returns the previous JSON. */
+  replaceOverrides(record: OverridesRecord): Promise<string | undefined>;
+  listOverrides(tenantId: string): Promise<OverridesRecord[]>;
+
+  /** Orders created by the tenant's partners, newest first (the partner listing's paging). */
+  listTenantOrders(
+    tenantId: string,
+    options: { limit: number; beforeSeq?: number },
+  ): Promise<TenantOrderPage>;
+  findTenantOrder(tenantId: string, orderId: string): Promise<TenantOrderRecord | undefined>;
+}

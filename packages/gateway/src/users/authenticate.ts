@@ -1,0 +1,32 @@
+import { bearerTokenOf, type HeaderBag } from "../auth/authenticate.js";
+import { ApiError } from "../http/errors.js";
+import type { TenantRecord, TenantStore, UserRecord } from "../store/tenant-store.js";
+import { assertTokenUserUsable } from "./sessions.js";
+import type { UserTokens } from "./tokens.js";
+
+/** Who is calling the tenant API: the user and the tenant, both read from the store. */
+export interface UserContext {
+  user: UserRecord;
+  tenant: TenantRecord;
+}
+
+/**
+ * Bearer authentication for `/v1/…`: a user token (a partner token is refused: other audience),
+ * its user still there and in the token's tenant. The tenant comes from the token only.
+ */
+export class UserAuthenticator {
+  constructor(
+    private readonly tokens: UserTokens,
+    private readonly store: TenantStore,
+  ) {}
+
+  async authenticate(headers: HeaderBag): Promise<UserContext> {
+    const claims = await this.tokens.verifyAccess(
+      bearerTokenOf(headers, "the token from POST /v1/auth/login"),
+    );
+    const user = assertTokenUserUsable(await this.store.findUser(claims.sub), claims);
+    const tenant = await this.store.findTenant(user.tenantId);
+    if (!tenant) throw new ApiError("token_invalid", "The token's tenant no longer exists.");
+    return { user, tenant };
+  }
+}

@@ -1,0 +1,86 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { ApiError } from "../http/errors.js";
+import type { UserRole } from "../store/tenant-store.js";
+import type { UserAuthenticator, UserContext } from "./authenticate.js";
+
+const contexts = new WeakMap<FastifyRequest, UserContext>();
+
+/** Names that would let a client pick a tenant; the tenant comes from the token only. */
+const TENANT_NAMES = /tenant|^(tid|org|orgid|organi[sz]ation|organi[sz]ationid|company|companyid)$/;
+const TENANT_HEADERS = ["x-tenant", "x-tenant-id", "x-org-id", "x-organization-id"];
+
+const normalised = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+/**
+ * Refuses a request that tries to name a tenant: a query parameter, a top-level body property or
+ * an X-Tenant(-Id) header, and any body on a GET. Refused, never used, so a crafted request
+ * cannot reach another tenant.
+ */
+export function refuseTenantParameters(request: FastifyRequest): void {
+  if (
+    (request.method === "GET" || request.method === "HEAD") &&
+    (Number(request.headers["content-length"] ?? 0) > 0 ||
+      request.headers["transfer-encoding"] !== undefined)
+  ) {
+    // The server does not parse a GET body, so it cannot say what it names: refuse them all.
+    throw new ApiError(
+      "validation_failed",
+      "A GET request to the tenant API takes no body; the tenant is taken from the bearer token.",
+    );
+  }
+  const named: string[] = [];
+  const query = request.query as Record<string, unknown> | undefined;
+  for (const key of Object.keys(query ?? {})) {
+    if (TENANT_NAMES.test(normalised(key))) named.push(`query parameter '${key}'`);
+  }
+  const body = request.body;
+  if (body !== null && typeof body === "object" && !Array.isArray(body)) {
+    for (const key of Object.keys(body)) {
+      if (TENANT_NAMES.test(normalised(key))) named.push(`body property '${key}'`);
+    }
+  }
+  for (const header of TENANT_HEADERS) {
+    if (request.headers[header] !== undefined) named.push(`header '${header}'`);
+  }
+  if (named.length > 0) {
+    throw new ApiError(
+      "tenant_parameter_refused",
+      `The tenant is taken from the bearer token only; remove the ${named.join(", ")}.`,
+      { refused: named },
+    );
+  }
+}
+
+/**
+ * Puts every route of this plugin behind user authentication: the bearer token is checked
+ * before anything about the request is looked at (preValidation runs before schema
+ * validation), then tenant-naming parameters are refused.
+ */
+export function requireUser(app: FastifyInstance, authenticator: UserAuthenticator): void {
+  app.addHook("preValidation", async (request) => {
+    contexts.set(request, await authenticator.authenticate(request.headers));
+    refuseTenantParameters(request);
+  });
+}
+
+export function userOf(request: FastifyRequest): UserContext {
+  const context = contexts.get(request);
+  if (!context) throw new Error("tenant route reached without authentication");
+  return context;
+}
+
+export function requireRole(context: UserContext, role: UserRole, action: string): void {
+  if (context.user.role !== role) {
+    throw new ApiError(
+      "role_forbidden",
+      `Only tenant ${role}s may ${action}; your role is ${context.user.role}.`,
+      { required_role: role },
+    );
+  }
+}
+
+/** The security requirement of the tenant API in OpenAPI. */
+export const USER_SECURITY = [{ "User-JWT": [] }];
+
+/** Query strings of the tenant API take no unknown parameters. */
+export const NO_QUERY = { type: "object", additionalProperties: false, properties: {} } as const;

@@ -1,0 +1,217 @@
+import { execFile } from "node:child_process";
+import { createPublicKey } from "node:crypto";
+import { existsSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serve } from "../src/cli/commands/serve.js";
+import type { CliIo } from "../src/cli/io.js";
+import { run } from "../src/cli/run.js";
+import { type RsaKeys, rsaKeys, tempDir } from "./helpers.js";
+import { freshDatabaseUrl, storeKinds } from "./support/stores.js";
+
+const exec = promisify(execFile);
+
+let dir: string;
+let cleanup: () => void;
+let keys: RsaKeys;
+let secondKeys: RsaKeys;
+/** The store the partners commands run against (`--db`): a file, or a PostgreSQL URL. */
+let db = "admin.db";
+
+beforeAll(() => {
+  ({ dir, cleanup } = tempDir());
+  keys = rsaKeys();
+  secondKeys = rsaKeys();
+  writeFileSync(join(dir, "partner.pem"), keys.publicPem);
+  writeFileSync(join(dir, "second.pem"), secondKeys.publicPem);
+});
+afterAll(() => cleanup());
+
+async function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = {
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    env: { DATABASE_URL: undefined, GATEWAY_MASTER_KEY: undefined },
+    cwd: dir,
+  };
+  const code = await run([...argv, "--db", db], io);
+  return { code, stdout: out.join(""), stderr: err.join("") };
+}
+
+async function createPartner() {
+  const created = await cli(
+    "partners",
+    "create",
+    "--name",
+    "Acme Retail",
+    "--public-key",
+    "partner.pem",
+    "--json",
+  );
+  expect(created.code).toBe(0);
+  return JSON.parse(created.stdout) as { client_id: string; client_secret: string; key_id: string };
+}
+
+async function listed(clientId: string) {
+  const list = await cli("partners", "list", "--json");
+  return (
+    JSON.parse(list.stdout) as {
+      client_id: string;
+      status: string;
+      secret_version: number;
+      keys: { key_id: string; revoked_at: string | null }[];
+    }[]
+  ).find((p) => p.client_id === clientId);
+}
+
+describe.each(storeKinds)("orderline-gateway partners (%s store)", (kind) => {
+  beforeAll(async () => {
+    db = kind === "sqlite" ? "admin.db" : await freshDatabaseUrl("postgres", dir);
+  });
+
+  it("create --json prints one JSON object with the credentials, once", async () => {
+    const created = await createPartner();
+    expect(created.client_id).toMatch(/^olc_[0-9a-f]{24}$/);
+    expect(created.client_secret).toMatch(/^ols_[A-Za-z0-9_-]{43}$/);
+    expect(created.key_id).toMatch(/^key_/);
+    const list = await cli("partners", "list", "--json");
+    expect(list.stdout).not.toContain(created.client_secret);
+  });
+
+  it("create without --json prints the secret with a warning, and without --name is a usage error", async () => {
+    const created = await cli("partners", "create", "--name", "Plain Text");
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/client_secret: ols_/);
+    expect(created.stdout).toContain("shown only now");
+    const missing = await cli("partners", "create");
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("--name");
+  });
+
+  it("add-key explains how to convert a PKCS#1 RSA PUBLIC KEY", async () => {
+    const { client_id } = await createPartner();
+    const pkcs1 = createPublicKey(secondKeys.publicPem)
+      .export({ type: "pkcs1", format: "pem" })
+      .toString();
+    expect(pkcs1).toContain("BEGIN RSA PUBLIC KEY");
+    writeFileSync(join(dir, "pkcs1.pem"), pkcs1);
+    const result = await cli("partners", "add-key", client_id, "--public-key", "pkcs1.pem");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("PKCS#1");
+    expect(result.stderr).toContain("openssl rsa -RSAPublicKey_in -in key.pem -pubout");
+  });
+
+  it("add-key refuses a 1024-bit key and a private key", async () => {
+    const { client_id } = await createPartner();
+    writeFileSync(join(dir, "small.pem"), rsaKeys(1024).publicPem);
+    const small = await cli("partners", "add-key", client_id, "--public-key", "small.pem");
+    expect(small.code).toBe(1);
+    expect(small.stderr).toContain("1024 bits; at least 2048");
+    writeFileSync(join(dir, "private.pem"), keys.privatePem);
+    const priv = await cli("partners", "add-key", client_id, "--public-key", "private.pem");
+    expect(priv.code).toBe(1);
+    expect(priv.stderr).toContain("private key");
+  });
+
+  it("add-key allows two active keys, refuses a third, and revoke-key frees a slot", async () => {
+    const { client_id, key_id } = await createPartner();
+    const second = await cli(
+      "partners",
+      "add-key",
+      client_id,
+      "--public-key",
+      "second.pem",
+      "--json",
+    );
+    expect(second.code).toBe(0);
+    writeFileSync(join(dir, "third.pem"), rsaKeys().publicPem);
+    const third = await cli("partners", "add-key", client_id, "--public-key", "third.pem");
+    expect(third.code).toBe(1);
+    expect(third.stderr).toContain("2 active keys");
+    expect((await cli("partners", "revoke-key", client_id, key_id)).code).toBe(0);
+    expect(
+      (await listed(client_id))?.keys.find((k) => k.key_id === key_id)?.revoked_at,
+    ).not.toBeNull();
+    expect((await cli("partners", "add-key", client_id, "--public-key", "third.pem")).code).toBe(0);
+    const again = await cli("partners", "revoke-key", client_id, key_id);
+    expect(again.code).toBe(1);
+  });
+
+  it("rotate-secret prints a new secret and bumps the secret version", async () => {
+    const { client_id, client_secret } = await createPartner();
+    const rotated = await cli("partners", "rotate-secret", client_id, "--json");
+    const secret = JSON.parse(rotated.stdout).client_secret;
+    expect(secret).toMatch(/^ols_/);
+    expect(secret).not.toBe(client_secret);
+    expect((await listed(client_id))?.secret_version).toBe(2);
+  });
+
+  it("disable and enable change the status", async () => {
+    const { client_id } = await createPartner();
+    expect((await cli("partners", "disable", client_id)).code).toBe(0);
+    expect((await listed(client_id))?.status).toBe("disabled");
+    expect((await cli("partners", "enable", client_id)).code).toBe(0);
+    expect((await listed(client_id))?.status).toBe("active");
+  });
+
+  it("reports an unknown partner and an unknown command", async () => {
+    const unknown = await cli("partners", "disable", "olc_nobody");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("No partner with client_id 'olc_nobody'");
+    expect((await cli("partners", "frobnicate")).code).toBe(2);
+    expect((await cli("launch")).code).toBe(2);
+  });
+
+  it("list prints a readable table", async () => {
+    const { client_id } = await createPartner();
+    const list = await cli("partners", "list");
+    expect(list.stdout).toContain(client_id);
+    expect(list.stdout).toContain("2048 bits");
+  });
+});
+
+describe("orderline-gateway serve --demo", () => {
+  it("creates a demo partner whose scripts log in and create an order", async () => {
+    const { dir: demoDir, cleanup: demoCleanup } = tempDir();
+    const out: string[] = [];
+    const io: CliIo = {
+      stdout: (t) => out.push(t),
+      stderr: (t) => out.push(t),
+      env: {},
+      cwd: demoDir,
+    };
+    const server = await serve(
+      ["--port", "0", "--host", "127.0.0.1", "--demo", "--log-level", "warn"],
+      io,
+    );
+    try {
+      const printed = out.join("");
+      expect(printed).toContain("sh data/demo/create-order.sh");
+      expect(printed).toContain("node data/demo/create-order.mjs");
+      expect(statSync(join(demoDir, "data/demo/private.pem")).mode & 0o077).toBe(0);
+      const node = await exec("node", ["data/demo/create-order.mjs"], { cwd: demoDir });
+      expect(node.stdout).toMatch(/^201 /);
+      expect(node.stdout).toContain("Sales order created");
+      const shell = await exec("sh", ["data/demo/create-order.sh"], { cwd: demoDir });
+      expect(JSON.parse(shell.stdout).message).toBe("Sales order created");
+    } finally {
+      await server.close();
+    }
+    // A second start finds the partner and prints the same instructions without creating another.
+    out.length = 0;
+    const again = await serve(
+      ["--port", "0", "--host", "127.0.0.1", "--demo", "--log-level", "warn"],
+      io,
+    );
+    await again.close();
+    expect(out.join("")).toContain("create-order.sh");
+    const list: string[] = [];
+    await run(["partners", "list", "--json"], { ...io, stdout: (t) => list.push(t) });
+    expect(JSON.parse(list.join(""))).toHaveLength(1);
+    expect(existsSync(join(demoDir, "data/gateway.db"))).toBe(true);
+    demoCleanup();
+  });
+});

@@ -1,0 +1,150 @@
+import { existsSync } from "node:fs";
+import { request } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { openStore } from "../src/store/open.js";
+import { order, rsaKeys, tempDir } from "./helpers.js";
+import {
+  CLI,
+  createPartnerWithCli,
+  loginOver,
+  type ProcessEnv,
+  type RunningGateway,
+  signedOver,
+  startProcess,
+} from "./support/processes.js";
+import { freshDatabaseUrl, type StoreKind, storeKinds } from "./support/stores.js";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setUp(kind: StoreKind) {
+  expect(existsSync(CLI), "build the package first (npm run build)").toBe(true);
+  const { dir, cleanup } = tempDir();
+  cleanups.push(cleanup);
+  const env: ProcessEnv = { databaseUrl: await freshDatabaseUrl(kind, dir), dataDir: dir };
+  const partner = createPartnerWithCli(env, rsaKeys());
+  const start = async () => {
+    const gateway = await startProcess(env);
+    cleanups.push(() => gateway.child.kill("SIGKILL"));
+    return gateway;
+  };
+  /** The purchase order numbers stored for the partner, read straight from the store. */
+  const stored = async (): Promise<string[]> => {
+    const store = await openStore(env.databaseUrl);
+    try {
+      const record = await store.findPartnerByClientId(partner.clientId);
+      const page = await store.listOrders(record?.id ?? "", { limit: 1_000_000 });
+      return page.orders.map((o) => o.purchaseOrderNo as string);
+    } finally {
+      await store.close();
+    }
+  };
+  return { env, partner, start, stored };
+}
+
+/** Sends orders from `workers` loops until one fails; returns the acknowledged ones. */
+function stream(gateway: RunningGateway, headers: () => Record<string, string>, workers = 16) {
+  const acknowledged: string[] = [];
+  const refused: number[] = [];
+  let sent = 0;
+  const worker = async (w: number) => {
+    for (;;) {
+      const po = `PO-${w}-${sent++}`;
+      try {
+        const response = await fetch(`${gateway.url}/api/v1/sales-orders`, {
+          method: "POST",
+          headers: headers(),
+          body: JSON.stringify(order({ purchase_order_no: po })),
+        });
+        if (response.status === 201) acknowledged.push(po);
+        else {
+          refused.push(response.status);
+          return;
+        }
+      } catch {
+        return; // the process is gone
+      }
+    }
+  };
+  const done = Promise.all(Array.from({ length: workers }, (_, w) => worker(w)));
+  return { acknowledged, refused, done };
+}
+
+describe.each(storeKinds)("the built gateway process (%s store)", (kind) => {
+  it("keeps every acknowledged order and none twice when killed with SIGKILL mid-stream", async () => {
+    const { partner, start, stored } = await setUp(kind);
+    let gateway = await start();
+    const token = await loginOver(gateway.url, partner);
+    const run = stream(gateway, () => signedOver(partner, token));
+    while (run.acknowledged.length < 300) await new Promise((r) => setTimeout(r, 5));
+    gateway.child.kill("SIGKILL");
+    await run.done;
+
+    const rows = await stored();
+    const unique = new Set(rows);
+    expect(unique.size).toBe(rows.length);
+    for (const po of run.acknowledged) expect(unique.has(po), po).toBe(true);
+
+    // It restarts on the same store and serves what it stored.
+    gateway = await start();
+    const list = await fetch(`${gateway.url}/api/v1/sales-orders?limit=1`, {
+      headers: signedOver(partner, token),
+    });
+    expect(list.status).toBe(200);
+  });
+
+  it("answers a request whose body is still arriving when SIGTERM comes", async () => {
+    const { partner, start, stored } = await setUp(kind);
+    const gateway = await start();
+    const token = await loginOver(gateway.url, partner);
+    const body = JSON.stringify(order({ purchase_order_no: "PO-IN-FLIGHT" }));
+    const { hostname, port } = new URL(gateway.url);
+    const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(
+        {
+          hostname,
+          port,
+          method: "POST",
+          path: "/api/v1/sales-orders",
+          headers: { ...signedOver(partner, token), "content-length": Buffer.byteLength(body) },
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (chunk) => {
+            text += chunk;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
+      req.on("error", reject);
+      // Half the body now, the rest after the signal: the request is in flight throughout.
+      req.write(body.slice(0, 40));
+      setTimeout(() => {
+        gateway.child.kill("SIGTERM");
+        setTimeout(() => req.end(body.slice(40)), 300);
+      }, 100);
+    });
+    const response = await answered;
+    expect(response.status, response.text).toBe(201);
+    expect(await gateway.exited).toBe(0);
+    expect(await stored()).toEqual(["PO-IN-FLIGHT"]);
+  });
+
+  it("finishes the requests in flight on SIGTERM, then exits cleanly", async () => {
+    const { partner, start, stored } = await setUp(kind);
+    const gateway = await start();
+    const token = await loginOver(gateway.url, partner);
+    const run = stream(gateway, () => signedOver(partner, token), 32);
+    while (run.acknowledged.length < 100) await new Promise((r) => setTimeout(r, 2));
+    gateway.child.kill("SIGTERM");
+    await run.done;
+    expect(await gateway.exited).toBe(0);
+    // Requests in flight got their answer; a request that reached a closing connection gets a
+    // 503 (try elsewhere), later ones find no server. Never a 500.
+    expect(run.refused.filter((status) => status !== 503)).toEqual([]);
+    const rows = new Set(await stored());
+    for (const po of run.acknowledged) expect(rows.has(po), po).toBe(true);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * The built gateway (`dist/cli/main.js`) as operators run it, in child processes: the order
+ * writer thread, signal handling and process exit exist only there.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import type { KeyObject } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { signatureOf } from "../helpers.js";
+
+export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+
+export interface ProcessEnv {
+  /** DATABASE_URL of the store every process of a test shares. */
+  databaseUrl: string;
+  /** Master key and data directory, the same for every instance (as in a real deployment). */
+  dataDir: string;
+  extra?: Record<string, string>;
+}
+
+const MASTER_KEY = "5e".repeat(32);
+
+function envOf(options: ProcessEnv): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATABASE_URL: options.databaseUrl,
+    GATEWAY_DATA_DIR: options.dataDir,
+    GATEWAY_MASTER_KEY: MASTER_KEY,
+    REDIS_URL: "",
+    ...options.extra,
+  };
+}
+
+/** Runs an admin CLI command to completion and returns its stdout. */
+export function cli(options: ProcessEnv, args: string[]): string {
+  return execFileSync("node", [CLI, ...args], { encoding: "utf8", env: envOf(options) });
+}
+
+export interface RunningGateway {
+  child: ChildProcess;
+  url: string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `orderline-gateway serve` on a free port and resolves once it listens. */
+export function startProcess(options: ProcessEnv): Promise<RunningGateway> {
+  const child = spawn(
+    "node",
+    [CLI, "serve", "--port", "0", "--host", "127.0.0.1", "--log-level", "warn"],
+    { stdio: ["ignore", "pipe", "inherit"], env: envOf(options) },
+  );
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout?.on("data", (chunk) => {
+      out += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match?.[1]) resolve({ child, url: match[1], exited });
+    });
+    child.once("exit", (code) => reject(new Error(`gateway exited early (${code})`)));
+  });
+}
+
+export interface ProcessPartner {
+  clientId: string;
+  clientSecret: string;
+  keyId: string;
+  privateKey: KeyObject;
+}
+
+/** Creates a partner with `publicPem` through the admin CLI. */
+export function createPartnerWithCli(
+  options: ProcessEnv,
+  keys: { publicPem: string; privateKey: KeyObject },
+  name = "Acme",
+): ProcessPartner {
+  const file = join(options.dataDir, `${name.replace(/\W/g, "_")}.pem`);
+  writeFileSync(file, keys.publicPem);
+  const created = JSON.parse(
+    cli(options, ["partners", "create", "--name", name, "--public-key", file, "--json"]),
+  );
+  return {
+    clientId: created.client_id,
+    clientSecret: created.client_secret,
+    keyId: created.key_id,
+    privateKey: keys.privateKey,
+  };
+}
+
+export async function loginOver(url: string, partner: ProcessPartner): Promise<string> {
+  const response = await fetch(`${url}/api/v1/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ client_id: partner.clientId, client_secret: partner.clientSecret }),
+  });
+  if (response.status !== 200) throw new Error(`login failed: ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** The four signed headers (fresh timestamp) plus JSON content type. */
+export function signedOver(partner: ProcessPartner, token: string): Record<string, string> {
+  const ts = String(Math.floor(Date.now() / 1000));
+  return {
+    "content-type": "application/json",
+    authorization: `Bearer ${token}`,
+    "x-client-id": partner.clientId,
+    "x-timestamp": ts,
+    "x-signature": signatureOf(partner.privateKey, partner.clientId, ts),
+  };
+}
