@@ -1,0 +1,84 @@
+import type { i18n as I18nInstance } from "i18next";
+import { mergeDictionary } from "../lib/dictionary.js";
+import { assertLanguageCode, matchSupportedLanguage } from "../lib/language.js";
+import type { MissingKey, SetupOptions } from "../types.js";
+import { type EngineState, firstTime, log, publish, warn } from "./state.js";
+
+export const COMMON_NAMESPACE = "common";
+
+/**
+ * Reads the preferred language through the adapter, then initialises i18next with every
+ * dictionary registered so far. Resolves once the first render can be fully translated.
+ * A second call returns the first call's promise; a failed one may be retried.
+ */
+export const setupI18n = (state: EngineState, options: SetupOptions): Promise<I18nInstance> => {
+  state.setup ??= initialise(state, options).catch((error) => {
+    state.setup = undefined;
+    throw error;
+  });
+  return state.setup;
+};
+
+const initialise = async (state: EngineState, options: SetupOptions): Promise<I18nInstance> => {
+  const storage = options?.storageAdapter;
+  if (typeof storage?.getLanguage !== "function" || typeof storage.setLanguage !== "function") {
+    throw new TypeError("setupI18n: storageAdapter needs getLanguage() and setLanguage(lng)");
+  }
+  const defaultLanguage = assertLanguageCode(options.defaultLanguage ?? "en", "setupI18n");
+  const listed = options.supportedLanguages ?? state.registered.get(COMMON_NAMESPACE)?.keys() ?? [];
+  const languages = [defaultLanguage];
+  for (const lng of listed) {
+    if (!languages.includes(assertLanguageCode(lng, "setupI18n"))) languages.push(lng);
+  }
+  state.options = options;
+  state.languages = languages;
+
+  let stored: string | null = null;
+  try {
+    stored = await storage.getLanguage();
+  } catch (cause) {
+    warn(state, "storage-read-failed", "could not read the stored language", cause);
+  }
+  const lng = matchSupportedLanguage(stored, languages) ?? defaultLanguage;
+  for (const byLanguage of state.overrides.values()) {
+    const pending = byLanguage.get("");
+    if (pending) byLanguage.set(lng, mergeDictionary(byLanguage.get(lng) ?? {}, pending));
+    byLanguage.delete("");
+  }
+
+  const { development, onMissingKey = logMissingKey } = options;
+  await state.i18n.init({
+    lng,
+    fallbackLng: defaultLanguage,
+    supportedLngs: languages,
+    defaultNS: COMMON_NAMESPACE,
+    // Dictionaries are added below; `resources` tells i18next not to wait for a backend.
+    resources: {},
+    // React escapes what it renders; escaping here too would show "&amp;" on screen.
+    interpolation: { escapeValue: false },
+    saveMissing: development,
+    saveMissingTo: "current",
+    missingKeyHandler:
+      development &&
+      ((lngs: readonly string[], namespace: string, key: string) => {
+        const language = lngs[0] ?? state.i18n.language;
+        if (firstTime(state, `${language}\u0000${namespace}\u0000${key}`)) {
+          onMissingKey({ language, namespace, key });
+        }
+      }),
+    // react-i18next re-renders on "languageChanged" by default; "added" makes mounted
+    // components re-render when dictionaries or tenant overrides are added too. Everything is
+    // in memory before the UI mounts: nothing to suspend for.
+    react: { bindI18nStore: "added", useSuspense: false },
+  });
+  // Overrides without a registered dictionary are published too: the tenant's words show,
+  // other keys fall back to the default language.
+  for (const store of [state.registered, state.overrides]) {
+    for (const [ns, byLanguage] of store)
+      for (const language of byLanguage.keys()) publish(state, ns, language);
+  }
+  return state.i18n;
+};
+
+const logMissingKey = (m: MissingKey): void =>
+  log(`missing key "${m.namespace}:${m.key}" in "${m.language}"`);

@@ -1,0 +1,19 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    name: "i18n",
+    include: ["test/**/*.test.{ts,tsx}"],
+    // Real React rendering in a DOM; tests that need plain Node say so in a file comment.
+    environment: "jsdom",
+    setupFiles: ["test/support/cleanup-dom.ts"],
+    // Some tests build the package or start Node; the shared 2-core machine can be slow.
+    testTimeout: 20_000,
+    // Compile-time checks (typed keys): files ending .test-d.ts are type-checked, not executed.
+    typecheck: {
+      enabled: true,
+      include: ["test/**/*.test-d.{ts,tsx}"],
+      tsconfig: "./test/types/tsconfig.json",
+    },
+  },
+});
