@@ -1,0 +1,228 @@
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, extname, join, resolve } from "node:path";
+import type { OutputFormat } from "../../export/index.js";
+import type { VisualPreset, WorkflowDiagram } from "../../schema/types.js";
+import { parseCommandArgs } from "../args.js";
+import { type CliIo, type Command, EXIT } from "../command.js";
+import { parsePreset } from "../preset.js";
+
+// Kept here (not imported from export/ or schema/) so that loading the command list stays cheap.
+const FORMATS: readonly OutputFormat[] = ["svg", "png", "pdf", "html"];
+
+const HELP = `Usage: orderline-diagrams render FILE... [-o OUT] [--format F] [--preset P] [--scale N]
+
+Validates each description and renders it, without a browser, to SVG, PNG, PDF or a
+self-contained HTML page (the trace animation along mainPath, guided views, node cards).
+
+Arguments:
+  FILE...             one or more description files; "-" reads standard input
+                        (then -o is required)
+
+Options:
+  -o, --out OUT       one FILE: the output file; its extension (.svg .png .pdf .html) gives
+                        the format, "-" writes to standard output
+                      several FILEs, or OUT ending in "/": a directory (created if
+                        missing); each FILE is written there as <name>.<format>
+                      omitted: each FILE goes to its meta.output (relative to the FILE)
+                        if set, else beside it as <name>.<format>
+  -f, --format F      svg, png, pdf or html; needed only when OUT has no such extension
+                        (default svg)
+  --preset P          classic, signal-flow, blueprint or editorial; overrides
+                        meta.visual_preset
+  --scale N           PNG only: pixels per diagram unit, e.g. 2 for a high-density
+                        image (default 1)
+  -h, --help          show this help
+
+Nothing is written unless every FILE is valid: with any problem, the problems are printed
+(file:line:col  /json/path  message) and no output file is touched.
+
+Exit status:
+  0  every output written
+  1  at least one description has problems (nothing written)
+  2  usage error, a FILE that cannot be read, or an output that cannot be written
+
+Examples:
+  orderline-diagrams render examples/diagrams/partner-order-flow.json -o flow.svg
+  orderline-diagrams render flow.json -o flow.png --scale 2 --preset blueprint
+  orderline-diagrams render examples/diagrams/*.json -o out/ --format pdf
+`;
+
+const OPTIONS = {
+  out: { type: "string", short: "o" },
+  format: { type: "string", short: "f" },
+  preset: { type: "string" },
+  scale: { type: "string" },
+} as const;
+
+function formatOf(path: string): OutputFormat | undefined {
+  const ext = extname(path).slice(1).toLowerCase();
+  if (ext === "htm") return "html";
+  return (FORMATS as readonly string[]).includes(ext) ? (ext as OutputFormat) : undefined;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+interface Job {
+  file: string;
+  diagram: WorkflowDiagram;
+  /** Absolute output path, or "-" for standard output. */
+  out: string;
+  format: OutputFormat;
+}
+
+function usageError(io: CliIo, message: string, withHelp = false): number {
+  io.stderr(`orderline-diagrams render: ${message}\n${withHelp ? `\n${HELP}` : ""}`);
+  return EXIT.usage;
+}
+
+/** Writes through a temporary file and a rename, so a reader never sees half an output. */
+function writeAtomically(path: string, content: string | Buffer): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  writeFileSync(temp, content);
+  renameSync(temp, path);
+}
+
+export const command: Command = {
+  name: "render",
+  summary: "render descriptions to SVG, PNG, PDF or animated HTML",
+  help: HELP,
+  async run(args, io) {
+    const parsedArgs = parseCommandArgs(args, OPTIONS);
+    if (!parsedArgs.ok) return usageError(io, parsedArgs.error, true);
+    const { values, positionals: files } = parsedArgs.parsed;
+    if (files.length === 0) return usageError(io, "name at least one FILE", true);
+
+    let format: OutputFormat | undefined;
+    if (values.format !== undefined) {
+      const f = values.format.toLowerCase();
+      if (!(FORMATS as readonly string[]).includes(f)) {
+        return usageError(io, `--format must be svg, png, pdf or html, not "${values.format}"`);
+      }
+      format = f as OutputFormat;
+    }
+    const preset = parsePreset(values.preset);
+    if (typeof preset === "object") return usageError(io, preset.error);
+    let scale: number | undefined;
+    if (values.scale !== undefined) {
+      scale = Number(values.scale);
+      if (!Number.isFinite(scale) || scale <= 0 || scale > 16) {
+        return usageError(
+          io,
+          `--scale must be a number above 0 and at most 16, not "${values.scale}"`,
+        );
+      }
+    }
+
+    const out = values.out;
+    const many = files.length > 1;
+    // "-o dir/" names a directory even before it exists.
+    const outIsDir =
+      out !== undefined && out !== "-" && (/[/\\]$/.test(out) || isDirectory(resolve(io.cwd, out)));
+    if (many && out === "-") return usageError(io, "-o - (standard output) takes a single FILE");
+    if (!many && out !== undefined && out !== "-" && !outIsDir) {
+      const fromExt = formatOf(out);
+      if (format === undefined && fromExt === undefined) {
+        return usageError(
+          io,
+          `cannot tell the format of "${out}": use .svg, .png, .pdf or .html, or --format`,
+        );
+      }
+      if (format !== undefined && fromExt !== undefined && fromExt !== format) {
+        return usageError(io, `--format ${format} contradicts the extension of "${out}"`);
+      }
+      format ??= fromExt;
+    }
+
+    if (files.includes("-") && out === undefined) {
+      return usageError(io, "a description read from standard input (-) needs -o");
+    }
+    if (files.filter((f) => f === "-").length > 1) {
+      return usageError(io, "standard input (-) can be read only once");
+    }
+
+    // Read and validate everything before writing anything.
+    const { validateSource, formatProblems } = await import("../../validate/index.js");
+    const jobs: Job[] = [];
+    let invalid = 0;
+    for (const file of files) {
+      let source: string;
+      try {
+        source =
+          file === "-" ? readFileSync(0, "utf8") : readFileSync(resolve(io.cwd, file), "utf8");
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        const why =
+          code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : String(error);
+        return usageError(io, `cannot read ${file}: ${why}`);
+      }
+      const result = validateSource(source, { file: file === "-" ? "<stdin>" : file });
+      if (!result.ok) {
+        invalid++;
+        io.stderr(formatProblems(result.problems, "text"));
+        continue;
+      }
+      const diagram = result.diagram;
+      const name = file === "-" ? "stdin" : basename(file, extname(file));
+      let target: string;
+      let jobFormat: OutputFormat;
+      if (out === "-") {
+        target = "-";
+        jobFormat = format ?? "svg";
+      } else if (out !== undefined && (many || outIsDir)) {
+        jobFormat = format ?? "svg";
+        target = resolve(io.cwd, out, `${name}.${jobFormat}`);
+      } else if (out !== undefined) {
+        jobFormat = format ?? "svg";
+        target = resolve(io.cwd, out);
+      } else if (diagram.meta.output) {
+        const metaFormat = formatOf(diagram.meta.output);
+        jobFormat = format ?? metaFormat ?? "svg";
+        const base = resolve(io.cwd, dirname(file), diagram.meta.output);
+        target =
+          metaFormat === jobFormat
+            ? base
+            : `${base.slice(0, base.length - extname(base).length)}.${jobFormat}`;
+      } else {
+        jobFormat = format ?? "svg";
+        target = resolve(io.cwd, dirname(file), `${name}.${jobFormat}`);
+      }
+      jobs.push({ file, diagram, out: target, format: jobFormat });
+    }
+    if (invalid > 0) {
+      io.stderr(
+        `nothing written: ${invalid} of ${files.length} file${files.length === 1 ? "" : "s"} ha${invalid === 1 ? "s" : "ve"} problems\n`,
+      );
+      return EXIT.invalid;
+    }
+    if (scale !== undefined && jobs.some((j) => j.format !== "png")) {
+      return usageError(io, "--scale applies to PNG output only");
+    }
+
+    const { exportDiagram } = await import("../../export/index.js");
+    for (const job of jobs) {
+      const options: { preset?: VisualPreset; scale?: number } = {};
+      if (preset) options.preset = preset;
+      if (scale !== undefined) options.scale = scale;
+      const content = await exportDiagram(job.diagram, job.format, options);
+      if (job.out === "-") {
+        if (typeof content === "string") io.stdout(content);
+        else process.stdout.write(content);
+        continue;
+      }
+      try {
+        writeAtomically(job.out, content);
+      } catch (error) {
+        return usageError(io, `cannot write ${job.out}: ${(error as Error).message}`);
+      }
+      io.stderr(`${job.file} → ${job.out}\n`);
+    }
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,133 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { formatProblems, type Problem, validateSource } from "../../validate/index.js";
+import { parseArgsOrReport, usageError } from "../args.js";
+import { type Command, EXIT } from "../command.js";
+
+const HELP = `Usage: orderline-diagrams validate FILE... [--format text|json]
+
+Checks workflow diagram descriptions against the format (JSON syntax, the JSON Schema and
+the rules beyond it) and reports every problem in every file at once.
+
+Arguments:
+  FILE...            description files; a directory stands for the *.json files directly
+                     in it; "-" reads standard input
+
+Options:
+  --format FORMAT    text (default): one line per problem,
+                       file:line:col  /json/path  message (suggestion)  [rule]
+                     json: a JSON array of problems
+                       {file, line, column, path, rule, message, suggestion?}
+  -h, --help         show this help
+
+Exit status:
+  0  every file is valid
+  1  at least one file has problems
+  2  usage error: unknown option, no FILE, a file that cannot be read, or a
+     directory without .json files
+
+Examples:
+  orderline-diagrams validate examples/diagrams/*.json
+  orderline-diagrams validate --format json docs/diagrams
+`;
+
+const OPTIONS = { format: { type: "string" } } as const;
+
+function readInput(file: string, cwd: string): string {
+  return file === "-" ? readFileSync(0, "utf8") : readFileSync(resolve(cwd, file), "utf8");
+}
+
+/**
+ * The files to check: each argument as given, except that a directory stands for the .json
+ * files directly in it, in name order. A directory without any is reported and skipped.
+ */
+function expandInputs(args: string[], cwd: string, report: (message: string) => void): string[] {
+  const files: string[] = [];
+  for (const arg of args) {
+    let isDirectory = false;
+    try {
+      isDirectory = arg !== "-" && statSync(resolve(cwd, arg)).isDirectory();
+    } catch {
+      // Not there: reading it reports that.
+    }
+    if (!isDirectory) {
+      files.push(arg);
+      continue;
+    }
+    const found = readdirSync(resolve(cwd, arg))
+      .filter((name) => name.endsWith(".json"))
+      .sort()
+      .map((name) => join(arg, name));
+    if (found.length === 0) report(`no .json files in directory ${arg}`);
+    files.push(...found);
+  }
+  return files;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** The last line of text output: "4 files valid" or "3 problems in 1 of 4 files". */
+function summary(checked: number, invalid: number, problems: number, unreadable: number): string {
+  const unread = unreadable > 0 ? `; ${unreadable} could not be read` : "";
+  const files = plural(checked, "file");
+  return invalid === 0
+    ? `${files} valid${unread}\n`
+    : `${plural(problems, "problem")} in ${invalid} of ${files}${unread}\n`;
+}
+
+function readError(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  if (code === "ENOENT") return "no such file";
+  if (code === "EISDIR") return "is a directory";
+  if (code === "EACCES") return "permission denied";
+  return error instanceof Error ? error.message : String(error);
+}
+
+export const command: Command = {
+  name: "validate",
+  summary: "check descriptions and report every problem with file:line:col",
+  help: HELP,
+  async run(args, io) {
+    const parsed = parseArgsOrReport(command, args, OPTIONS, io);
+    if (!parsed) return EXIT.usage;
+    const { values, positionals } = parsed;
+    const format = values.format ?? "text";
+    if (format !== "text" && format !== "json") {
+      return usageError(command, io, `--format must be text or json, not "${format}"`);
+    }
+    if (positionals.length === 0) return usageError(command, io, "name at least one FILE");
+    const problems: Problem[] = [];
+    let unreadable = 0;
+    let emptyDirectories = 0;
+    let invalid = 0;
+    const files = expandInputs(positionals, io.cwd, (message) => {
+      io.stderr(`orderline-diagrams validate: ${message}\n`);
+      emptyDirectories++;
+    });
+    for (const file of files) {
+      let source: string;
+      try {
+        source = readInput(file, io.cwd);
+      } catch (error) {
+        io.stderr(`orderline-diagrams validate: cannot read ${file}: ${readError(error)}\n`);
+        unreadable++;
+        continue;
+      }
+      const name = file === "-" ? "<stdin>" : file;
+      const result = validateSource(source, { file: name });
+      if (result.ok) {
+        if (format === "text") io.stdout(`${name}: valid\n`);
+        continue;
+      }
+      invalid++;
+      problems.push(...result.problems);
+      if (format === "text") io.stdout(formatProblems(result.problems, "text"));
+    }
+    if (format === "json") io.stdout(formatProblems(problems, "json"));
+    else if (files.length > 1 || invalid > 0) {
+      io.stdout(summary(files.length - unreadable, invalid, problems.length, unreadable));
+    }
+    if (unreadable > 0 || emptyDirectories > 0) return EXIT.usage;
+    return invalid > 0 ? EXIT.invalid : EXIT.ok;
+  },
+};

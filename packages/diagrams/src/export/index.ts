@@ -1,0 +1,43 @@
+import { layoutDiagram } from "../layout/index.js";
+import { renderLayoutSvg } from "../render/svg.js";
+import type { VisualPreset, WorkflowDiagram } from "../schema/types.js";
+
+export const OUTPUT_FORMATS = ["svg", "png", "pdf", "html"] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export interface ExportOptions {
+  preset?: VisualPreset;
+  /** PNG only: pixels per diagram unit. */
+  scale?: number;
+}
+
+/**
+ * Renders a validated description to one output format. SVG and HTML come back as text, PNG and
+ * PDF as bytes. Each format's heavy dependency is imported only when that format is asked for.
+ */
+export async function exportDiagram(
+  diagram: WorkflowDiagram,
+  format: OutputFormat,
+  options: ExportOptions = {},
+): Promise<string | Buffer> {
+  const layout = layoutDiagram(diagram);
+  const svg = renderLayoutSvg(diagram, layout, options.preset ? { preset: options.preset } : {});
+  switch (format) {
+    case "svg":
+      return svg;
+    case "png": {
+      const { renderPng } = await import("./png.js");
+      return renderPng(svg, options.scale === undefined ? {} : { scale: options.scale });
+    }
+    case "pdf": {
+      const { renderPdf } = await import("./pdf.js");
+      const pdfOptions: { title: string; lang?: string } = { title: diagram.meta.title };
+      if (diagram.meta.locale) pdfOptions.lang = diagram.meta.locale;
+      return renderPdf(svg, layout, pdfOptions);
+    }
+    case "html": {
+      const { renderHtml } = await import("./html.js");
+      return renderHtml(diagram, svg);
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import type { Point, Side } from "../schema/types.js";
+import type { Box } from "./types.js";
+
+/** Rounds to 1/100 of a unit so every number in the output is the same on every machine. */
+export function round(n: number): number {
+  const r = Math.round(n * 100) / 100;
+  return r === 0 ? 0 : r;
+}
+
+export function inflate(box: Box, by: number): Box {
+  return { x: box.x - by, y: box.y - by, width: box.width + 2 * by, height: box.height + 2 * by };
+}
+
+/** True when the axis-aligned segment a–b passes through the interior of `box`. */
+export function segmentHitsBox(a: Point, b: Point, box: Box): boolean {
+  const minX = Math.min(a.x, b.x);
+  const maxX = Math.max(a.x, b.x);
+  const minY = Math.min(a.y, b.y);
+  const maxY = Math.max(a.y, b.y);
+  return maxX > box.x && minX < box.x + box.width && maxY > box.y && minY < box.y + box.height;
+}
+
+/** Outward unit direction of a side. */
+export function sideDir(side: Side): Point {
+  switch (side) {
+    case "left":
+      return { x: -1, y: 0 };
+    case "right":
+      return { x: 1, y: 0 };
+    case "top":
+      return { x: 0, y: -1 };
+    case "bottom":
+      return { x: 0, y: 1 };
+  }
+}
+
+/** Drops repeated points and merges collinear runs, leaving only the corners. */
+export function simplify(points: Point[]): Point[] {
+  const out: Point[] = [];
+  for (const p of points) {
+    const last = out[out.length - 1];
+    if (last && Math.abs(last.x - p.x) < 0.01 && Math.abs(last.y - p.y) < 0.01) continue;
+    out.push(p);
+  }
+  for (let i = out.length - 2; i >= 1; i--) {
+    const a = out[i - 1] as Point;
+    const b = out[i] as Point;
+    const c = out[i + 1] as Point;
+    // Only a point between its neighbours goes; a point where the line turns back stays.
+    const vertical =
+      Math.abs(a.x - b.x) < 0.01 && Math.abs(b.x - c.x) < 0.01 && (b.y - a.y) * (c.y - b.y) >= 0;
+    const horizontal =
+      Math.abs(a.y - b.y) < 0.01 && Math.abs(b.y - c.y) < 0.01 && (b.x - a.x) * (c.x - b.x) >= 0;
+    if (vertical || horizontal) out.splice(i, 1);
+  }
+  return out;
+}
+
+export function pathLength(points: Point[]): number {
+  let total = 0;
+  for (let i = 1; i < points.length; i++) {
+    const a = points[i - 1] as Point;
+    const b = points[i] as Point;
+    total += Math.abs(a.x - b.x) + Math.abs(a.y - b.y);
+  }
+  return total;
+}

@@ -1,0 +1,39 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { WorkflowDiagram } from "../../src/schema/types.js";
+import { validateSource } from "../../src/validate/index.js";
+
+export const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
+export const EXAMPLES_DIR = join(PACKAGE_DIR, "../../examples/diagrams");
+export const TESTDATA_DIR = join(PACKAGE_DIR, "test/testdata");
+
+export interface RenderCase {
+  name: string;
+  /** The description file. */
+  file: string;
+  source: string;
+  diagram: WorkflowDiagram;
+}
+
+function load(name: string, file: string): RenderCase {
+  const source = readFileSync(file, "utf8");
+  const result = validateSource(source, { file });
+  if (!result.ok) {
+    throw new Error(`${file} is not valid:\n${JSON.stringify(result.problems, null, 2)}`);
+  }
+  return { name, file, source, diagram: result.diagram };
+}
+
+/** Every example in examples/diagrams, plus the render cases kept in test/testdata/<case>/in.json. */
+export function renderCases(): RenderCase[] {
+  const examples = readdirSync(EXAMPLES_DIR)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => load(basename(f, ".json"), join(EXAMPLES_DIR, f)));
+  const own = readdirSync(TESTDATA_DIR)
+    .filter((d) => existsSync(join(TESTDATA_DIR, d, "in.json")))
+    .sort()
+    .map((d) => load(d, join(TESTDATA_DIR, d, "in.json")));
+  return [...examples, ...own];
+}
