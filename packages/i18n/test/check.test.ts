@@ -177,6 +177,13 @@ describe("runCheck (the CLI)", () => {
     expect(none).toMatchObject({ exitCode: 2, output: ["no locales folders found"] });
   });
 
+  it("prints usage, options and exit codes with --help, and exits 0", async () => {
+    const help = await runCheck(["--help"], testdata);
+    expect(help.exitCode).toBe(0);
+    expect(help.output[0]).toMatch(/^usage: orderline-i18n-check/);
+    expect(help.output.join("\n")).toMatch(/--reference LNG[\s\S]*--json[\s\S]*Exit code: 0/);
+  });
+
   it("prints JSON with --json", async () => {
     const result = await runCheck(["--json", "missing-key"], testdata);
     const parsed = JSON.parse(result.output[0] as string);

@@ -13,6 +13,20 @@ export interface RunResult {
 
 const USAGE = "usage: orderline-i18n-check [--reference LNG] [--json] PATH…";
 
+const HELP = [
+  USAGE,
+  "",
+  "Finds every `locales/<language>/<namespace>.json` tree under each PATH and checks that each",
+  "language has the reference language's namespaces and keys, no others, and the same",
+  "{{placeholders}} per key; files that are not valid JSON are reported too.",
+  "",
+  "  --reference LNG  the language the others are compared with (default: en, else the first)",
+  "  --json           print the trees and problems as JSON",
+  "  --help           print this help",
+  "",
+  "Exit code: 0 consistent, 1 problems found, 2 bad usage or unreadable path.",
+];
+
 /** Checks every `locales` tree under the given paths; returns what the CLI prints and exits with. */
 export const runCheck = async (
   args: readonly string[],
@@ -23,6 +37,8 @@ export const runCheck = async (
   let json = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
+    if (arg === "--help" || arg === "-h")
+      return { exitCode: 0, trees: [], problems: [], output: HELP };
     if (arg === "--json") json = true;
     else if (arg === "--reference") {
       reference = args[++i];
