@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -135,6 +135,59 @@ describe("orderline-gateway tenants, users, overrides", () => {
     expect(unknown.code).toBe(1);
     const list = await cli(["users", "list", "--tenant", tenant]);
     expect(list.stdout).toContain("admin   en     ops@users.example");
+  });
+
+  /**
+   * Runs the real command on a terminal (`script` gives it a pseudo-terminal) and types each
+   * answer once its prompt shows. Returns everything the terminal displayed.
+   */
+  function onTerminal(args: string[], answers: string[]) {
+    const command = [process.execPath, BIN, ...args, "--db", "tenants.db"]
+      .map((a) => `'${a}'`)
+      .join(" ");
+    return new Promise<{ code: number | null; screen: string }>((resolve) => {
+      const child = spawn("script", ["-qec", command, "/dev/null"], {
+        cwd: dir,
+        env: { ...process.env, ...ENV, DATABASE_URL: "" },
+      });
+      let screen = "";
+      let answered = 0;
+      const onOutput = (chunk: Buffer) => {
+        screen += chunk.toString("utf8");
+        const prompts = screen.match(/Password for [^:]+: |Repeat it: /g)?.length ?? 0;
+        while (answered < prompts && answered < answers.length) {
+          child.stdin.write(`${answers[answered++]}\r`);
+        }
+      };
+      child.stdout.on("data", onOutput);
+      child.stderr.on("data", onOutput);
+      child.on("exit", (code) => resolve({ code, screen }));
+    });
+  }
+
+  it("asks for the password twice on a terminal without showing what is typed", async () => {
+    const tenant = await newTenant("Terminal Co");
+    const create = ["users", "create", "--tenant", tenant, "--role", "member", "--email"];
+    const ok = await onTerminal(
+      [...create, "tty@terminal.example"],
+      ["typed on the terminal", "typed on the terminal"],
+    );
+    expect(ok.code).toBe(0);
+    expect(ok.screen).toContain("Password for tty@terminal.example: ");
+    expect(ok.screen).toContain("Repeat it: ");
+    expect(ok.screen).toContain("email:    tty@terminal.example");
+    expect(ok.screen).not.toContain("typed on the terminal");
+
+    const differ = await onTerminal(
+      [...create, "typo@terminal.example"],
+      ["typed on the terminal", "typed on the terminel"],
+    );
+    expect(differ.code).toBe(1);
+    expect(differ.screen).toContain("The two entries differ.");
+    expect(differ.screen).not.toContain("typed on the termin");
+    const list = await cli(["users", "list", "--tenant", tenant]);
+    expect(list.stdout).toContain("tty@terminal.example");
+    expect(list.stdout).not.toContain("typo@terminal.example");
   });
 
   it("reads the password from piped stdin in the real command", async () => {
