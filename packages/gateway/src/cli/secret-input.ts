@@ -7,17 +7,15 @@ async function firstLineOfStdin(): Promise<string> {
   return (Buffer.concat(chunks).toString("utf8").split(/\r?\n/)[0] ?? "").trimEnd();
 }
 
-/** Prompts on the terminal without echoing what is typed. */
-function promptHidden(prompt: string): Promise<string> {
+/**
+ * Reads one line from a terminal already in raw mode (nothing echoed). Backspace deletes,
+ * Ctrl-C cancels.
+ */
+function readHiddenLine(prompt: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const stdin = process.stdin;
-    process.stderr.write(prompt);
-    stdin.setRawMode(true);
-    stdin.resume();
     let value = "";
     const done = (error?: Error) => {
-      stdin.setRawMode(false);
-      stdin.pause();
       stdin.off("data", onData);
       process.stderr.write("\n");
       if (error) reject(error);
@@ -32,14 +30,24 @@ function promptHidden(prompt: string): Promise<string> {
       }
     };
     stdin.on("data", onData);
+    process.stderr.write(prompt);
   });
 }
 
 /** `CliIo.readSecret` for the real process: piped stdin, or a hidden prompt asked twice. */
 export async function readSecretFromProcess(prompt: string): Promise<string> {
   if (!process.stdin.isTTY) return firstLineOfStdin();
-  const first = await promptHidden(prompt);
-  const again = await promptHidden("Repeat it: ");
-  if (first !== again) throw new Error("The two entries differ.");
-  return first;
+  // Raw mode (no echo) is on before the first prompt shows and stays on until the second
+  // answer, so nothing typed ahead is ever echoed.
+  process.stdin.setRawMode(true);
+  process.stdin.resume();
+  try {
+    const first = await readHiddenLine(prompt);
+    const again = await readHiddenLine("Repeat it: ");
+    if (first !== again) throw new Error("The two entries differ.");
+    return first;
+  } finally {
+    process.stdin.setRawMode(false);
+    process.stdin.pause();
+  }
 }
