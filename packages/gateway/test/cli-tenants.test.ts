@@ -139,9 +139,10 @@ describe("orderline-gateway tenants, users, overrides", () => {
 
   /**
    * Runs the real command on a terminal (`script` gives it a pseudo-terminal) and types each
-   * answer once its prompt shows. Returns everything the terminal displayed.
+   * answer once its prompt shows, or every answer at once at the first prompt (`pasted`).
+   * Returns everything the terminal displayed.
    */
-  function onTerminal(args: string[], answers: string[]) {
+  function onTerminal(args: string[], answers: string[], pasted = false) {
     const command = [process.execPath, BIN, ...args, "--db", "tenants.db"]
       .map((a) => `'${a}'`)
       .join(" ");
@@ -155,6 +156,10 @@ describe("orderline-gateway tenants, users, overrides", () => {
       const onOutput = (chunk: Buffer) => {
         screen += chunk.toString("utf8");
         const prompts = screen.match(/Password for [^:]+: |Repeat it: /g)?.length ?? 0;
+        if (pasted && prompts > 0 && answered === 0) {
+          child.stdin.write(answers.map((a) => `${a}\r`).join(""));
+          answered = answers.length;
+        }
         while (answered < prompts && answered < answers.length) {
           child.stdin.write(`${answers[answered++]}\r`);
         }
@@ -185,8 +190,20 @@ describe("orderline-gateway tenants, users, overrides", () => {
     expect(differ.code).toBe(1);
     expect(differ.screen).toContain("The two entries differ.");
     expect(differ.screen).not.toContain("typed on the termin");
+
+    // Both entries typed ahead (or pasted) in one go: each still goes to its own prompt.
+    const ahead = await onTerminal(
+      [...create, "ahead@terminal.example"],
+      ["typed ahead of time", "typed ahead of time"],
+      true,
+    );
+    expect(ahead.code).toBe(0);
+    expect(ahead.screen).toContain("Repeat it: ");
+    expect(ahead.screen).not.toContain("typed ahead of time");
+
     const list = await cli(["users", "list", "--tenant", tenant]);
     expect(list.stdout).toContain("tty@terminal.example");
+    expect(list.stdout).toContain("ahead@terminal.example");
     expect(list.stdout).not.toContain("typo@terminal.example");
   });
 

@@ -8,29 +8,37 @@ async function firstLineOfStdin(): Promise<string> {
 }
 
 /**
- * Reads one line from a terminal already in raw mode (nothing echoed). Backspace deletes,
- * Ctrl-C cancels.
+ * Shows each prompt in turn on a terminal in raw mode (nothing echoed) and resolves with one
+ * answer per prompt. One listener reads every chunk, so answers typed ahead or pasted together
+ * go to the prompts that follow. Backspace deletes, Ctrl-C cancels.
  */
-function readHiddenLine(prompt: string): Promise<string> {
+function readHiddenLines(prompts: readonly string[]): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const stdin = process.stdin;
+    const answers: string[] = [];
     let value = "";
-    const done = (error?: Error) => {
+    const finish = (error?: Error) => {
       stdin.off("data", onData);
-      process.stderr.write("\n");
       if (error) reject(error);
-      else resolve(value);
+      else resolve(answers);
     };
     const onData = (data: Buffer) => {
       for (const char of data.toString("utf8")) {
-        if (char === "\r" || char === "\n") return done();
-        if (char === "\u0003") return done(new Error("Cancelled."));
-        if (char === "\u007f" || char === "\b") value = value.slice(0, -1);
+        if (char === "\r" || char === "\n") {
+          process.stderr.write("\n");
+          answers.push(value);
+          value = "";
+          if (answers.length === prompts.length) return finish();
+          process.stderr.write(prompts[answers.length] as string);
+        } else if (char === "\u0003") {
+          process.stderr.write("\n");
+          return finish(new Error("Cancelled."));
+        } else if (char === "\u007f" || char === "\b") value = value.slice(0, -1);
         else value += char;
       }
     };
     stdin.on("data", onData);
-    process.stderr.write(prompt);
+    process.stderr.write(prompts[0] as string);
   });
 }
 
@@ -42,10 +50,9 @@ export async function readSecretFromProcess(prompt: string): Promise<string> {
   process.stdin.setRawMode(true);
   process.stdin.resume();
   try {
-    const first = await readHiddenLine(prompt);
-    const again = await readHiddenLine("Repeat it: ");
+    const [first, again] = await readHiddenLines([prompt, "Repeat it: "]);
     if (first !== again) throw new Error("The two entries differ.");
-    return first;
+    return first as string;
   } finally {
     process.stdin.setRawMode(false);
     process.stdin.pause();
