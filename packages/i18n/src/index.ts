@@ -8,6 +8,14 @@
 import i18next from "i18next";
 import { createI18nEngine } from "./engine/create-engine.js";
 
+export {
+  type CachedTenantWords,
+  createTenantWordsCache,
+  type KeyValueStorage,
+  type TenantWordsCache,
+  type TenantWordsCacheOptions,
+  tenantWordsKey,
+} from "./cache/tenant-words-cache.js";
 export type {
   TenantOverrideOptions,
   TenantOverrideResponse,
@@ -17,6 +25,7 @@ export {
   createI18nEngine,
   type I18nEngine,
 } from "./engine/create-engine.js";
+export type { RegisterOptions } from "./engine/register-module-namespace.js";
 export { COMMON_NAMESPACE } from "./engine/setup.js";
 export {
   defineEnterpriseModule,
@@ -26,6 +35,7 @@ export type {
   DictionariesByLanguage,
   Dictionary,
   EngineWarning,
+  I18nextPlugin,
   LanguageSyncCallback,
   MissingKey,
   SetupOptions,

@@ -1,3 +1,5 @@
+import type { InitOptions, i18n } from "i18next";
+
 /** A dictionary: nested keys ending in string values, one per language per namespace. */
 export interface Dictionary {
   [key: string]: string | Dictionary;
@@ -47,8 +49,8 @@ export interface SetupOptions {
    */
   defaultLanguage?: string;
   /**
-   * Languages the interface can switch to. Default: every language with a registered `common`
-   * dictionary, plus `defaultLanguage`.
+   * Languages the interface can switch to. Default: every language with a dictionary registered
+   * before setup in any namespace, plus `defaultLanguage`.
    */
   supportedLanguages?: readonly string[];
   /**
@@ -60,7 +62,22 @@ export interface SetupOptions {
   onMissingKey?: (missing: MissingKey) => void;
   /** Receives storage failures and development warnings. Default: `console.warn`. */
   onWarning?: (warning: EngineWarning) => void;
+  /**
+   * i18next plugins, passed to `i18n.use()` before initialisation: a language detector (asked
+   * only when the storage adapter has no language), a backend (loads the dictionaries that were
+   * not registered, for the active language only), post-processors, formatters.
+   */
+  plugins?: readonly I18nextPlugin[];
+  /**
+   * Further i18next options (`load`, `ns`, `backend`, `detection`, `returnEmptyString`, …).
+   * The engine keeps the ones its contract rests on: `lng`, `supportedLngs`, `defaultNS`,
+   * `saveMissing` and the missing-key handler, and `react` (see docs/i18n).
+   */
+  i18next?: InitOptions;
 }
+
+/** Anything `i18next.use()` takes: a backend, a language detector, a post-processor, … */
+export type I18nextPlugin = Parameters<i18n["use"]>[0];
 
 /** The application's own sync, e.g. `PATCH /v1/user/profile { language }`. */
 export type LanguageSyncCallback = (lng: string) => Promise<unknown> | unknown;

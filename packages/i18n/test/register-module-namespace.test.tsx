@@ -108,3 +108,52 @@ describe("registerModuleNamespace", () => {
     expect(warnings.map((w) => w.code)).toEqual(["unsafe-key-ignored"]);
   });
 });
+
+describe("registerModuleNamespace with replace (dev server hot reload)", () => {
+  it("swaps the dictionaries, re-renders what is on screen and keeps tenant words on top", async () => {
+    const { engine } = await startEngine({ stored: "en" });
+    engine.registerModuleNamespace("booking", booking);
+    engine.applyTenantOverrides("booking", {
+      header: { subtitle: "Tenant words for {{customer}}" },
+    });
+    const module = defineEnterpriseModule({ translationNamespace: "booking" });
+    renderInModule(engine, module, <Probe k="header.title" />);
+    expect(screen.getByTestId("probe").textContent).toBe("Bookings");
+
+    act(() => {
+      engine.registerModuleNamespace(
+        "booking",
+        { en: { header: { title: "Edited bookings", subtitle: "Edited for {{customer}}" } } },
+        { replace: true },
+      );
+    });
+    expect(screen.getByTestId("probe").textContent).toBe("Edited bookings");
+    expect(engine.i18n.t("booking:header.subtitle", { customer: "ACME" })).toBe(
+      "Tenant words for ACME",
+    );
+    // Languages the new call does not name are kept.
+    await engine.changeLanguage("de");
+    expect(engine.i18n.t("booking:header.title")).toBe("Buchungen");
+  });
+
+  it("drops keys the edited dictionary no longer has", async () => {
+    const { engine } = await startEngine({ stored: "en" });
+    engine.registerModuleNamespace("reports", { en: { title: "Reports", old: "Old text" } });
+    engine.registerModuleNamespace("reports", { en: { title: "Reports" } }, { replace: true });
+    expect(engine.i18n.exists("reports:old")).toBe(false);
+    expect(engine.i18n.t("reports:title")).toBe("Reports");
+  });
+
+  it("a bad replacement changes nothing", async () => {
+    const { engine } = await startEngine({ stored: "en" });
+    engine.registerModuleNamespace("reports", { en: { title: "Reports" } });
+    expect(() =>
+      engine.registerModuleNamespace(
+        "reports",
+        { en: { title: "New" }, de: { title: 42 as never } },
+        { replace: true },
+      ),
+    ).toThrow(/"title" must be a string/);
+    expect(engine.i18n.t("reports:title")).toBe("Reports");
+  });
+});

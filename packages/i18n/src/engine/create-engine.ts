@@ -11,7 +11,7 @@ import {
   type TenantOverrideOptions,
 } from "./apply-tenant-overrides.js";
 import { changeLanguage } from "./change-language.js";
-import { registerModuleNamespace } from "./register-module-namespace.js";
+import { type RegisterOptions, registerModuleNamespace } from "./register-module-namespace.js";
 import { setupI18n } from "./setup.js";
 import { type EngineState, firstTime, warn } from "./state.js";
 
@@ -20,7 +20,11 @@ export interface I18nEngine {
   /** The raw i18next instance, for code outside React: `i18n.t("booking:header.title")`. */
   readonly i18n: I18nInstance;
   setupI18n(options: SetupOptions): Promise<I18nInstance>;
-  registerModuleNamespace(namespace: string, dictionaries: DictionariesByLanguage): void;
+  registerModuleNamespace(
+    namespace: string,
+    dictionaries: DictionariesByLanguage,
+    options?: RegisterOptions,
+  ): void;
   applyTenantOverrides(
     namespace: string,
     overrides: TenantOverrides,
@@ -61,7 +65,8 @@ export const createI18nEngine = (options: CreateEngineOptions = {}): I18nEngine 
   return {
     i18n: state.i18n,
     setupI18n: (setupOptions) => setupI18n(state, setupOptions),
-    registerModuleNamespace: (ns, dictionaries) => registerModuleNamespace(state, ns, dictionaries),
+    registerModuleNamespace: (ns, dictionaries, opts) =>
+      registerModuleNamespace(state, ns, dictionaries, opts),
     applyTenantOverrides: (ns, overrides, opts) => applyTenantOverrides(state, ns, overrides, opts),
     applyTenantConfig: (body, opts) => applyTenantConfig(state, body, opts),
     changeLanguage: (lng, callback) => changeLanguage(state, lng, callback),
