@@ -1,4 +1,7 @@
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { corsOriginsFrom } from "./http/cors.js";
 import { isPostgresUrl } from "./store/postgres/pool.js";
 
 /** Everything the gateway can be told, with the defaults a single-machine install uses. */
@@ -43,6 +46,13 @@ export interface GatewayConfig {
   redisUrl: string | undefined;
   /** Fixed-window limits per client_id; a max of 0 turns that limit off. */
   rateLimit: { windowSeconds: number; ordersMax: number; loginMax: number };
+  /** GATEWAY_CORS_ORIGINS: origins whose browsers may call `/v1`; empty (default) allows none. */
+  corsOrigins: string[];
+  /**
+   * GATEWAY_CONSOLE_DIR: the built tenant console served at `/console/`. Default: the
+   * workspace's `apps/console/dist` when it exists; `off` serves none.
+   */
+  consoleDir: string | undefined;
 }
 
 export type SqliteSynchronous = "full" | "normal";
@@ -73,7 +83,7 @@ export const DEFAULTS = {
   rateLimitOrders: 6000,
   rateLimitLogins: 60,
   userAudience: "orderline-tenant-api",
-  languages: ["en", "de", "fr", "es", "it", "nl", "pt", "pl", "sv", "ja", "zh-CN"],
+  languages: ["en", "de", "fr", "es", "it", "nl", "pt", "pl", "sv", "ja", "zh-CN", "id"],
   scryptCost: 2 ** 17,
 } as const;
 
@@ -163,8 +173,19 @@ export function loadConfig(
       ordersMax: intFrom(env, "GATEWAY_RATE_LIMIT_ORDERS", DEFAULTS.rateLimitOrders),
       loginMax: intFrom(env, "GATEWAY_RATE_LIMIT_LOGINS", DEFAULTS.rateLimitLogins),
     },
+    corsOrigins: corsOriginsFrom(env.GATEWAY_CORS_ORIGINS),
+    consoleDir: consoleDirFrom(env.GATEWAY_CONSOLE_DIR),
     ...overrides,
   };
+}
+
+/** The bundled console next to this package in the workspace (dist/config.js → apps/console). */
+const BUNDLED_CONSOLE = fileURLToPath(new URL("../../../apps/console/dist", import.meta.url));
+
+function consoleDirFrom(raw: string | undefined): string | undefined {
+  if (raw === "off") return undefined;
+  if (raw !== undefined && raw !== "") return resolve(raw);
+  return existsSync(join(BUNDLED_CONSOLE, "index.html")) ? BUNDLED_CONSOLE : undefined;
 }
 
 export function masterKeyFile(config: GatewayConfig): string {

@@ -9,6 +9,8 @@ import { SigningKeyRing } from "./auth/signing-keys.js";
 import { TokenService } from "./auth/tokens.js";
 import { type GatewayConfig, masterKeyFile } from "./config.js";
 import { buildApp } from "./http/app.js";
+import { consoleRoutes } from "./http/console.js";
+import { installCors } from "./http/cors.js";
 import { healthRoutes } from "./http/health.js";
 import { createLogger } from "./http/logger.js";
 import { ClientRateLimiter, createRateCounter } from "./http/rate-limit.js";
@@ -128,6 +130,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     routes: async (instance) => {
+      await installCors(instance, config.corsOrigins);
+      if (config.consoleDir) await instance.register(consoleRoutes, { root: config.consoleDir });
       await instance.register(healthRoutes, { store });
       await instance.register(authRoutes, { sessions, signingKeys, rateLimiter });
       await instance.register(orderRoutes, { orders, authenticator, rateLimiter });

@@ -235,7 +235,7 @@ describe.each(storeKinds)("tenant API (%s store)", (kind) => {
   });
 
   describe("vocabulary", () => {
-    it("stores overrides per language and answers in the profile language or Accept-Language", async () => {
+    it("stores overrides per language and answers in the profile language unless ?language= asks", async () => {
       const admin = await userToken(gw, a.admin.email);
       const member = await userToken(gw, a.member.email);
       const put = await putConfig(admin, "common", {
@@ -268,15 +268,30 @@ describe.each(storeKinds)("tenant API (%s store)", (kind) => {
         language: "de",
         overrides: { save: "Behalten" },
       });
-      const negotiated = await getConfig(member, undefined, {
+      // The browser's Accept-Language does not override the language the user chose.
+      const browser = await getConfig(member, undefined, {
         "accept-language": "fr-CA;q=0.2, en-US, de;q=0.5",
       });
-      expect(negotiated.json().data.language).toBe("en");
-      const regional = await getConfig(member, undefined, { "accept-language": "zh" });
+      expect(browser.json().data.language).toBe("de");
+      expect(browser.json().data.overrides).toEqual({ save: "Behalten" });
+      // An explicit request does, in the list's spelling.
+      const asked = await getConfig(member, "/v1/tenant/i18n-config?language=EN");
+      expect(asked.json().data).toEqual({
+        namespace: "common",
+        language: "en",
+        overrides: { header: { title: "Reservations" }, save: "Keep" },
+      });
+      expect(asked.headers["content-language"]).toBe("en");
+      const regional = await getConfig(member, "/v1/tenant/i18n-config/common?language=zh-cn");
       expect(regional.json().data.language).toBe("zh-CN");
       expect(regional.json().data.overrides).toEqual({});
-      const unsupported = await getConfig(member, undefined, { "accept-language": "ko, *" });
-      expect(unsupported.json().data.language).toBe("de");
+      const unsupported = await getConfig(member, "/v1/tenant/i18n-config?language=ko");
+      expect(unsupported.statusCode).toBe(422);
+      expect(unsupported.headers["content-type"]).toMatch(/^application\/problem\+json/);
+      expect(json(unsupported).code).toBe("language_unsupported");
+      expect(json(unsupported).supported_languages).toContain("de");
+      const empty = await getConfig(member, "/v1/tenant/i18n-config?language=");
+      expect(json(empty).code).toBe("validation_failed");
     });
 
     it("answers for other namespaces, each on its own", async () => {
@@ -306,7 +321,7 @@ describe.each(storeKinds)("tenant API (%s store)", (kind) => {
       const etag = first.headers.etag as string;
       expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
       expect(first.headers["cache-control"]).toBe("private, no-cache");
-      expect(first.headers.vary).toContain("Accept-Language");
+      expect(first.headers.vary).toBe("Authorization");
       const cached = await getConfig(admin, undefined, { "if-none-match": etag });
       expect(cached.statusCode).toBe(304);
       expect(cached.body).toBe("");
@@ -315,9 +330,8 @@ describe.each(storeKinds)("tenant API (%s store)", (kind) => {
         (await getConfig(admin, undefined, { "if-none-match": `"x", W/${etag}` })).statusCode,
       ).toBe(304);
       // Another language is another representation.
-      const german = await getConfig(admin, undefined, {
+      const german = await getConfig(admin, "/v1/tenant/i18n-config?language=de", {
         "if-none-match": etag,
-        "accept-language": "de",
       });
       expect(german.statusCode).toBe(200);
       await putConfig(admin, "common", { language: "en", overrides: { a: "2" } });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { changesBetween, overridesProblems } from "../src/tenant/overrides.js";
 import { etagOf, noneMatch } from "../src/tenant/vocabulary.js";
-import { negotiateLanguage, supportedLanguage } from "../src/users/languages.js";
+import { supportedLanguage } from "../src/users/languages.js";
 import { lockSecondsAfter } from "../src/users/login-throttle.js";
 import { hashPassword, verifyPassword } from "../src/users/passwords.js";
 import { LogCapture, startGateway } from "./helpers.js";
@@ -15,19 +15,6 @@ describe("language selection", () => {
     expect(supportedLanguage("de", SUPPORTED)).toBe("de");
     expect(supportedLanguage("de-AT", SUPPORTED)).toBeUndefined();
     expect(supportedLanguage("not a tag", SUPPORTED)).toBeUndefined();
-  });
-
-  it("negotiates Accept-Language by q-value, truncation and same-language regional tags", () => {
-    expect(negotiateLanguage("fr;q=0.4, de;q=0.9", SUPPORTED)).toBe("de");
-    expect(negotiateLanguage("de-AT", SUPPORTED)).toBe("de");
-    expect(negotiateLanguage("en-GB-oxendict", SUPPORTED)).toBe("en-GB");
-    expect(negotiateLanguage("zh-TW", SUPPORTED)).toBe("zh-CN");
-    expect(negotiateLanguage("ko, ja;q=0.5", SUPPORTED)).toBeUndefined();
-    expect(negotiateLanguage("de;q=0, fr", SUPPORTED)).toBe("fr");
-    expect(negotiateLanguage("*", SUPPORTED)).toBeUndefined();
-    expect(negotiateLanguage("", SUPPORTED)).toBeUndefined();
-    expect(negotiateLanguage(undefined, SUPPORTED)).toBeUndefined();
-    expect(negotiateLanguage("fr, de", SUPPORTED)).toBe("fr");
   });
 });
 

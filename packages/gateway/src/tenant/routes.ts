@@ -88,6 +88,20 @@ const PUT_RESPONSE = {
   },
 } as const;
 
+const LANGUAGE_QUERY = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    language: {
+      type: "string",
+      minLength: 1,
+      maxLength: 35,
+      description:
+        "The language wanted instead of the profile's (BCP 47, one of the supported languages)",
+    },
+  },
+} as const;
+
 export interface TenantRoutesOptions {
   vocabulary: VocabularyService;
   authenticator: UserAuthenticator;
@@ -100,14 +114,18 @@ export async function tenantRoutes(
 ): Promise<void> {
   requireUser(app, authenticator);
 
-  const get = async (request: FastifyRequest, reply: FastifyReply, namespace: string) => {
+  const get = async (
+    request: FastifyRequest<{ Querystring: { language?: string } }>,
+    reply: FastifyReply,
+    namespace: string,
+  ) => {
     const { user, tenant } = userOf(request);
-    const language = vocabulary.languageFor(user.language, request.headers["accept-language"]);
+    const language = vocabulary.languageFor(user.language, request.query.language);
     const representation = await vocabulary.read(tenant.id, namespace, language);
     reply
       .header("etag", representation.etag)
       .header("cache-control", "private, no-cache")
-      .header("vary", "Authorization, Accept-Language")
+      .header("vary", "Authorization")
       .header("content-language", representation.language);
     if (noneMatch(request.headers["if-none-match"], representation.etag)) {
       return reply.code(304).send();
@@ -117,28 +135,29 @@ export async function tenantRoutes(
 
   const description =
     "The tenant is the one of the token's user; a query parameter, body property or header naming a tenant " +
-    "is refused (400 tenant_parameter_refused). The words are in the Accept-Language language when it names " +
-    "a supported one, else in the user's profile language (`data.language`, Content-Language). Send the ETag " +
-    "back as If-None-Match for a 304.";
+    "is refused (400 tenant_parameter_refused). The words are in the user's profile language, or in the " +
+    "`language` the query asks for (422 language_unsupported when it is not supported); Accept-Language is " +
+    "ignored, since browsers send it by themselves. `data.language` and Content-Language name the language. " +
+    "Send the ETag back as If-None-Match for a 304.";
   const getSchema = {
     tags: ["Tenant vocabulary"],
     security: USER_SECURITY,
     description,
-    querystring: NO_QUERY,
+    querystring: LANGUAGE_QUERY,
     response: {
       200: CONFIG_RESPONSE,
       304: { description: "Not modified: the If-None-Match tag is current", type: "null" },
-      ...problemResponses(400, 401),
+      ...problemResponses(400, 401, 422),
     },
   };
 
-  app.get(
+  app.get<{ Querystring: { language?: string } }>(
     "/v1/tenant/i18n-config",
     { schema: { ...getSchema, summary: "The tenant's overrides of the common namespace" } },
     (request, reply) => get(request, reply, DEFAULT_NAMESPACE),
   );
 
-  app.get<{ Params: { namespace: string } }>(
+  app.get<{ Params: { namespace: string }; Querystring: { language?: string } }>(
     "/v1/tenant/i18n-config/:namespace",
     {
       schema: {

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { ApiError } from "../http/errors.js";
 import type { Clock } from "../lib/clock.js";
 import type { OverridesRecord, TenantStore } from "../store/tenant-store.js";
-import { negotiateLanguage, supportedLanguage } from "../users/languages.js";
+import { supportedLanguage } from "../users/languages.js";
 import {
   changesBetween,
   type Overrides,
@@ -61,9 +61,16 @@ export class VocabularyService {
     private readonly now: Clock,
   ) {}
 
-  /** Accept-Language when it names a supported language, otherwise the profile language. */
-  languageFor(profileLanguage: string, acceptLanguage: string | undefined): string {
-    return negotiateLanguage(acceptLanguage, this.languages) ?? profileLanguage;
+  /**
+   * The profile language, unless the client explicitly asked for another (`?language=`).
+   * Accept-Language is not consulted: every browser sends it, so it would override the language
+   * the user chose in the application.
+   */
+  languageFor(profileLanguage: string, requested: string | undefined): string {
+    if (requested === undefined) return profileLanguage;
+    const tag = supportedLanguage(requested, this.languages);
+    if (tag === undefined) throw unsupportedLanguage(requested, this.languages);
+    return tag;
   }
 
   async read(tenantId: string, namespace: string, language: string): Promise<Representation> {
