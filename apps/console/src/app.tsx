@@ -1,0 +1,79 @@
+import {
+  EnterpriseModuleProvider,
+  useEnterpriseModuleTranslationContext,
+} from "@orderline/i18n/react";
+import { PageTitle } from "./components.js";
+import { LanguageSwitcher } from "./language-switcher.js";
+import { shellModule } from "./modules.js";
+import { OrderDetailPage } from "./pages/order-detail.js";
+import { OrdersPage } from "./pages/orders.js";
+import { SignInPage } from "./pages/sign-in.js";
+import { VocabularyPage } from "./pages/vocabulary.js";
+import { href, type Route, useRoute } from "./router.js";
+import { SessionProvider, useSession } from "./session.js";
+
+const Page = ({ route }: { route: Route }) => {
+  const { t } = useEnterpriseModuleTranslationContext<typeof shellModule>();
+  const [section = "orders", id] = route.segments;
+  if (section === "orders" && id) return <OrderDetailPage key={id} id={id} />;
+  if (section === "orders") return <OrdersPage route={route} />;
+  if (section === "vocabulary") return <VocabularyPage />;
+  return <PageTitle>{t("errors.notFound")}</PageTitle>;
+};
+
+const Shell = () => {
+  const { t } = useEnterpriseModuleTranslationContext<typeof shellModule>();
+  const { session, profile, signOut } = useSession();
+  const route = useRoute();
+  if (!session) return <SignInPage />;
+  const current = route.segments[0] ?? "orders";
+  return (
+    <>
+      <a className="skip" href="#main">
+        {t("nav.skip")}
+      </a>
+      <header className="top">
+        <p className="brand">{t("app.name")}</p>
+        <nav aria-label={t("nav.label")}>
+          <ul>
+            <li>
+              <a href={href("orders")} aria-current={current === "orders" ? "page" : undefined}>
+                {t("nav.orders")}
+              </a>
+            </li>
+            {profile?.role === "admin" && (
+              <li>
+                <a
+                  href={href("vocabulary")}
+                  aria-current={current === "vocabulary" ? "page" : undefined}
+                >
+                  {t("nav.vocabulary")}
+                </a>
+              </li>
+            )}
+          </ul>
+        </nav>
+        <div className="account">
+          {profile && (
+            <p>{t("account.signedInAs", { email: profile.email, tenant: profile.tenant.name })}</p>
+          )}
+          <LanguageSwitcher />
+          <button type="button" onClick={signOut}>
+            {t("actions.signOut")}
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Page key={route.segments.join("/")} route={route} />
+      </main>
+    </>
+  );
+};
+
+export const App = () => (
+  <EnterpriseModuleProvider module={shellModule}>
+    <SessionProvider>
+      <Shell />
+    </SessionProvider>
+  </EnterpriseModuleProvider>
+);

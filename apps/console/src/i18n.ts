@@ -1,0 +1,63 @@
+import {
+  createTenantWordsCache,
+  type Dictionary,
+  registerModuleNamespace,
+  setupI18n,
+  type TenantWordsCache,
+} from "@orderline/i18n";
+import deAuth from "../locales/de/auth.json";
+import deCommon from "../locales/de/common.json";
+import deOrders from "../locales/de/orders.json";
+import deVocabulary from "../locales/de/vocabulary.json";
+import enAuth from "../locales/en/auth.json";
+import enCommon from "../locales/en/common.json";
+import enOrders from "../locales/en/orders.json";
+import enVocabulary from "../locales/en/vocabulary.json";
+import idAuth from "../locales/id/auth.json";
+import idCommon from "../locales/id/common.json";
+import idOrders from "../locales/id/orders.json";
+import idVocabulary from "../locales/id/vocabulary.json";
+
+/** The console's languages, each named in itself (a language list is read by those who speak it). */
+export const LANGUAGES = [
+  { code: "en", name: "English" },
+  { code: "id", name: "Bahasa Indonesia" },
+  { code: "de", name: "Deutsch" },
+] as const;
+
+export const languageName = (code: string): string =>
+  LANGUAGES.find((l) => l.code === code)?.name ?? code;
+
+/** The console's standard words: every namespace, per language, as shipped with this build. */
+export const DICTIONARIES: Record<string, Record<string, Dictionary>> = {
+  common: { en: enCommon, id: idCommon, de: deCommon },
+  auth: { en: enAuth, id: idAuth, de: deAuth },
+  orders: { en: enOrders, id: idOrders, de: deOrders },
+  vocabulary: { en: enVocabulary, id: idVocabulary, de: deVocabulary },
+};
+
+/** Every namespace the console registers; the tenant may rename words in each. */
+export const NAMESPACES = Object.keys(DICTIONARIES);
+
+// A dev server re-runs this module when a dictionary file changes: replace, so the edit shows.
+const replace = import.meta.hot !== undefined;
+for (const [namespace, byLanguage] of Object.entries(DICTIONARIES)) {
+  registerModuleNamespace(namespace, byLanguage, { replace });
+}
+
+const LANGUAGE_KEY = "orderline-console:language";
+
+/** Reads the chosen language from localStorage; resolves before the first render. */
+export const startI18n = () =>
+  setupI18n({
+    storageAdapter: {
+      getLanguage: async () => localStorage.getItem(LANGUAGE_KEY),
+      setLanguage: async (lng) => localStorage.setItem(LANGUAGE_KEY, lng),
+    },
+    defaultLanguage: "en",
+    development: import.meta.env.DEV,
+  });
+
+/** The tenant's words cached per tenant and build, so a reload paints them with the first frame. */
+export const tenantWordsCache = (tenant: string): TenantWordsCache =>
+  createTenantWordsCache({ storage: localStorage, tenant, version: __CONSOLE_BUILD__ });

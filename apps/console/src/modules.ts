@@ -1,0 +1,6 @@
+import { defineEnterpriseModule } from "@orderline/i18n";
+
+export const shellModule = defineEnterpriseModule({ translationNamespace: "common" });
+export const authModule = defineEnterpriseModule({ translationNamespace: "auth" });
+export const ordersModule = defineEnterpriseModule({ translationNamespace: "orders" });
+export const vocabularyModule = defineEnterpriseModule({ translationNamespace: "vocabulary" });

@@ -1,0 +1,285 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axeViolations, launch, screenshot, untranslated } from "./support/browser.js";
+import { createOrders, PASSWORD, startTestGateway, type TestGateway } from "./support/gateway.js";
+
+/**
+ * The console in a real chromium against the real gateway (fresh SQLite store, free port),
+ * used as the tenant's staff would: by keyboard, in three languages, on a phone and a desktop.
+ */
+describe("the console in a browser", () => {
+  let gateway: TestGateway;
+  let browser: Browser;
+  let orders: { order_number: string; id: string }[];
+
+  beforeAll(async () => {
+    // Indonesian is in the console but not in this gateway's languages: switching to it is a
+    // real failing profile PATCH (422), which the console must revert.
+    gateway = await startTestGateway({}, ["en", "de"]);
+    orders = await createOrders(gateway.base, gateway.partner, 23);
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await gateway?.close();
+  });
+
+  const open = async (
+    viewport = { width: 1280, height: 800 },
+  ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> => {
+    // bypassCSP only so the test can inject axe-core; the app itself runs under the CSP.
+    const context = await browser.newContext({ viewport, bypassCSP: true });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    return { context, page, errors };
+  };
+
+  /** Signs in with the keyboard only: Tab between fields, Enter submits. */
+  const signIn = async (page: Page, email = gateway.admin) => {
+    await page.goto(`${gateway.base}/console/`);
+    await page.getByLabel("Email").focus();
+    await page.keyboard.type(email);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
+  };
+
+  it("paints a translated sign-in page first and refuses a wrong password clearly", async () => {
+    const { context, page } = await open();
+    // The first frame the browser paints, captured before any script of the test runs.
+    await page.goto(`${gateway.base}/console/`);
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    const text = await page.locator("body").innerText();
+    expect(untranslated(text)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "sign-in.en");
+
+    await page.getByLabel("Email").fill(gateway.admin);
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect
+      .poll(() => page.getByRole("alert").innerText())
+      .toBe("The email or password is not right.");
+    await context.close();
+  });
+
+  it("signs in by keyboard, lists the orders a page at a time and opens one with its products", async () => {
+    const { context, page, errors } = await open();
+    await signIn(page);
+    const rows = page.locator("tbody tr");
+    expect(await rows.count()).toBe(20);
+    // Newest first.
+    expect(await rows.first().locator("th").innerText()).toBe(orders.at(-1)?.order_number);
+    expect(await page.getByText("Signed in as admin@acme.example (Acme Trading)").count()).toBe(1);
+    expect(untranslated(await page.locator("body").innerText())).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "orders.en");
+
+    await page.getByRole("link", { name: "Next page" }).click();
+    await page.getByText("Page 2").waitFor();
+    expect(await rows.count()).toBe(3);
+    expect(await rows.last().locator("th").innerText()).toBe(orders[0]?.order_number);
+    await page.getByRole("link", { name: "Previous page" }).click();
+    await page.getByText("Page 1").waitFor();
+
+    // Open an order from the keyboard: focus its link, Enter; the heading takes the focus.
+    const first = orders.at(-1) as { order_number: string };
+    await page.getByRole("link", { name: first.order_number }).focus();
+    await page.keyboard.press("Enter");
+    const heading = page.getByRole("heading", { level: 1, name: `Order ${first.order_number}` });
+    await heading.waitFor();
+    expect(await heading.evaluate((h) => h === document.activeElement)).toBe(true);
+    const products = page.getByRole("region", { name: "Products" });
+    expect(await products.locator("tbody tr").count()).toBe(2);
+    expect(await products.innerText()).toContain("WIDGET-1");
+    expect(await products.innerText()).toContain("Zinc plated");
+    expect(await page.getByText("1 Harbour Road").count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "order.en");
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("switches the language at once, saves it to the profile, and reverts visibly when saving fails", async () => {
+    const { context, page } = await open();
+    await signIn(page);
+    const language = page.getByLabel("Language", { exact: true });
+    await language.selectOption("de");
+    await page.getByRole("heading", { level: 1, name: "Aufträge" }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("de");
+    await expect
+      .poll(async () => (await gateway.gw.store.tenants.findUserByEmail(gateway.admin))?.language)
+      .toBe("de");
+    expect(untranslated(await page.locator("body").innerText())).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "orders.de");
+    const newest = orders.at(-1)?.order_number as string;
+    await page.getByRole("link", { name: newest }).click();
+    await page.getByRole("heading", { level: 1, name: `Auftrag ${newest}` }).waitFor();
+    await screenshot(page, "order.de");
+    await page.getByRole("link", { name: "Zurück zu den Aufträgen" }).click();
+
+    // This gateway does not support Indonesian: the PATCH is refused and German comes back.
+    await page.getByLabel("Sprache", { exact: true }).selectOption("id");
+    const alert = page.getByTestId("language-failure");
+    await alert.waitFor();
+    expect(await alert.innerText()).toContain(
+      "Bahasa Indonesia konnte nicht als Ihre Sprache gespeichert werden; Deutsch ist zurück.",
+    );
+    await page.getByRole("heading", { level: 1, name: "Aufträge" }).waitFor();
+    expect(await page.getByLabel("Sprache", { exact: true }).inputValue()).toBe("de");
+    expect(await page.evaluate(() => localStorage.getItem("orderline-console:language"))).toBe(
+      "de",
+    );
+    await screenshot(page, "language-failed.de");
+
+    // The choice survives a reload, painted in German from the first frame.
+    await page.reload();
+    await page.getByRole("heading", { level: 1, name: "Aufträge" }).waitFor();
+    await page.getByLabel("Sprache", { exact: true }).selectOption("en");
+    await page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
+    await context.close();
+  });
+
+  it("paints the tenant's cached words with the first frame on a reload", async () => {
+    const { context, page } = await open();
+    await signIn(page);
+    // A tenant admin renames "Orders" (through the real API, as the editor would).
+    const token = await page.evaluate(
+      () => JSON.parse(sessionStorage.getItem("orderline-console:session") ?? "{}").token,
+    );
+    const put = await fetch(`${gateway.base}/v1/tenant/i18n-config/orders`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ language: "en", overrides: { title: "Purchase requests" } }),
+    });
+    expect(put.status).toBe(200);
+    await page.reload();
+    await page.getByRole("heading", { level: 1, name: "Purchase requests" }).waitFor();
+
+    // Next reload: hold the vocabulary requests. The tenant's word still paints first.
+    let held = 0;
+    await page.route("**/v1/tenant/i18n-config/**", async (route) => {
+      held++;
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await route.continue();
+    });
+    await page.reload();
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("Purchase requests");
+    expect(held).toBeGreaterThan(0);
+    await context.close();
+    // Back to the standard words for the other tests.
+    const reset = await fetch(`${gateway.base}/v1/tenant/i18n-config/orders`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ language: "en", overrides: {} }),
+    });
+    expect(reset.status).toBe(200);
+  });
+
+  it("lets an admin rename a word with a live preview, refuses a broken one at its field, and the orders page shows it", async () => {
+    const { context, page, errors } = await open();
+    await signIn(page);
+    await page.getByRole("link", { name: "Vocabulary" }).click();
+    await page.getByRole("heading", { level: 1, name: "Vocabulary" }).waitFor();
+    await page.getByLabel("Area").selectOption("orders");
+    const title = page.getByLabel("Your word for title");
+    await title.waitFor();
+    expect(await page.getByTestId("preview-title").innerText()).toBe("Orders");
+    await title.fill("Sales requests");
+    // The preview follows the typing.
+    expect(await page.getByTestId("preview-title").innerText()).toBe("Sales requests");
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "vocabulary.en");
+
+    // A word that drops the page number is refused at its field; nothing is saved.
+    const pageWord = page.getByLabel("Your word for pager.page");
+    await pageWord.fill("This page");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect.poll(() => pageWord.getAttribute("aria-invalid")).toBe("true");
+    expect(await page.locator("#error-pager\\.page").innerText()).toBe(
+      "Keep {{page}}: the screen fills it in.",
+    );
+    expect(await pageWord.evaluate((input) => input === document.activeElement)).toBe(true);
+    const stored = await gateway.gw.vocabulary.read(gateway.tenantId, "orders", "en");
+    expect(JSON.parse(stored.json).data.overrides).toEqual({});
+    await screenshot(page, "vocabulary-invalid.en");
+
+    await pageWord.fill("");
+    await page.getByRole("button", { name: "Save" }).click();
+    const status = page.getByTestId("vocabulary-status");
+    await expect
+      .poll(() => status.innerText())
+      .toContain("Saved: 1 added, 0 changed, 0 back to standard.");
+    expect(await status.innerText()).toContain("title");
+
+    await page.getByRole("link", { name: "Orders" }).click();
+    await page.getByRole("heading", { level: 1, name: "Sales requests" }).waitFor();
+    // Emptying the field puts the standard word back, without a reload.
+    await page.getByRole("link", { name: "Vocabulary" }).click();
+    await page.getByLabel("Area").selectOption("orders");
+    await page.getByLabel("Your word for title").fill("");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect.poll(() => status.innerText()).toContain("1 back to standard");
+    await page.getByRole("link", { name: "Orders" }).click();
+    await page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
+
+    await page.getByLabel("Language", { exact: true }).selectOption("de");
+    await page.getByRole("link", { name: "Begriffe" }).click();
+    await page.getByRole("heading", { level: 1, name: "Begriffe" }).waitFor();
+    await page
+      .getByLabel("Your word for title")
+      .waitFor()
+      .catch(() => {});
+    await screenshot(page, "vocabulary.de");
+    await page.getByLabel("Sprache", { exact: true }).selectOption("en");
+    await page.getByRole("heading", { level: 1, name: "Vocabulary" }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows members no vocabulary editor", async () => {
+    const { context, page } = await open();
+    await signIn(page, gateway.member);
+    expect(await page.getByRole("link", { name: "Vocabulary" }).count()).toBe(0);
+    await page.goto(`${gateway.base}/console/#/vocabulary`);
+    await page.getByText("Only tenant admins can change the vocabulary.").waitFor();
+    await context.close();
+  });
+
+  it("is usable at 375 px: nothing wider than the screen, every control reachable", async () => {
+    const { context, page } = await open({ width: 375, height: 740 });
+    await page.goto(`${gateway.base}/console/`);
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    await screenshot(page, "sign-in.mobile.en");
+    await signIn(page);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "orders.mobile.en");
+    await page.getByRole("link", { name: orders.at(-2)?.order_number }).click();
+    await page
+      .getByRole("heading", { level: 1, name: `Order ${orders.at(-2)?.order_number}` })
+      .waitFor();
+    expect(
+      await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      ),
+    ).toBeLessThanOrEqual(0);
+    await screenshot(page, "order.mobile.en");
+    await context.close();
+  });
+});

@@ -1,0 +1,72 @@
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { type Browser, chromium, type Page } from "playwright-core";
+
+const require = createRequire(import.meta.url);
+
+/** Screenshots of every page, looked at by people; ignored by git (see the README). */
+export const SCREENSHOTS = fileURLToPath(new URL("../../screenshots/", import.meta.url));
+
+export const launch = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+
+export const screenshot = async (page: Page, name: string): Promise<void> => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
+};
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/**
+ * Runs axe-core in the page and returns its serious and critical violations, described well
+ * enough to fix them from a failing test's output. The context must bypass the page's CSP to
+ * inject the script.
+ */
+export const axeViolations = async (page: Page): Promise<string[]> => {
+  await page.addScriptTag({ path: require.resolve("axe-core/axe.min.js") });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run()).violations;
+  });
+  return (violations as AxeViolation[])
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+    );
+};
+
+const flatten = (tree: Record<string, unknown>, prefix = ""): string[] =>
+  Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === "string"
+      ? [`${prefix}${key}`]
+      : flatten(value as Record<string, unknown>, `${prefix}${key}.`),
+  );
+
+const LOCALES = fileURLToPath(new URL("../../locales/en/", import.meta.url));
+// Dotted keys only: a one-word key ("email") is also an ordinary word.
+const KEYS = readdirSync(LOCALES)
+  .flatMap((file) =>
+    flatten(JSON.parse(readFileSync(`${LOCALES}${file}`, "utf8")) as Record<string, unknown>),
+  )
+  .filter((key) => key.includes("."));
+
+/** The console's keys or interpolation braces showing through: text that was not translated. */
+export const untranslated = (text: string): string[] => [
+  ...KEYS.filter((key) => new RegExp(`(^|[\\s:])${key.replace(/\./g, "\\.")}($|\\s)`).test(text)),
+  ...(text.match(/\{\{\w+\}\}|\b(?:common|auth|orders):\w+/g) ?? []),
+];
