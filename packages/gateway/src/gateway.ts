@@ -21,6 +21,7 @@ import { OrderService } from "./orders/service.js";
 import { tenantOrderRoutes } from "./orders/tenant-routes.js";
 import { openStore } from "./store/open.js";
 import type { Store } from "./store/store.js";
+import { tenantPartnerRoutes } from "./tenant/partner-routes.js";
 import { tenantRoutes } from "./tenant/routes.js";
 import { TenantAdmin } from "./tenant/tenants.js";
 import { VocabularyService } from "./tenant/vocabulary.js";
@@ -145,6 +146,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       });
       await instance.register(tenantRoutes, { vocabulary, authenticator: userAuthenticator });
       await instance.register(tenantOrderRoutes, { orders, authenticator: userAuthenticator });
+      await instance.register(tenantPartnerRoutes, { partners, authenticator: userAuthenticator });
     },
   });
 

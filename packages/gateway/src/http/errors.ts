@@ -37,6 +37,7 @@ export const ERROR_CATALOGUE = {
   role_forbidden: { status: 403, title: "The user's role does not allow this" },
   not_found: { status: 404, title: "No such resource" },
   order_not_found: { status: 404, title: "No such sales order" },
+  partner_not_found: { status: 404, title: "No such partner" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   duplicate_purchase_order: {
     status: 409,
@@ -44,6 +45,8 @@ export const ERROR_CATALOGUE = {
   },
   payload_too_large: { status: 413, title: "The request body is too large" },
   unsupported_media_type: { status: 415, title: "Unsupported content type" },
+  partner_key_invalid: { status: 422, title: "The public key cannot be registered" },
+  partner_change_refused: { status: 422, title: "The partner cannot be changed that way" },
   idempotency_key_mismatch: {
     status: 422,
     title: "The Idempotency-Key was used with a different body",
