@@ -7,6 +7,7 @@ import { LanguageSwitcher } from "./language-switcher.js";
 import { shellModule } from "./modules.js";
 import { OrderDetailPage } from "./pages/order-detail.js";
 import { OrdersPage } from "./pages/orders.js";
+import { PartnersPage } from "./pages/partners.js";
 import { SignInPage } from "./pages/sign-in.js";
 import { VocabularyPage } from "./pages/vocabulary.js";
 import { href, type Route, useRoute } from "./router.js";
@@ -18,6 +19,7 @@ const Page = ({ route }: { route: Route }) => {
   if (section === "orders" && id) return <OrderDetailPage key={id} id={id} />;
   if (section === "orders") return <OrdersPage route={route} />;
   if (section === "vocabulary") return <VocabularyPage />;
+  if (section === "partners") return <PartnersPage />;
   return <PageTitle>{t("errors.notFound")}</PageTitle>;
 };
 
@@ -48,6 +50,16 @@ const Shell = () => {
                   aria-current={current === "vocabulary" ? "page" : undefined}
                 >
                   {t("nav.vocabulary")}
+                </a>
+              </li>
+            )}
+            {profile?.role === "admin" && (
+              <li>
+                <a
+                  href={href("partners")}
+                  aria-current={current === "partners" ? "page" : undefined}
+                >
+                  {t("nav.partners")}
                 </a>
               </li>
             )}

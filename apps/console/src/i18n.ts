@@ -8,14 +8,17 @@ import {
 import deAuth from "../locales/de/auth.json";
 import deCommon from "../locales/de/common.json";
 import deOrders from "../locales/de/orders.json";
+import dePartners from "../locales/de/partners.json";
 import deVocabulary from "../locales/de/vocabulary.json";
 import enAuth from "../locales/en/auth.json";
 import enCommon from "../locales/en/common.json";
 import enOrders from "../locales/en/orders.json";
+import enPartners from "../locales/en/partners.json";
 import enVocabulary from "../locales/en/vocabulary.json";
 import idAuth from "../locales/id/auth.json";
 import idCommon from "../locales/id/common.json";
 import idOrders from "../locales/id/orders.json";
+import idPartners from "../locales/id/partners.json";
 import idVocabulary from "../locales/id/vocabulary.json";
 
 /** The console's languages, each named in itself (a language list is read by those who speak it). */
@@ -33,6 +36,7 @@ export const DICTIONARIES: Record<string, Record<string, Dictionary>> = {
   common: { en: enCommon, id: idCommon, de: deCommon },
   auth: { en: enAuth, id: idAuth, de: deAuth },
   orders: { en: enOrders, id: idOrders, de: deOrders },
+  partners: { en: enPartners, id: idPartners, de: dePartners },
   vocabulary: { en: enVocabulary, id: idVocabulary, de: deVocabulary },
 };
 

@@ -4,3 +4,4 @@ export const shellModule = defineEnterpriseModule({ translationNamespace: "commo
 export const authModule = defineEnterpriseModule({ translationNamespace: "auth" });
 export const ordersModule = defineEnterpriseModule({ translationNamespace: "orders" });
 export const vocabularyModule = defineEnterpriseModule({ translationNamespace: "vocabulary" });
+export const partnersModule = defineEnterpriseModule({ translationNamespace: "partners" });

@@ -139,7 +139,8 @@ export const createApi = (onSignedOut: () => void) => {
       throw await problemOf(response);
     }
     if (!response.ok && response.status !== 304) throw await problemOf(response);
-    const body = (response.status === 304 ? undefined : await response.json()) as T;
+    const empty = response.status === 204 || response.status === 304;
+    const body = (empty ? undefined : await response.json()) as T;
     return { status: response.status, body, headers: response.headers };
   };
 

@@ -1,0 +1,361 @@
+import {
+  EnterpriseModuleProvider,
+  useEnterpriseModuleTranslationContext,
+} from "@orderline/i18n/react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { Failure, PageTitle } from "../components.js";
+import { ApiError } from "../lib/api.js";
+import { formatDateTime } from "../lib/format.js";
+import { useLoad } from "../lib/use-load.js";
+import { partnersModule } from "../modules.js";
+import { useSession } from "../session.js";
+
+interface PartnerKey {
+  key_id: string;
+  fingerprint: string;
+  bits: number;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+interface Partner {
+  client_id: string;
+  name: string;
+  status: "active" | "disabled";
+  secret_version: number;
+  created_at: string;
+  keys: PartnerKey[];
+}
+
+interface Credentials {
+  name: string;
+  client_id: string;
+  client_secret: string;
+}
+
+type T = (key: string, options?: Record<string, unknown>) => string;
+
+/** The secret of a new or rotated partner, shown this once, with a copy button. */
+const SecretOnce = ({ credentials, onDone }: { credentials: Credentials; onDone(): void }) => {
+  const { t } = useEnterpriseModuleTranslationContext<typeof partnersModule>();
+  const [copied, setCopied] = useState<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(credentials.client_secret);
+      setCopied(t("secret.copied"));
+    } catch {
+      setCopied(t("secret.copyFailed"));
+    }
+  };
+  return (
+    <section className="secret-once" aria-labelledby="secret-title" data-testid="secret-once">
+      <h2 id="secret-title" tabIndex={-1} ref={heading}>
+        {t("secret.title", { name: credentials.name })}
+      </h2>
+      <p className="notice info">{t("secret.once")}</p>
+      <dl className="facts">
+        <dt>{t("secret.clientId")}</dt>
+        <dd>
+          <code data-testid="client-id">{credentials.client_id}</code>
+        </dd>
+        <dt>{t("secret.secret")}</dt>
+        <dd>
+          <code data-testid="client-secret">{credentials.client_secret}</code>
+        </dd>
+      </dl>
+      <p className="buttons">
+        <button type="button" onClick={() => void copy()}>
+          {t("secret.copy")}
+        </button>
+        <button type="button" className="secondary" onClick={onDone}>
+          {t("secret.done")}
+        </button>
+      </p>
+      <p role="status">{copied}</p>
+    </section>
+  );
+};
+
+/** The gateway's detail for a refused key or change is the admin CLI's message, in English. */
+const problemText = (error: unknown, t: T): string =>
+  error instanceof ApiError && error.code !== "network"
+    ? error.message
+    : t("common:errors.network");
+
+const PartnerCard = ({
+  partner,
+  onChanged,
+  onSecret,
+}: {
+  partner: Partner;
+  onChanged(message: string): void;
+  onSecret(credentials: Credentials): void;
+}) => {
+  const { t, i18n } = useEnterpriseModuleTranslationContext<typeof partnersModule>();
+  const { api } = useSession();
+  const [keyError, setKeyError] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const base = `/v1/tenant/partners/${encodeURIComponent(partner.client_id)}`;
+  const pemId = `pem-${partner.client_id}`;
+  const active = partner.keys.filter((k) => k.revoked_at === null);
+
+  const act = async (run: () => Promise<string | undefined>) => {
+    setActionError(null);
+    try {
+      const message = await run();
+      if (message) onChanged(message);
+    } catch (error) {
+      setActionError(problemText(error, t));
+    }
+  };
+
+  const addKey = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const pem = String(new FormData(form).get("public_key") ?? "");
+    setKeyError(null);
+    try {
+      const { body } = await api.request<{ data: { key_id: string } }>("POST", `${base}/keys`, {
+        body: { public_key: pem },
+      });
+      form.reset();
+      onChanged(t("done.keyAdded", { id: body.data.key_id }));
+    } catch (error) {
+      setKeyError(problemText(error, t));
+      document.getElementById(pemId)?.focus();
+    }
+  };
+
+  return (
+    <article className="partner" aria-labelledby={`name-${partner.client_id}`}>
+      <h2 id={`name-${partner.client_id}`}>{partner.name}</h2>
+      <dl className="facts">
+        <dt>{t("list.status")}</dt>
+        <dd className={`status-${partner.status}`}>{t(`status.${partner.status}`)}</dd>
+        <dt>{t("list.clientId")}</dt>
+        <dd>
+          <code>{partner.client_id}</code>
+        </dd>
+        <dt>{t("list.keys")}</dt>
+        <dd>
+          {active.length === 0 && <p>{t("list.noKeys")}</p>}
+          <ul className="keys">
+            {partner.keys.map((key) => (
+              <li key={key.key_id}>
+                <span>
+                  {t("list.key", {
+                    bits: key.bits,
+                    id: key.key_id,
+                    fingerprint: `${key.fingerprint.slice(0, 16)}…`,
+                  })}
+                  {key.revoked_at &&
+                    ` (${t("list.revoked", { date: formatDateTime(key.revoked_at, i18n.language) })})`}
+                </span>
+                {key.revoked_at === null && (
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() =>
+                      void act(async () => {
+                        if (!window.confirm(t("actions.revokeConfirm", { id: key.key_id }))) return;
+                        await api.request(
+                          "DELETE",
+                          `${base}/keys/${encodeURIComponent(key.key_id)}`,
+                        );
+                        return t("done.keyRevoked", { id: key.key_id });
+                      })
+                    }
+                  >
+                    {t("actions.revoke", { id: key.key_id })}
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        </dd>
+        <dt>{t("list.secretVersion", { version: partner.secret_version })}</dt>
+        <dd>{t("list.created", { date: formatDateTime(partner.created_at, i18n.language) })}</dd>
+      </dl>
+      <form onSubmit={addKey} className="stack">
+        <label htmlFor={pemId}>{t("actions.addKeyLabel", { name: partner.name })}</label>
+        <textarea
+          id={pemId}
+          name="public_key"
+          rows={4}
+          required
+          spellCheck={false}
+          aria-invalid={keyError ? true : undefined}
+          aria-describedby={keyError ? `${pemId}-error` : undefined}
+        />
+        {keyError && (
+          <small id={`${pemId}-error`} className="field-error">
+            {keyError}
+          </small>
+        )}
+        <button type="submit">{t("actions.addKey")}</button>
+      </form>
+      <p className="buttons">
+        <button
+          type="button"
+          className="secondary"
+          onClick={() =>
+            void act(async () => {
+              if (!window.confirm(t("actions.rotateConfirm", { name: partner.name }))) return;
+              const { body } = await api.request<{ data: Credentials }>("POST", `${base}/secret`);
+              onSecret({ ...body.data, name: partner.name });
+              return undefined;
+            })
+          }
+        >
+          {t("actions.rotate", { name: partner.name })}
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() =>
+            void act(async () => {
+              const disable = partner.status === "active";
+              if (disable && !window.confirm(t("actions.disableConfirm", { name: partner.name })))
+                return;
+              await api.request("PATCH", base, {
+                body: { status: disable ? "disabled" : "active" },
+              });
+              return t(disable ? "done.disabled" : "done.enabled", { name: partner.name });
+            })
+          }
+        >
+          {partner.status === "active"
+            ? t("actions.disable", { name: partner.name })
+            : t("actions.enable", { name: partner.name })}
+        </button>
+      </p>
+      {actionError && (
+        <p className="notice error" role="alert">
+          {actionError}
+        </p>
+      )}
+    </article>
+  );
+};
+
+const Partners = () => {
+  const { t } = useEnterpriseModuleTranslationContext<typeof partnersModule>();
+  const { api } = useSession();
+  const [credentials, setCredentials] = useState<Credentials | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [createError, setCreateError] = useState<{ field: "name" | "pem"; text: string } | null>(
+    null,
+  );
+  const [load, reload] = useLoad(
+    () => api.request<{ data: Partner[] }>("GET", "/v1/tenant/partners").then((r) => r.body.data),
+    [],
+  );
+
+  const create = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const name = String(data.get("name") ?? "");
+    const pem = String(data.get("public_key") ?? "").trim();
+    setCreateError(null);
+    setMessage(null);
+    try {
+      const { body } = await api.request<{ data: Credentials }>("POST", "/v1/tenant/partners", {
+        body: { name, ...(pem ? { public_key: pem } : {}) },
+      });
+      form.reset();
+      setCredentials({ ...body.data, name });
+      reload();
+    } catch (error) {
+      const field =
+        error instanceof ApiError && error.code === "partner_key_invalid" ? "pem" : "name";
+      setCreateError({ field, text: problemText(error, t) });
+      document.getElementById(field === "pem" ? "new-pem" : "new-name")?.focus();
+    }
+  };
+
+  return (
+    <>
+      <PageTitle>{t("title")}</PageTitle>
+      <p>{t("intro")}</p>
+      {credentials && <SecretOnce credentials={credentials} onDone={() => setCredentials(null)} />}
+      <p role="status">{message}</p>
+      {load.state === "loading" && <p role="status">{t("common:status.loading")}</p>}
+      {load.state === "failed" && <Failure error={load.error} retry={reload} />}
+      {load.state === "done" && load.value.length === 0 && <p>{t("list.empty")}</p>}
+      {load.state === "done" &&
+        load.value.map((partner) => (
+          <PartnerCard
+            key={partner.client_id}
+            partner={partner}
+            onChanged={(text) => {
+              setMessage(text);
+              reload();
+            }}
+            onSecret={(next) => {
+              setCredentials(next);
+              reload();
+            }}
+          />
+        ))}
+      <section aria-labelledby="create-title" className="partner">
+        <h2 id="create-title">{t("create.title")}</h2>
+        <form onSubmit={create} className="stack">
+          <label htmlFor="new-name">{t("create.name")}</label>
+          <input
+            id="new-name"
+            name="name"
+            required
+            maxLength={200}
+            aria-invalid={createError?.field === "name" ? true : undefined}
+            aria-describedby={createError?.field === "name" ? "new-name-error" : undefined}
+          />
+          {createError?.field === "name" && (
+            <small id="new-name-error" className="field-error">
+              {createError.text}
+            </small>
+          )}
+          <label htmlFor="new-pem">{t("create.key")}</label>
+          <textarea
+            id="new-pem"
+            name="public_key"
+            rows={5}
+            spellCheck={false}
+            aria-invalid={createError?.field === "pem" ? true : undefined}
+            aria-describedby={`new-pem-hint${createError?.field === "pem" ? " new-pem-error" : ""}`}
+          />
+          <small id="new-pem-hint" className="hint">
+            {t("create.keyHint")}
+          </small>
+          {createError?.field === "pem" && (
+            <small id="new-pem-error" className="field-error">
+              {createError.text}
+            </small>
+          )}
+          <button type="submit">{t("create.submit")}</button>
+        </form>
+      </section>
+    </>
+  );
+};
+
+const AdminOnly = () => {
+  const { t } = useEnterpriseModuleTranslationContext<typeof partnersModule>();
+  return (
+    <>
+      <PageTitle>{t("title")}</PageTitle>
+      <p>{t("adminOnly")}</p>
+    </>
+  );
+};
+
+export const PartnersPage = () => {
+  const { profile } = useSession();
+  return (
+    <EnterpriseModuleProvider module={partnersModule}>
+      {profile?.role === "admin" ? <Partners /> : <AdminOnly />}
+    </EnterpriseModuleProvider>
+  );
+};
