@@ -5,6 +5,7 @@ import {
 import { PageTitle } from "./components.js";
 import { LanguageSwitcher } from "./language-switcher.js";
 import { shellModule } from "./modules.js";
+import { IntegrationPage } from "./pages/integration.js";
 import { OrderDetailPage } from "./pages/order-detail.js";
 import { OrdersPage } from "./pages/orders.js";
 import { PartnersPage } from "./pages/partners.js";
@@ -20,6 +21,7 @@ const Page = ({ route }: { route: Route }) => {
   if (section === "orders") return <OrdersPage route={route} />;
   if (section === "vocabulary") return <VocabularyPage />;
   if (section === "partners") return <PartnersPage />;
+  if (section === "integration") return <IntegrationPage />;
   return <PageTitle>{t("errors.notFound")}</PageTitle>;
 };
 
@@ -41,6 +43,14 @@ const Shell = () => {
             <li>
               <a href={href("orders")} aria-current={current === "orders" ? "page" : undefined}>
                 {t("nav.orders")}
+              </a>
+            </li>
+            <li>
+              <a
+                href={href("integration")}
+                aria-current={current === "integration" ? "page" : undefined}
+              >
+                {t("nav.integration")}
               </a>
             </li>
             {profile?.role === "admin" && (

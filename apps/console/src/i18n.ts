@@ -7,16 +7,19 @@ import {
 } from "@orderline/i18n";
 import deAuth from "../locales/de/auth.json";
 import deCommon from "../locales/de/common.json";
+import deIntegration from "../locales/de/integration.json";
 import deOrders from "../locales/de/orders.json";
 import dePartners from "../locales/de/partners.json";
 import deVocabulary from "../locales/de/vocabulary.json";
 import enAuth from "../locales/en/auth.json";
 import enCommon from "../locales/en/common.json";
+import enIntegration from "../locales/en/integration.json";
 import enOrders from "../locales/en/orders.json";
 import enPartners from "../locales/en/partners.json";
 import enVocabulary from "../locales/en/vocabulary.json";
 import idAuth from "../locales/id/auth.json";
 import idCommon from "../locales/id/common.json";
+import idIntegration from "../locales/id/integration.json";
 import idOrders from "../locales/id/orders.json";
 import idPartners from "../locales/id/partners.json";
 import idVocabulary from "../locales/id/vocabulary.json";
@@ -37,6 +40,7 @@ export const DICTIONARIES: Record<string, Record<string, Dictionary>> = {
   auth: { en: enAuth, id: idAuth, de: deAuth },
   orders: { en: enOrders, id: idOrders, de: deOrders },
   partners: { en: enPartners, id: idPartners, de: dePartners },
+  integration: { en: enIntegration, id: idIntegration, de: deIntegration },
   vocabulary: { en: enVocabulary, id: idVocabulary, de: deVocabulary },
 };
 

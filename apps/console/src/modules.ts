@@ -5,3 +5,4 @@ export const authModule = defineEnterpriseModule({ translationNamespace: "auth" 
 export const ordersModule = defineEnterpriseModule({ translationNamespace: "orders" });
 export const vocabularyModule = defineEnterpriseModule({ translationNamespace: "vocabulary" });
 export const partnersModule = defineEnterpriseModule({ translationNamespace: "partners" });
+export const integrationModule = defineEnterpriseModule({ translationNamespace: "integration" });

@@ -329,6 +329,28 @@ describe("the console in a browser", () => {
     await context.close();
   });
 
+  it("shows the project's diagrams, rendered at build time, with their steps as text", async () => {
+    const { context, page, errors } = await open();
+    await signIn(page, gateway.member);
+    await page.getByRole("link", { name: "Integration" }).click();
+    await page.getByRole("heading", { level: 1, name: "Integration" }).waitFor();
+    const image = page.getByRole("img", { name: "Diagram: Partner order integration" });
+    await expect
+      .poll(() => image.evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .toBeGreaterThan(0);
+    expect(await page.locator("#steps-partner-order-flow li").count()).toBeGreaterThanOrEqual(3);
+    expect(await page.getByText("1. Log in").count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "integration.en");
+    await page.getByLabel("Language", { exact: true }).selectOption("de");
+    await page.getByText("Das Diagramm ist auf Englisch.").waitFor();
+    await screenshot(page, "integration.de");
+    await page.getByLabel("Sprache", { exact: true }).selectOption("en");
+    await page.getByRole("heading", { level: 1, name: "Integration" }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("is usable at 375 px: nothing wider than the screen, every control reachable", async () => {
     const { context, page } = await open({ width: 375, height: 740 });
     await page.goto(`${gateway.base}/console/`);
