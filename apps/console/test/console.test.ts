@@ -242,10 +242,7 @@ describe("the console in a browser", () => {
     await page.getByLabel("Language", { exact: true }).selectOption("de");
     await page.getByRole("link", { name: "Begriffe" }).click();
     await page.getByRole("heading", { level: 1, name: "Begriffe" }).waitFor();
-    await page
-      .getByLabel("Your word for title")
-      .waitFor()
-      .catch(() => {});
+    await page.getByLabel("Ihr Wort für title").waitFor();
     await screenshot(page, "vocabulary.de");
     await page.getByLabel("Sprache", { exact: true }).selectOption("en");
     await page.getByRole("heading", { level: 1, name: "Vocabulary" }).waitFor();
