@@ -12,11 +12,12 @@ describe("the console in a browser", () => {
   let gateway: TestGateway;
   let browser: Browser;
   let orders: { order_number: string; id: string }[];
+  const clock = { offsetMs: 0 };
 
   beforeAll(async () => {
     // Indonesian is in the console but not in this gateway's languages: switching to it is a
     // real failing profile PATCH (422), which the console must revert.
-    gateway = await startTestGateway({}, ["en", "de"]);
+    gateway = await startTestGateway({}, ["en", "de"], clock);
     orders = await createOrders(gateway.base, gateway.partner, 23);
     browser = await launch();
   });
@@ -345,6 +346,54 @@ describe("the console in a browser", () => {
     await page.getByLabel("Sprache", { exact: true }).selectOption("en");
     await page.getByRole("heading", { level: 1, name: "Integration" }).waitFor();
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("refreshes an expired token by itself, and says so when the session cannot go on", async () => {
+    const { context, page, errors } = await open();
+    await signIn(page);
+    const tokenOf = () =>
+      page.evaluate(
+        () => JSON.parse(sessionStorage.getItem("orderline-console:session") ?? "{}").token,
+      );
+    const first = await tokenOf();
+    try {
+      // Twelve hours later the token has expired; the next call refreshes it and goes through.
+      clock.offsetMs = 12 * 60 * 60 * 1000 + 60_000;
+      await page.getByRole("link", { name: "Next page" }).click();
+      await page.getByText("Page 2").waitFor();
+      expect(await page.locator("tbody tr").count()).toBe(3);
+      expect(await tokenOf()).not.toBe(first);
+      // Past the refresh window the session is over: back to sign-in, with the reason.
+      clock.offsetMs = 40 * 24 * 60 * 60 * 1000;
+      await page.getByRole("link", { name: "Previous page" }).click();
+      await page.getByText("Your session has ended. Please sign in again.").waitFor();
+      await page.getByRole("heading", { name: "Sign in" }).waitFor();
+      expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    } finally {
+      clock.offsetMs = 0;
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("speaks Indonesian and German on the sign-in page too, before anyone signs in", async () => {
+    const { context, page } = await open();
+    await page.goto(`${gateway.base}/console/`);
+    await page.getByLabel("Language", { exact: true }).selectOption("id");
+    await page.getByRole("heading", { name: "Masuk", exact: true }).waitFor();
+    expect(untranslated(await page.locator("body").innerText())).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("id");
+    await screenshot(page, "sign-in.id");
+    await page.getByLabel("Bahasa", { exact: true }).selectOption("de");
+    await page.getByRole("heading", { name: "Anmelden", exact: true }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "sign-in.de");
+    // The choice is this browser's; signing in then follows the profile language (English).
+    await page.getByLabel("E-Mail").fill(gateway.member);
+    await page.getByLabel("Passwort").fill(PASSWORD);
+    await page.getByRole("button", { name: "Anmelden" }).click();
+    await page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
     await context.close();
   });
 

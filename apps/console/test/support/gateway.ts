@@ -31,6 +31,8 @@ export interface TestGateway {
 export async function startTestGateway(
   config: Partial<GatewayConfig> = {},
   languages = ["en", "id", "de"],
+  /** Shifts the gateway's clock, e.g. to let tokens expire without waiting 12 hours. */
+  clock: { offsetMs: number } = { offsetMs: 0 },
 ): Promise<TestGateway> {
   const dir = mkdtempSync(join(tmpdir(), "orderline-console-"));
   const gw = await createGateway({
@@ -46,6 +48,7 @@ export async function startTestGateway(
       },
     ),
     logger: createLogger("silent"),
+    now: () => Date.now() + clock.offsetMs,
   });
   const base = await gw.app.listen({ port: 0, host: "127.0.0.1" });
   const tenant = await gw.tenants.create("Acme Trading");
