@@ -42,19 +42,25 @@ export const useSession = (): SessionContextValue => {
 /** Refresh this long before the token expires, so a call never meets an expired token. */
 const REFRESH_AHEAD_MS = 60_000;
 
+const ENDED_KEY = "orderline-console:session-ended";
+
+/**
+ * Leaves the signed-in console by reloading the page: the engine keeps the tenant's words in
+ * memory, and a reload is the one way to be sure the next user (maybe of another tenant) sees
+ * none of them.
+ */
+const leave = (ended: boolean) => {
+  sessionStore.clear();
+  if (ended) sessionStorage.setItem(ENDED_KEY, "1");
+  window.location.reload();
+};
+
 export const SessionProvider = ({ children }: { children: ReactNode }) => {
   const [session, setSession] = useState<Session | null>(() => sessionStore.read());
   const [profile, setProfile] = useState<Profile | null>(null);
-  const [ended, setEnded] = useState(false);
-  const api = useMemo(
-    () =>
-      createApi(() => {
-        setSession(null);
-        setProfile(null);
-        setEnded(true);
-      }),
-    [],
-  );
+  const [ended] = useState(() => sessionStorage.getItem(ENDED_KEY) === "1");
+  useEffect(() => sessionStorage.removeItem(ENDED_KEY), []);
+  const api = useMemo(() => createApi(() => leave(true)), []);
 
   // The profile of a restored session (reload), then the tenant's current words.
   useEffect(() => {
@@ -93,7 +99,12 @@ export const SessionProvider = ({ children }: { children: ReactNode }) => {
     async (email: string, password: string) => {
       const { token, expired_at } = await login(email, password);
       sessionStore.write({ token, expiredAt: expired_at, tenantId: "" });
-      const { body } = await api.request<{ data: Profile }>("GET", "/v1/user/profile");
+      const { body } = await api
+        .request<{ data: Profile }>("GET", "/v1/user/profile")
+        .catch((error: unknown) => {
+          sessionStore.clear();
+          throw error;
+        });
       const next = { token, expiredAt: expired_at, tenantId: body.data.tenant.id };
       sessionStore.write(next);
       // The profile language is the user's choice: the console follows it when it speaks it.
@@ -101,19 +112,13 @@ export const SessionProvider = ({ children }: { children: ReactNode }) => {
       if (language && language !== i18n.language) await changeLanguage(language);
       applyCachedTenantWords(next.tenantId, i18n.language);
       await refreshTenantWords(api, next.tenantId, i18n.language);
-      setEnded(false);
       setProfile(body.data);
       setSession(next);
     },
     [api],
   );
 
-  const signOut = useCallback(() => {
-    sessionStore.clear();
-    setSession(null);
-    setProfile(null);
-    setEnded(false);
-  }, []);
+  const signOut = useCallback(() => leave(false), []);
 
   const value = useMemo(
     () => ({ api, session, profile, ended, signIn, signOut }),
