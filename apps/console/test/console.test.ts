@@ -336,6 +336,8 @@ describe("the console in a browser", () => {
 
     await page.getByLabel("Language", { exact: true }).selectOption("de");
     await page.getByRole("heading", { level: 1, name: "Partner" }).waitFor();
+    // The last message follows the language too.
+    await page.getByText("Coastal Foods ist aktiviert.").waitFor();
     expect(untranslated(await page.locator("main").innerText())).toEqual([]);
     await screenshot(page, "partners.de");
     await page.getByLabel("Sprache", { exact: true }).selectOption("en");

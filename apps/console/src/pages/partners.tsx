@@ -27,6 +27,12 @@ interface Partner {
   keys: PartnerKey[];
 }
 
+/** A message kept as its key and values, so it follows a language change while shown. */
+interface Said {
+  key: string;
+  values: Record<string, unknown>;
+}
+
 interface Credentials {
   name: string;
   client_id: string;
@@ -90,7 +96,7 @@ const PartnerCard = ({
   onSecret,
 }: {
   partner: Partner;
-  onChanged(message: string): void;
+  onChanged(message: Said): void;
   onSecret(credentials: Credentials): void;
 }) => {
   const { t, i18n } = useEnterpriseModuleTranslationContext<typeof partnersModule>();
@@ -101,7 +107,7 @@ const PartnerCard = ({
   const pemId = `pem-${partner.client_id}`;
   const active = partner.keys.filter((k) => k.revoked_at === null);
 
-  const act = async (run: () => Promise<string | undefined>) => {
+  const act = async (run: () => Promise<Said | undefined>) => {
     setActionError(null);
     try {
       const message = await run();
@@ -121,7 +127,7 @@ const PartnerCard = ({
         body: { public_key: pem },
       });
       form.reset();
-      onChanged(t("done.keyAdded", { id: body.data.key_id }));
+      onChanged({ key: "done.keyAdded", values: { id: body.data.key_id } });
     } catch (error) {
       setKeyError(problemText(error, t));
       document.getElementById(pemId)?.focus();
@@ -164,7 +170,7 @@ const PartnerCard = ({
                           "DELETE",
                           `${base}/keys/${encodeURIComponent(key.key_id)}`,
                         );
-                        return t("done.keyRevoked", { id: key.key_id });
+                        return { key: "done.keyRevoked", values: { id: key.key_id } };
                       })
                     }
                   >
@@ -222,7 +228,10 @@ const PartnerCard = ({
               await api.request("PATCH", base, {
                 body: { status: disable ? "disabled" : "active" },
               });
-              return t(disable ? "done.disabled" : "done.enabled", { name: partner.name });
+              return {
+                key: disable ? "done.disabled" : "done.enabled",
+                values: { name: partner.name },
+              };
             })
           }
         >
@@ -244,7 +253,7 @@ const Partners = () => {
   const { t } = useEnterpriseModuleTranslationContext<typeof partnersModule>();
   const { api } = useSession();
   const [credentials, setCredentials] = useState<Credentials | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
+  const [message, setMessage] = useState<Said | null>(null);
   const [createError, setCreateError] = useState<{ field: "name" | "pem"; text: string } | null>(
     null,
   );
@@ -281,7 +290,7 @@ const Partners = () => {
       <PageTitle>{t("title")}</PageTitle>
       <p>{t("intro")}</p>
       {credentials && <SecretOnce credentials={credentials} onDone={() => setCredentials(null)} />}
-      <p role="status">{message}</p>
+      <p role="status">{message && t(message.key, message.values)}</p>
       {load.state === "loading" && <p role="status">{t("common:status.loading")}</p>}
       {load.state === "failed" && <Failure error={load.error} retry={reload} />}
       {load.state === "done" && load.value.length === 0 && <p>{t("list.empty")}</p>}
@@ -290,8 +299,8 @@ const Partners = () => {
           <PartnerCard
             key={partner.client_id}
             partner={partner}
-            onChanged={(text) => {
-              setMessage(text);
+            onChanged={(said) => {
+              setMessage(said);
               reload();
             }}
             onSecret={(next) => {

@@ -40,6 +40,17 @@ const checkWords = (
   return errors;
 };
 
+/** What a save did, or that it was refused (no changes): the status line's text. */
+const describe = (
+  changes: Changes | undefined,
+  t: (key: string, options?: Record<string, unknown>) => string,
+): string => {
+  if (!changes) return t("invalid");
+  const { added, changed, removed } = changes;
+  if (added.length + changed.length + removed.length === 0) return t("unchanged");
+  return t("saved", { added: added.length, changed: changed.length, removed: removed.length });
+};
+
 /** Errors of a refused PUT (`errors[].pointer` like `/header/title`) at their fields. */
 const fieldErrors = (error: ApiError): Record<string, string> => {
   const list = Array.isArray(error.body.errors) ? error.body.errors : [];
@@ -62,7 +73,8 @@ const Editor = () => {
   const [language, setLanguage] = useState(i18n.language);
   const [words, setWords] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<{ text: string; changes?: Changes } | null>(null);
+  // Kept as what happened, not as text, so it follows a language change while shown.
+  const [message, setMessage] = useState<{ changes?: Changes } | null>(null);
   const [saveError, setSaveError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const ids = { namespace: useId(), language: useId() };
@@ -98,7 +110,7 @@ const Editor = () => {
     const found = checkWords(words, standard, t);
     setErrors(found);
     if (Object.keys(found).length > 0) {
-      setMessage({ text: t("invalid") });
+      setMessage({});
       document.getElementById(`word-${Object.keys(found)[0]}`)?.focus();
       return;
     }
@@ -118,23 +130,12 @@ const Editor = () => {
       });
       if (session)
         tenantWordsCache(session.tenantId).write(language, namespace, { body: { data } });
-      const total = changes.added.length + changes.changed.length + changes.removed.length;
-      setMessage({
-        text:
-          total === 0
-            ? t("unchanged")
-            : t("saved", {
-                added: changes.added.length,
-                changed: changes.changed.length,
-                removed: changes.removed.length,
-              }),
-        changes,
-      });
+      setMessage({ changes });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const atFields = fieldErrors(error);
       setErrors(atFields);
-      if (Object.keys(atFields).length > 0) setMessage({ text: t("invalid") });
+      if (Object.keys(atFields).length > 0) setMessage({});
       else setSaveError(error);
     } finally {
       setBusy(false);
@@ -241,7 +242,7 @@ const Editor = () => {
             </button>
           </div>
           <div role="status" data-testid="vocabulary-status">
-            {message && <p>{message.text}</p>}
+            {message && <p>{describe(message.changes, t)}</p>}
             {message?.changes && (
               <ul aria-label={t("changedKeys")}>
                 {[
