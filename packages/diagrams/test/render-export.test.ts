@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { exportDiagram } from "../src/export/index.js";
-import { layoutDiagram } from "../src/layout/index.js";
-import type { WorkflowDiagram } from "../src/schema/types.js";
+import { layoutDiagram } from "../src/types/workflow/layout/index.js";
+import type { WorkflowDiagram } from "../src/types/workflow/model.js";
 import { renderCases } from "./support/cases.js";
 
 const example = renderCases().find((c) => c.name === "partner-order-flow")

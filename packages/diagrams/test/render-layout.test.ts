@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { generateWorkflow } from "../bench/workload.mjs";
-import { layoutDiagram } from "../src/layout/index.js";
-import type { Box, Layout } from "../src/layout/types.js";
-import type { Point, WorkflowDiagram } from "../src/schema/types.js";
+import { layoutDiagram } from "../src/types/workflow/layout/index.js";
+import type { Box, Layout } from "../src/types/workflow/layout/types.js";
+import type { Point, WorkflowDiagram } from "../src/types/workflow/model.js";
 import { renderCases } from "./support/cases.js";
 
 /** True when the axis-aligned segment passes through the box's interior. */

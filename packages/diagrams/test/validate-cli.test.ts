@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { STARTER, starterText } from "../src/cli/commands/init.js";
 import { main } from "../src/cli/dispatch.js";
-import type { Problem } from "../src/validate/problem.js";
+import type { Problem } from "../src/core/validate/problem.js";
 import { baseDiagram } from "./validate-base.js";
 import { set } from "./validate-pointer.js";
 

@@ -1,4 +1,4 @@
-import type { VisualPreset } from "../schema/types.js";
+import type { VisualPreset } from "../types/workflow/model.js";
 
 // Listed here rather than imported from schema/types.ts' runtime constants so the command list
 // loads without the schema module; test/render-cli.test.ts checks both lists agree.

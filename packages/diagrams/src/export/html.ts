@@ -1,5 +1,5 @@
-import { esc } from "../render/lib/xml.js";
-import type { WorkflowDiagram } from "../schema/types.js";
+import { esc } from "../core/svg/xml.js";
+import type { WorkflowDiagram } from "../types/workflow/model.js";
 import { webFontCss } from "./web-font.js";
 
 /** JSON safe to embed in a <script> element. */

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { schemaText } from "../../validate/schema.js";
+import { schema } from "../../types/workflow/schema.js";
 import { parseArgsOrReport, usageError } from "../args.js";
 import { type Command, EXIT } from "../command.js";
 
@@ -30,7 +30,7 @@ export const command: Command = {
     if (positionals.length > 0) {
       return usageError(command, io, `unexpected argument "${positionals[0]}"`);
     }
-    const text = schemaText();
+    const text = schema.text();
     if (values.output === undefined) {
       io.stdout(text);
       return EXIT.ok;

@@ -114,7 +114,7 @@ export const command: Command = {
         continue;
       }
       const name = file === "-" ? "<stdin>" : file;
-      const result = validateSource(source, { file: name });
+      const result = await validateSource(source, { file: name });
       if (result.ok) {
         if (format === "text") io.stdout(`${name}: valid\n`);
         continue;

@@ -1,15 +1,15 @@
-import type { DiagramNode, EdgeRole, LegendKey, WorkflowDiagram } from "../schema/types.js";
-import { EDGE_ROLES, LEGEND_CATEGORY, LEGEND_KEYS } from "../schema/types.js";
+import { round } from "../../../core/geometry.js";
+import { wordsFor } from "../../../core/words.js";
+import type { DiagramNode, EdgeRole, LegendKey, WorkflowDiagram } from "../model.js";
+import { EDGE_ROLES, LEGEND_CATEGORY, LEGEND_KEYS } from "../model.js";
 import { edgeRole, mainPairs, routeEdges } from "./edges.js";
-import { round } from "./geometry.js";
 import { METRICS as M, place, textBlock } from "./metrics.js";
 import type { Channels } from "./route.js";
 import type { BandLayout, Box, Layout, LegendItem, NodeLayout, TextBlock } from "./types.js";
-import { wordsFor } from "./words.js";
 
+export { type Words, wordsFor } from "../../../core/words.js";
 export { METRICS } from "./metrics.js";
 export type * from "./types.js";
-export { type Words, wordsFor } from "./words.js";
 
 interface NodeContent {
   width: number;

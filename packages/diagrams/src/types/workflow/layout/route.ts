@@ -1,5 +1,5 @@
-import type { Edge, Point, Side } from "../schema/types.js";
-import { inflate, segmentHitsBox, sideDir, simplify } from "./geometry.js";
+import { inflate, segmentHitsBox, sideDir, simplify } from "../../../core/geometry.js";
+import type { Edge, Point, Side } from "../model.js";
 import type { Box } from "./types.js";
 
 /** Where a routed edge may run besides the straight lines between its ports. */

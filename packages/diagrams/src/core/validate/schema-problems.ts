@@ -1,7 +1,12 @@
 import type { ErrorObject } from "ajv";
 import { childPointer, pointerTokens, valueAtPointer } from "./pointer.js";
 import type { Problem } from "./problem.js";
-import { definitionWithPattern, schemaForInstance, schemaValidator } from "./schema.js";
+import {
+  definitionWithPattern,
+  type JsonSchema,
+  schemaForInstance,
+  type TypeSchema,
+} from "./schema.js";
 import { closest, didYouMean } from "./suggest.js";
 
 /** A problem before it is given a line and column: the path says where, `at` which end of it. */
@@ -39,7 +44,20 @@ const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${t
 
 const lastToken = (path: string) => pointerTokens(path).at(-1) ?? "";
 
-function convert(error: ErrorObject, root: unknown): UnlocatedProblem | undefined {
+/** What a type adds to the schema's problems. */
+export interface SchemaHints {
+  /**
+   * A suggestion for an object key that is not a valid id (e.g. a cards key close to a node id).
+   */
+  keySuggestion?(name: string, root: unknown): string | undefined;
+}
+
+function convert(
+  error: ErrorObject,
+  root: unknown,
+  schema: JsonSchema,
+  hints: SchemaHints,
+): UnlocatedProblem | undefined {
   const path = error.instancePath;
   const value = valueAtPointer(root, path);
   const rule = `schema/${error.keyword}`;
@@ -64,7 +82,7 @@ function convert(error: ErrorObject, root: unknown): UnlocatedProblem | undefine
     case "required": {
       const missing = String(params.missingProperty);
       const allowed = Object.keys(
-        (schemaForInstance(path)?.properties as object | undefined) ?? {},
+        (schemaForInstance(schema, path)?.properties as object | undefined) ?? {},
       );
       const strangers = Object.keys((value as object | undefined) ?? {}).filter(
         (key) => !allowed.includes(key),
@@ -81,7 +99,7 @@ function convert(error: ErrorObject, root: unknown): UnlocatedProblem | undefine
     }
     case "additionalProperties": {
       const name = String(params.additionalProperty);
-      const owner = schemaForInstance(path);
+      const owner = schemaForInstance(schema, path);
       const allowed = Object.keys((owner?.properties as object | undefined) ?? {});
       const suggestion = didYouMean(name, allowed);
       return {
@@ -153,7 +171,7 @@ function convert(error: ErrorObject, root: unknown): UnlocatedProblem | undefine
     case "pattern": {
       if (error.propertyName !== undefined) {
         const name = error.propertyName;
-        const suggestion = cardKeySuggestion(name, root);
+        const suggestion = hints.keySuggestion?.(name, root);
         return {
           path: childPointer(path, name),
           rule: "schema/propertyNames",
@@ -162,7 +180,7 @@ function convert(error: ErrorObject, root: unknown): UnlocatedProblem | undefine
           at: "key",
         };
       }
-      const definition = definitionWithPattern(String(params.pattern)) ?? "";
+      const definition = definitionWithPattern(schema, String(params.pattern)) ?? "";
       const meaning = PATTERN_MEANING[definition] ?? `does not match ${String(params.pattern)}`;
       return { path, rule, message: `${describe(value)} ${meaning}` };
     }
@@ -175,21 +193,17 @@ function convert(error: ErrorObject, root: unknown): UnlocatedProblem | undefine
   }
 }
 
-function cardKeySuggestion(name: string, root: unknown): string | undefined {
-  const nodes = (root as { nodes?: unknown }).nodes;
-  if (!Array.isArray(nodes)) return undefined;
-  const ids = nodes.map((n) => (n as { id?: unknown })?.id).filter((id) => typeof id === "string");
-  const match = closest(name, ids as string[]);
-  return match === undefined ? undefined : `did you mean "${match}"?`;
-}
-
 /** Every way `value` breaks the JSON Schema, in plain words, with the JSON path of each. */
-export function schemaProblems(value: unknown): UnlocatedProblem[] {
-  const validate = schemaValidator();
+export function schemaProblems(
+  value: unknown,
+  schema: TypeSchema,
+  hints: SchemaHints = {},
+): UnlocatedProblem[] {
+  const validate = schema.validator();
   if (validate(value)) return [];
   const problems: UnlocatedProblem[] = [];
   for (const error of validate.errors ?? []) {
-    const problem = convert(error, value);
+    const problem = convert(error, value, schema.json(), hints);
     if (problem) problems.push(problem);
   }
   return problems;

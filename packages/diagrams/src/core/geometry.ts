@@ -1,5 +1,12 @@
-import type { Point, Side } from "../schema/types.js";
-import type { Box } from "./types.js";
+import type { Point, Side } from "./model.js";
+
+/** An axis-aligned rectangle in diagram units. */
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 /** Rounds to 1/100 of a unit so every number in the output is the same on every machine. */
 export function round(n: number): number {

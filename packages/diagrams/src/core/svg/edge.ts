@@ -1,8 +1,8 @@
-import type { EdgeLayout } from "../layout/types.js";
-import type { EdgeRole, EdgeVariant, Point } from "../schema/types.js";
-import { text } from "./lib/text.js";
-import { el, ID, num } from "./lib/xml.js";
-import type { Theme } from "./theme.js";
+import type { EdgeRole, EdgeVariant, Point } from "../model.js";
+import type { Theme } from "../theme.js";
+import type { EdgeBox } from "./boxes.js";
+import { text } from "./text.js";
+import { el, ID, num } from "./xml.js";
 
 /** The polyline as a path with rounded corners of at most `radius`. */
 function edgePath(points: Point[], radius: number): string {
@@ -77,7 +77,7 @@ export function edgeStyle(
 }
 
 /** One edge: its rounded orthogonal path and arrowhead, styled by role and variant. */
-export function renderEdge(edge: EdgeLayout, theme: Theme, labels: Map<string, string>): string {
+export function renderEdge(edge: EdgeBox, theme: Theme, labels: Map<string, string>): string {
   const style = edgeStyle(edge.role, edge.edge.variant, theme);
   const sw = edge.strokeWidth;
   const headLen = 7 + sw * 1.6;
@@ -135,7 +135,7 @@ export function renderEdge(edge: EdgeLayout, theme: Theme, labels: Map<string, s
 }
 
 /** An edge label on its background. */
-export function renderEdgeLabel(edge: EdgeLayout, theme: Theme): string {
+export function renderEdgeLabel(edge: EdgeBox, theme: Theme): string {
   if (!edge.label) return "";
   return el(
     "g",

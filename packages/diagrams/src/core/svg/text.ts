@@ -1,4 +1,4 @@
-import type { TextBlock } from "../../layout/types.js";
+import type { TextBlock } from "../text/block.js";
 import { el, esc } from "./xml.js";
 
 /** A wrapped text block as one <text> with a <tspan> per line, baselines from the block's box. */

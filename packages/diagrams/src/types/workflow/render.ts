@@ -1,19 +1,15 @@
-import { layoutDiagram } from "../layout/index.js";
-import type { BandLayout, Layout } from "../layout/types.js";
-import type { VisualPreset, WorkflowDiagram } from "../schema/types.js";
-import { FONT_STACK } from "../text/measure.js";
-import { edgeStyle, renderEdge, renderEdgeLabel } from "./edge.js";
-import { text } from "./lib/text.js";
-import { el, esc, ID, num } from "./lib/xml.js";
-import { renderNode } from "./node.js";
-import { type BandColors, THEMES, type Theme } from "./theme.js";
+import type { RenderOptions } from "../../core/diagram-type.js";
+import { edgeStyle, renderEdge, renderEdgeLabel } from "../../core/svg/edge.js";
+import { renderNode } from "../../core/svg/node.js";
+import { text } from "../../core/svg/text.js";
+import { el, esc, ID, num } from "../../core/svg/xml.js";
+import { FONT_STACK } from "../../core/text/measure.js";
+import { type BandColors, THEMES, type Theme } from "../../core/theme.js";
+import { layoutDiagram } from "./layout/index.js";
+import type { BandLayout, Layout } from "./layout/types.js";
+import type { WorkflowDiagram } from "./model.js";
 
-export interface RenderOptions {
-  /** Overrides meta.visual_preset. */
-  preset?: VisualPreset;
-  /** Overrides meta.quality_profile. */
-  quality?: "standard" | "showcase";
-}
+export type { RenderOptions };
 
 function renderBand(
   band: BandLayout,

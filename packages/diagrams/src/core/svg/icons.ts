@@ -1,4 +1,4 @@
-import type { ComponentType } from "../schema/types.js";
+import type { ComponentType } from "../model.js";
 
 /**
  * One glyph per component type, drawn with strokes on a 16×16 grid. Plain paths (no fonts, no

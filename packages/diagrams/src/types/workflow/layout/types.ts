@@ -1,29 +1,10 @@
-import type {
-  BandVariant,
-  ComponentType,
-  DiagramNode,
-  Edge,
-  EdgeRole,
-  LegendKey,
-  Point,
-  Side,
-} from "../schema/types.js";
+import type { Box } from "../../../core/geometry.js";
+import type { EdgeBox, NodeBox } from "../../../core/svg/boxes.js";
+import type { TextBlock } from "../../../core/text/block.js";
+import type { BandVariant, DiagramNode, Edge, EdgeRole, LegendKey, Point, Side } from "../model.js";
 
-/** An axis-aligned rectangle in diagram units. */
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-/** A block of wrapped text: one entry per line, positioned by its box. */
-export interface TextBlock {
-  lines: string[];
-  size: number;
-  weight: "regular" | "semibold";
-  box: Box;
-}
+export type { Box } from "../../../core/geometry.js";
+export type { TextBlock } from "../../../core/text/block.js";
 
 export interface LaneLayout {
   id: string;
@@ -42,34 +23,17 @@ export interface BandLayout {
   label: TextBlock;
 }
 
-export interface NodeLayout {
-  id: string;
+export interface NodeLayout extends NodeBox {
   node: DiagramNode;
-  type: ComponentType;
-  category: LegendKey | null;
-  box: Box;
-  /** The type icon's square. */
-  icon: Box;
-  label: TextBlock;
-  sublabel?: TextBlock;
-  tag?: TextBlock & { pill: Box };
-  brand?: { circle: { cx: number; cy: number; r: number }; monogram: string; size: number };
 }
 
-export interface EdgeLayout {
+export interface EdgeLayout extends EdgeBox {
   /** The edge's id, or `e<index>` when the description gives none. */
   id: string;
   index: number;
   edge: Edge;
-  role: EdgeRole;
   fromSide: Side;
   toSide: Side;
-  /** The orthogonal polyline, from the source's boundary to the target's. */
-  points: Point[];
-  /** Where the arrow ends (the last point) and the direction it points, as a unit vector. */
-  arrow: { tip: Point; dx: number; dy: number };
-  label?: TextBlock & { background: Box };
-  strokeWidth: number;
 }
 
 /** A legend line: a component category (colour swatch) or a flow role (line sample). */

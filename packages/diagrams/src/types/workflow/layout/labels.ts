@@ -1,5 +1,5 @@
-import type { Edge, Point } from "../schema/types.js";
-import { round, segmentHitsBox } from "./geometry.js";
+import { round, segmentHitsBox } from "../../../core/geometry.js";
+import type { Edge, Point } from "../model.js";
 import type { Box, EdgeLayout, TextBlock } from "./types.js";
 
 /** What a label is placed among: everything drawn that it should not hide. */

@@ -1,16 +1,16 @@
-import type { NodeLayout } from "../layout/types.js";
-import type { Point } from "../schema/types.js";
+import type { Point } from "../model.js";
+import type { Theme } from "../theme.js";
+import type { NodeBox } from "./boxes.js";
 import { ICON_PATHS } from "./icons.js";
-import { text } from "./lib/text.js";
-import { el, esc, ID, num } from "./lib/xml.js";
-import type { Theme } from "./theme.js";
+import { text } from "./text.js";
+import { el, esc, ID, num } from "./xml.js";
 
-function categoryColor(theme: Theme, node: NodeLayout): string {
+function categoryColor(theme: Theme, node: NodeBox): string {
   return theme.category[node.category ?? "flow"];
 }
 
 function nodeOutline(
-  node: NodeLayout,
+  node: NodeBox,
   radius: number,
 ): { tag: string; attrs: Record<string, string | number> } {
   const { x, y, width: w, height: h } = node.box;
@@ -34,7 +34,7 @@ function nodeOutline(
 }
 
 /** One node: its outline (shape by type), icon, texts, tag pill and brand badge. */
-export function renderNode(node: NodeLayout, theme: Theme, showcase: boolean): string {
+export function renderNode(node: NodeBox, theme: Theme, showcase: boolean): string {
   const color = categoryColor(theme, node);
   const style = theme.node.style;
   const outline = nodeOutline(node, theme.node.radius);

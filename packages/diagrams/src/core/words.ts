@@ -1,4 +1,4 @@
-import type { EdgeRole, LegendKey } from "../schema/types.js";
+import type { EdgeRole, LegendKey } from "./model.js";
 
 /** The few words the drawing adds itself: the legend's title and default entry names. */
 export interface Words {

@@ -1,5 +1,5 @@
-import type { Edge, EdgeRole, Point, Side, WorkflowDiagram } from "../schema/types.js";
-import { round, simplify } from "./geometry.js";
+import { round, simplify } from "../../../core/geometry.js";
+import type { Edge, EdgeRole, Point, Side, WorkflowDiagram } from "../model.js";
 import { type LabelScene, placeEdgeLabel } from "./labels.js";
 import { METRICS as M, textBlock } from "./metrics.js";
 import {

@@ -1,4 +1,4 @@
-import type { BandVariant, EdgeRole, LegendKey, VisualPreset } from "../schema/types.js";
+import type { BandVariant, EdgeRole, LegendKey, VisualPreset } from "./model.js";
 
 /** How a node shows its component type. */
 export type NodeStyle = "tile" | "glow" | "outline" | "bar";

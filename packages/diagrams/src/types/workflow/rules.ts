@@ -1,6 +1,6 @@
-import { childPointer } from "./pointer.js";
-import type { UnlocatedProblem } from "./schema-problems.js";
-import { didYouMean } from "./suggest.js";
+import { childPointer } from "../../core/validate/pointer.js";
+import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
+import { didYouMean } from "../../core/validate/suggest.js";
 
 const suggestion = (text: string | undefined) => (text === undefined ? {} : { suggestion: text });
 

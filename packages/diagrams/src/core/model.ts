@@ -1,11 +1,8 @@
 /**
- * The workflow description format (diagram_type "workflow"), as TypeScript types.
- *
- * This is the contract between the stages: validate produces a `WorkflowDiagram`,
- * layout consumes one. The JSON Schema in `schema/workflow.schema.json` is the
- * authority for what a file may contain; these types must describe exactly the same
- * shapes. Shapes that the format document leaves "defined elsewhere" are designed
- * here and explained in docs/diagrams/format.md.
+ * The vocabulary every diagram type shares: ids, locales, points, component types, the legend,
+ * brand marks, guided views, edge variants and roles, presets, quality profiles, animation and
+ * `meta`. A type's own model (e.g. types/workflow/model.ts) builds on these; nothing here knows
+ * any type. docs/diagrams/format.md describes them for people.
  */
 
 /** Letters, digits, `_` and `-`, starting with a letter; 1 to 64 characters. */
@@ -108,14 +105,6 @@ export interface GuidedView {
   edges?: Id[];
 }
 
-/** A detail card for one node, shown in the HTML output when the node is selected. */
-export interface Card {
-  title?: string;
-  /** Paragraphs of plain text; at least one. */
-  body: string[];
-  links?: { label: string; href: string }[];
-}
-
 export const EDGE_VARIANTS = [
   "default",
   "emphasis",
@@ -131,17 +120,6 @@ export type EdgeRole = (typeof EDGE_ROLES)[number];
 
 export const SIDES = ["left", "right", "top", "bottom"] as const;
 export type Side = (typeof SIDES)[number];
-
-export const ROUTES = [
-  "auto",
-  "straight",
-  "drop",
-  "outside-right",
-  "return-left",
-  "bottom-channel",
-  "up-channel",
-] as const;
-export type Route = (typeof ROUTES)[number];
 
 export const BAND_VARIANTS = ["default", "emphasis", "security", "dashed"] as const;
 export type BandVariant = (typeof BAND_VARIANTS)[number];
@@ -169,90 +147,4 @@ export interface Meta {
   legend?: Legend;
   /** [width, height]; width at least 700, height at least 240. */
   viewBox?: [number, number];
-}
-
-export interface Lane {
-  id: Id;
-  label: string;
-  variant?: "normal" | "exception";
-}
-
-export interface Phase {
-  id: Id;
-  label: string;
-  fromCol: number;
-  toCol: number;
-  variant?: BandVariant;
-}
-
-export interface Group {
-  id: Id;
-  label: string;
-  lane: Id;
-  fromCol: number;
-  toCol: number;
-  variant?: BandVariant;
-}
-
-export interface DiagramNode {
-  id: Id;
-  lane: Id;
-  /** 0 to 5. */
-  col: number;
-  type: ComponentType;
-  label: string;
-  sublabel?: string;
-  tag?: string;
-  brand?: BrandMark;
-  width?: number;
-  height?: number;
-  yOffset?: number;
-}
-
-export interface Edge {
-  id?: Id;
-  from: Id;
-  to: Id;
-  label?: string;
-  variant?: EdgeVariant;
-  role?: EdgeRole;
-  fromSide?: Side;
-  toSide?: Side;
-  route?: Route;
-  via?: Point[];
-  labelAt?: Point;
-  labelDx?: number;
-  labelDy?: number;
-  labelSegment?: number;
-  channelX?: number;
-  channelY?: number;
-  bias?: number;
-  width?: number;
-}
-
-export interface FromTo {
-  from: Id;
-  to: Id;
-}
-
-export interface SemanticChecks {
-  allowedRoots?: Id[];
-  allowedTerminals?: Id[];
-  requiredEdges?: FromTo[];
-  requiredPaths?: FromTo[];
-}
-
-export interface WorkflowDiagram {
-  schema_version: 1 | 2;
-  diagram_type: "workflow";
-  meta: Meta;
-  lanes: Lane[];
-  nodes: DiagramNode[];
-  edges: Edge[];
-  phases?: Phase[];
-  groups?: Group[];
-  mainPath?: Id[];
-  semanticChecks?: SemanticChecks;
-  /** schema_version 2 only. Keys are node ids. */
-  cards?: Record<Id, Card>;
 }

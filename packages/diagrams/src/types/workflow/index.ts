@@ -1,0 +1,21 @@
+import type { DiagramType } from "../../core/diagram-type.js";
+import { hints } from "./hints.js";
+import { layoutDiagram } from "./layout/index.js";
+import type { Layout } from "./layout/types.js";
+import type { WorkflowDiagram } from "./model.js";
+import { renderLayoutSvg } from "./render.js";
+import { ruleProblems } from "./rules.js";
+import { schema } from "./schema.js";
+import { STARTER } from "./starter.js";
+
+/** Workflow diagrams: lanes and columns, nodes placed in cells, routed edges, a main path. */
+export const type: DiagramType<WorkflowDiagram, Layout> = {
+  name: "workflow",
+  schema,
+  hints,
+  rules: ruleProblems,
+  layout: layoutDiagram,
+  render: renderLayoutSvg,
+  trace: (diagram) => diagram.mainPath ?? [],
+  starter: STARTER,
+};
