@@ -22,7 +22,11 @@ export function importsOf(file: string, text: string): string[] {
   ].map((m) => m[1] as string);
   return specifiers
     .filter((s) => s.startsWith("."))
-    .map((s) => relative(SRC, resolve(dirname(file), s)).split(sep).join("/"));
+    .map((s) =>
+      relative(SRC, resolve(dirname(file), s))
+        .split(sep)
+        .join("/"),
+    );
 }
 
 /** The src-relative paths that break the family's two import rules, as "importer → imported". */
@@ -56,7 +60,10 @@ describe("the family's structure", () => {
     const at = (path: string, text: string) => ({ path: join(SRC, path), text });
     expect(
       violations([
-        at("core/svg/node.ts", 'import type { Layout } from "../../types/workflow/layout/types.js";'),
+        at(
+          "core/svg/node.ts",
+          'import type { Layout } from "../../types/workflow/layout/types.js";',
+        ),
         at("core/theme.ts", 'const t = await import("../types/index.js");'),
         at("types/sequence/render.ts", 'export { METRICS } from "../workflow/layout/metrics.js";'),
         at("types/lifecycle/index.ts", 'import { loadType } from "../index.js";'),
