@@ -1,5 +1,6 @@
-import type { Meta, QualityProfile } from "./model.js";
+import type { Card, Meta, QualityProfile } from "./model.js";
 import type { Theme } from "./theme.js";
+import type { ViewTargets } from "./validate/meta-rules.js";
 import type { TypeSchema } from "./validate/schema.js";
 import type { SchemaHints, UnlocatedProblem } from "./validate/schema-problems.js";
 
@@ -14,6 +15,25 @@ export interface Description {
 export interface LaidOut {
   width: number;
   height: number;
+}
+
+/** One step of the HTML trace: a node (g.node) or an edge (g.edge), by its `data-id`. */
+export interface TraceStep {
+  kind: "node" | "edge";
+  id: string;
+}
+
+/** What the HTML page of a type plays and shows (export/html.ts). */
+export interface Interaction {
+  /**
+   * The steps in play order. A node step lights the node; an edge step lights the edge and its
+   * ends (`data-from`, `data-to`) and moves a dot along its `.edge-line`. Empty: no trace.
+   */
+  trace: TraceStep[];
+  /** The trace button's words, e.g. "Trace main path", "Play messages". */
+  traceLabel: string;
+  /** Detail cards by node id (`data-id` of a g.node), opened on click or Enter. */
+  cards?: Record<string, Card>;
 }
 
 /** Options every renderer takes. */
@@ -44,12 +64,17 @@ export interface DiagramType<D extends Description = Description, L extends Laid
    * carry a JSON Pointer; the core turns it into file:line:column.
    */
   rules(value: unknown): UnlocatedProblem[];
+  /**
+   * What meta.views may highlight in this type (the core checks the references); without it
+   * view references are not checked.
+   */
+  viewTargets?(value: unknown): ViewTargets;
   /** Pure: the same description gives the same numbers on every machine. */
   layout(d: D): L | Promise<L>;
   /** The SVG; the preset comes from `options.preset`, else meta.visual_preset. */
   render(d: D, l: L, options?: RenderOptions): string;
-  /** Element ids (`data-id`) in play order for HTML `animation: trace`; none: no trace button. */
-  trace?(d: D, l: L): string[];
+  /** What the HTML page plays (`animation: trace`) and opens on click; none: views only. */
+  interaction?(d: D, l: L): Interaction;
   /** What `init --type` writes: a valid description that shows the type's main features. */
   starter: D;
 }

@@ -105,6 +105,14 @@ export interface GuidedView {
   edges?: Id[];
 }
 
+/** A detail card for one node, shown in the HTML output when the node is selected. */
+export interface Card {
+  title?: string;
+  /** Paragraphs of plain text; at least one. */
+  body: string[];
+  links?: { label: string; href: string }[];
+}
+
 export const EDGE_VARIANTS = [
   "default",
   "emphasis",

@@ -1,7 +1,6 @@
 import type { Description } from "../core/diagram-type.js";
 import type { VisualPreset } from "../core/model.js";
 import { isTypeName, loadType } from "../types/index.js";
-import type { WorkflowDiagram } from "../types/workflow/model.js";
 
 export const OUTPUT_FORMATS = ["svg", "png", "pdf", "html"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -43,7 +42,7 @@ export async function exportDiagram(
     }
     case "html": {
       const { renderHtml } = await import("./html.js");
-      return renderHtml(diagram as WorkflowDiagram, svg);
+      return renderHtml(diagram.meta, svg, type.interaction?.(diagram, layout));
     }
   }
 }

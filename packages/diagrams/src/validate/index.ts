@@ -6,14 +6,17 @@ import {
 } from "../core/validate/index.js";
 import { parseWithLocations } from "../core/validate/parse.js";
 import { isTypeName, loadType } from "../types/index.js";
+import { envelope } from "./envelope.js";
 
 export type { Problem } from "../core/validate/problem.js";
 export { formatProblems, type ValidateOptions, type ValidationResult };
 
 /**
  * Validates a description given as JSON text, as the type its `diagram_type` names: syntax,
- * that type's JSON Schema and every rule beyond it. Reports all problems at once, each with
- * line, column and JSON path, sorted by position. Never throws on bad input.
+ * that type's JSON Schema, the shared meta rules and the type's rules. Reports all problems at
+ * once, each with line, column and JSON path, sorted by position. A diagram_type that names no
+ * registered type is a problem listing the registered ones, reported with any problem in the
+ * shared parts. Never throws on bad input.
  */
 export async function validateSource(
   source: string,
@@ -22,8 +25,6 @@ export async function validateSource(
   const parsed = parseWithLocations(source, options.file);
   if (!parsed.ok) return { ok: false, problems: parsed.problems };
   const name = (parsed.value as { diagram_type?: unknown } | null)?.diagram_type;
-  // Until more types are registered, anything else is checked as a workflow, whose schema
-  // names the one allowed value.
-  const type = await loadType(isTypeName(name) ? name : "workflow");
+  const type = isTypeName(name) ? await loadType(name) : envelope;
   return validateParsed(type, parsed, options);
 }

@@ -1,35 +1,41 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { STARTER } from "../../types/workflow/starter.js";
+import type { Description } from "../../core/diagram-type.js";
+import { loadType, TYPE_NAMES } from "../../types/index.js";
 import { parseArgsOrReport, usageError } from "../args.js";
 import { type Command, EXIT } from "../command.js";
+import { parseType } from "../type-option.js";
 
-const DEFAULT_FILE = "workflow.json";
+const DEFAULT_TYPE = "workflow";
 
-const HELP = `Usage: orderline-diagrams init [FILE] [--force]
+const HELP = `Usage: orderline-diagrams init [--type TYPE] [FILE] [--force]
 
-Writes a small starter workflow description that validates, to edit into your own:
-three lanes, two phases, four nodes, a mainPath and semanticChecks.
+Writes a small starter description of TYPE that validates and shows the type's main
+features, to edit into your own. The workflow starter has three lanes, two phases, four nodes,
+a mainPath and semanticChecks.
 
 Arguments:
-  FILE          where to write it (default: ${DEFAULT_FILE}); "-" prints it instead
+  FILE             where to write it (default: TYPE.json, e.g. ${DEFAULT_TYPE}.json); "-" prints it
 
 Options:
-  -f, --force   overwrite FILE if it exists (without it, an existing file is left alone)
-  -h, --help    show this help
+  -t, --type TYPE  the diagram type: ${TYPE_NAMES.join(", ")} (default: ${DEFAULT_TYPE})
+  -f, --force      overwrite FILE if it exists (without it, an existing file is left alone)
+  -h, --help       show this help
 
 Exit status: 0 written, 1 FILE exists (nothing written), 2 usage error or cannot write.
 
-Next: orderline-diagrams validate ${DEFAULT_FILE}
+Next: orderline-diagrams validate ${DEFAULT_TYPE}.json
 `;
 
-export function starterText(): string {
-  return `${JSON.stringify(STARTER, null, 2)}\n`;
+/** A starter as written: pretty-printed JSON with a final newline. */
+export function starterText(starter: Description): string {
+  return `${JSON.stringify(starter, null, 2)}\n`;
 }
 
-export { STARTER };
-
-const OPTIONS = { force: { type: "boolean", short: "f" } } as const;
+const OPTIONS = {
+  force: { type: "boolean", short: "f" },
+  type: { type: "string", short: "t" },
+} as const;
 
 export const command: Command = {
   name: "init",
@@ -40,14 +46,17 @@ export const command: Command = {
     if (!parsed) return EXIT.usage;
     const { values, positionals } = parsed;
     if (positionals.length > 1) return usageError(command, io, "name at most one FILE");
-    const file = positionals[0] ?? DEFAULT_FILE;
+    const name = parseType(values.type ?? DEFAULT_TYPE);
+    if (typeof name !== "string") return usageError(command, io, name.error);
+    const text = starterText((await loadType(name)).starter);
+    const file = positionals[0] ?? `${name}.json`;
     if (file === "-") {
-      io.stdout(starterText());
+      io.stdout(text);
       return EXIT.ok;
     }
     try {
       // "wx" fails if the file exists, in one step, so nothing is overwritten by a race.
-      writeFileSync(resolve(io.cwd, file), starterText(), { flag: values.force ? "w" : "wx" });
+      writeFileSync(resolve(io.cwd, file), text, { flag: values.force ? "w" : "wx" });
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === "EEXIST") {

@@ -1,6 +1,8 @@
 import type { Description, DiagramType } from "../diagram-type.js";
+import { metaProblems } from "./meta-rules.js";
 import { locate, type ParsedSource, parseWithLocations } from "./parse.js";
 import type { Problem } from "./problem.js";
+import type { TypeSchema } from "./schema.js";
 import { schemaProblems, type UnlocatedProblem } from "./schema-problems.js";
 
 export type { Problem } from "./problem.js";
@@ -15,10 +17,12 @@ export interface ValidateOptions {
 }
 
 /** The parts of a type validation needs. */
-export type Validated<D extends Description> = Pick<
-  DiagramType<D, never>,
-  "schema" | "hints" | "rules"
->;
+export interface Validated<D extends Description> {
+  schema: Pick<TypeSchema, "json" | "validator">;
+  hints?: DiagramType<D, never>["hints"];
+  rules: DiagramType<D, never>["rules"];
+  viewTargets?: DiagramType<D, never>["viewTargets"];
+}
 
 function byPosition(a: Problem, b: Problem): number {
   return a.line - b.line || a.column - b.column || a.path.localeCompare(b.path);
@@ -47,6 +51,7 @@ export function validateParsed<D extends Description>(
 ): ValidationResult<D> {
   const found = [
     ...schemaProblems(parsed.value, type.schema, type.hints),
+    ...metaProblems(parsed.value, type.viewTargets?.(parsed.value)),
     ...type.rules(parsed.value),
   ];
   return result<D>(parsed, found, options);

@@ -196,7 +196,7 @@ function convert(
 /** Every way `value` breaks the JSON Schema, in plain words, with the JSON path of each. */
 export function schemaProblems(
   value: unknown,
-  schema: TypeSchema,
+  schema: Pick<TypeSchema, "json" | "validator">,
   hints: SchemaHints = {},
 ): UnlocatedProblem[] {
   const validate = schema.validator();

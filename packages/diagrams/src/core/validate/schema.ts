@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { ErrorObject } from "ajv";
 import { pointerTokens } from "./pointer.js";
+import { SHARED_DEFS } from "./shared-schema.js";
 
 export type JsonSchema = { [key: string]: unknown };
 
@@ -17,34 +17,67 @@ export interface SchemaValidator {
  */
 export const AJV_OPTIONS = { allErrors: true, strict: true, strictTypes: false } as const;
 
-/** One diagram type's JSON Schema: the shipped file, and the validator compiled from it. */
+/** What a type writes of its schema; the core adds the shared definitions and the header. */
+export interface TypeSchemaSource {
+  /** The diagram_type value; the schema is shipped as schema/<name>.schema.json. */
+  name: string;
+  title: string;
+  description: string;
+  /** The root keywords (type, required, properties, allOf, ...), without $defs. */
+  body: JsonSchema;
+  /** The type's own $defs; they may refer to the shared ones (`#/$defs/meta`). */
+  defs: Record<string, JsonSchema>;
+}
+
+/** One diagram type's JSON Schema: the whole document, and the validator compiled from it. */
 export interface TypeSchema {
-  /** The schema file, in the package's schema/ folder. */
-  readonly url: URL;
-  /** The file's text, as shipped. */
-  text(): string;
-  /** The parsed schema (read once). */
+  readonly name: string;
+  /** The file name in the package's schema/ folder. */
+  readonly fileName: string;
+  /** The whole schema, shared definitions included (built once). */
   json(): JsonSchema;
+  /** The schema as shipped: pretty-printed JSON with a final newline. */
+  text(): string;
   /** The compiled validator (built once). */
   validator(): SchemaValidator;
 }
 
+/** The $id of a schema shipped in schema/. */
+export const schemaId = (fileName: string) => `urn:orderline:diagrams:${fileName}`;
+
+/** A type's whole schema document: header, the type's keywords, shared and own $defs. */
+export function typeSchemaDocument(source: TypeSchemaSource): JsonSchema {
+  const clash = Object.keys(source.defs).filter((name) => Object.hasOwn(SHARED_DEFS, name));
+  if (clash.length > 0) {
+    throw new Error(`${source.name} schema redefines shared $defs: ${clash.join(", ")}`);
+  }
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: schemaId(`${source.name}.schema.json`),
+    title: source.title,
+    description: source.description,
+    ...source.body,
+    $defs: { ...SHARED_DEFS, ...source.defs },
+  };
+}
+
 /**
- * A type's schema, read and compiled on first use. `compiled` returns the ajv standalone code
+ * A type's schema, built and compiled on first use. `compiled` returns the ajv standalone code
  * the build writes (scripts/compile-schema.mjs), so a cold CLI start neither loads ajv's
  * compiler nor compiles the schema; it throws MODULE_NOT_FOUND when running from source
  * (tests, tsx), and the schema is compiled here once instead.
  */
-export function typeSchema(url: URL, compiled: () => SchemaValidator): TypeSchema {
+export function typeSchema(source: TypeSchemaSource, compiled: () => SchemaValidator): TypeSchema {
   let json: JsonSchema | undefined;
   let validator: SchemaValidator | undefined;
   const self: TypeSchema = {
-    url,
-    text: () => readFileSync(url, "utf8"),
+    name: source.name,
+    fileName: `${source.name}.schema.json`,
     json() {
-      json ??= JSON.parse(self.text()) as JsonSchema;
+      json ??= typeSchemaDocument(source);
       return json;
     },
+    text: () => `${JSON.stringify(self.json(), null, 2)}\n`,
     validator() {
       if (validator) return validator;
       try {

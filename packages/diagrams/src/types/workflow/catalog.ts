@@ -1,25 +1,12 @@
+import { CORE_RULES } from "../../core/validate/catalog.js";
+
 /**
- * Every rule a problem can name, with what it means. docs/diagrams/format.md lists the same ids,
- * and the conformance suite proves each one both passes and fails.
+ * Every rule a workflow problem can name, with what it means: the core's and workflow's own.
+ * docs/diagrams/workflow.md lists the same ids, and the conformance suite proves each one both
+ * passes and fails.
  */
 export const RULES = {
-  "json/syntax": "the file is not valid JSON",
-  "json/duplicate-key": "a property appears twice in one object",
-  "schema/required": "a required property is missing",
-  "schema/additionalProperties": "a property the format does not know (unknown at this level)",
-  "schema/type": "a value of the wrong JSON type",
-  "schema/enum": "a value outside its set of allowed values",
-  "schema/const": "a value other than the one allowed (diagram_type must be workflow)",
-  "schema/minimum": "a number below its lower bound",
-  "schema/maximum": "a number above its upper bound",
-  "schema/minItems": "an array with too few items",
-  "schema/maxItems": "an array with too many items (viewBox has two)",
-  "schema/minLength": "a string that must not be empty, or is too short",
-  "schema/maxLength": "a string that is too long (brand monogram: at most 3 characters)",
-  "schema/pattern": "a string of the wrong form (id, locale, colour, link)",
-  "schema/propertyNames": "a cards key that is not a valid id",
-  "schema/minProperties": "semanticChecks without any check",
-  "version/v2-only": "meta.views or cards in a schema_version 1 description",
+  ...CORE_RULES,
   "id/duplicate": "two lanes, nodes, phases, groups, edges or views with the same id",
   "ref/lane": "a node or group lane that names no lane",
   "ref/node":

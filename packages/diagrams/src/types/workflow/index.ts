@@ -1,10 +1,11 @@
 import type { DiagramType } from "../../core/diagram-type.js";
 import { hints } from "./hints.js";
+import { interaction } from "./interaction.js";
 import { layoutDiagram } from "./layout/index.js";
 import type { Layout } from "./layout/types.js";
 import type { WorkflowDiagram } from "./model.js";
 import { renderLayoutSvg } from "./render.js";
-import { ruleProblems } from "./rules.js";
+import { ruleProblems, viewTargets } from "./rules.js";
 import { schema } from "./schema.js";
 import { STARTER } from "./starter.js";
 
@@ -14,8 +15,9 @@ export const type: DiagramType<WorkflowDiagram, Layout> = {
   schema,
   hints,
   rules: ruleProblems,
+  viewTargets,
   layout: layoutDiagram,
   render: renderLayoutSvg,
-  trace: (diagram) => diagram.mainPath ?? [],
+  interaction,
   starter: STARTER,
 };

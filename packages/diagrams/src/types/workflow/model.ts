@@ -9,6 +9,7 @@
 import type {
   BandVariant,
   BrandMark,
+  Card,
   ComponentType,
   EdgeRole,
   EdgeVariant,
@@ -19,14 +20,6 @@ import type {
 } from "../../core/model.js";
 
 export * from "../../core/model.js";
-
-/** A detail card for one node, shown in the HTML output when the node is selected. */
-export interface Card {
-  title?: string;
-  /** Paragraphs of plain text; at least one. */
-  body: string[];
-  links?: { label: string; href: string }[];
-}
 
 export const ROUTES = [
   "auto",

@@ -1,10 +1,17 @@
 import type { RenderOptions } from "../../core/diagram-type.js";
-import { edgeStyle, renderEdge, renderEdgeLabel } from "../../core/svg/edge.js";
+import {
+  fitTransform,
+  look,
+  renderLegend,
+  SVG_CLOSE,
+  svgOpen,
+  titleBlock,
+} from "../../core/svg/document.js";
+import { renderEdge, renderEdgeLabel } from "../../core/svg/edge.js";
 import { renderNode } from "../../core/svg/node.js";
 import { text } from "../../core/svg/text.js";
-import { el, esc, ID, num } from "../../core/svg/xml.js";
-import { FONT_STACK } from "../../core/text/measure.js";
-import { type BandColors, THEMES, type Theme } from "../../core/theme.js";
+import { el, ID } from "../../core/svg/xml.js";
+import type { BandColors } from "../../core/theme.js";
 import { layoutDiagram } from "./layout/index.js";
 import type { BandLayout, Layout } from "./layout/types.js";
 import type { WorkflowDiagram } from "./model.js";
@@ -52,63 +59,6 @@ function renderBand(
   );
 }
 
-function defs(theme: Theme, showcase: boolean): string {
-  const parts: string[] = [];
-  if (theme.grid) {
-    parts.push(
-      el(
-        "pattern",
-        { id: `${ID}-grid`, width: 100, height: 100, patternUnits: "userSpaceOnUse" },
-        el("path", {
-          d: "M20 0V100M40 0V100M60 0V100M80 0V100M0 20H100M0 40H100M0 60H100M0 80H100",
-          stroke: theme.grid.minor,
-          "stroke-width": 0.5,
-          fill: "none",
-        }) +
-          el("path", {
-            d: "M0 0H100V100",
-            stroke: theme.grid.major,
-            "stroke-width": 1,
-            fill: "none",
-          }),
-      ),
-    );
-  }
-  if (showcase) {
-    const dark = theme.name === "signal-flow" || theme.name === "blueprint";
-    parts.push(
-      el(
-        "filter",
-        { id: `${ID}-shadow`, x: "-20%", y: "-20%", width: "140%", height: "160%" },
-        el("feDropShadow", {
-          dx: 0,
-          dy: dark ? 0 : 2,
-          stdDeviation: dark ? 4 : 3,
-          "flood-color": dark ? theme.accent : "#0f172a",
-          "flood-opacity": dark ? 0.35 : 0.14,
-        }),
-      ),
-    );
-    parts.push(
-      el(
-        "linearGradient",
-        { id: `${ID}-node-fill`, x1: 0, y1: 0, x2: 0, y2: 1 },
-        el("stop", { offset: 0, "stop-color": theme.node.fill }) +
-          el("stop", { offset: 1, "stop-color": dark ? theme.background : theme.lane.fillAlt }),
-      ),
-    );
-    parts.push(
-      el(
-        "linearGradient",
-        { id: `${ID}-header-fill`, x1: 0, y1: 0, x2: 1, y2: 0 },
-        el("stop", { offset: 0, "stop-color": theme.lane.headerFill }) +
-          el("stop", { offset: 1, "stop-color": theme.lane.fill }),
-      ),
-    );
-  }
-  return parts.length ? el("defs", {}, parts.join("")) : "";
-}
-
 function describe(diagram: WorkflowDiagram): string {
   const labels = new Map(diagram.nodes.map((n) => [n.id, n.label]));
   const parts = [
@@ -127,36 +77,13 @@ export function renderLayoutSvg(
   layout: Layout,
   options: RenderOptions = {},
 ): string {
-  const theme = THEMES[options.preset ?? diagram.meta.visual_preset ?? "classic"];
-  const showcase = (options.quality ?? diagram.meta.quality_profile) === "showcase";
-  const out: string[] = [];
-  out.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${num(layout.width)}" height="${num(layout.height)}" viewBox="0 0 ${num(layout.width)} ${num(layout.height)}" role="img" aria-labelledby="${ID}-title ${ID}-desc" font-family="${esc(FONT_STACK)}" data-preset="${theme.name}"${diagram.meta.locale ? ` xml:lang="${esc(diagram.meta.locale)}"` : ""}>`,
-  );
-  out.push(el("title", { id: `${ID}-title` }, esc(diagram.meta.title)));
-  out.push(el("desc", { id: `${ID}-desc` }, esc(describe(diagram))));
-  out.push(defs(theme, showcase));
-  out.push(el("rect", { width: layout.width, height: layout.height, fill: theme.background }));
-  if (theme.grid)
-    out.push(el("rect", { width: layout.width, height: layout.height, fill: `url(#${ID}-grid)` }));
-  const transform =
-    layout.scale !== 1 || layout.offset.x !== 0 || layout.offset.y !== 0
-      ? `translate(${num(layout.offset.x)} ${num(layout.offset.y)}) scale(${layout.scale})`
-      : undefined;
+  const { theme, showcase } = look(diagram.meta, options);
+  const out: string[] = [svgOpen(diagram.meta, layout, theme, showcase, describe(diagram))];
+  const transform = fitTransform(layout);
   const body: string[] = [];
   const nodeLabels = new Map(diagram.nodes.map((n) => [n.id, n.label]));
 
-  body.push(text(layout.title, theme.text));
-  if (theme.titleRule) {
-    const y = layout.title.box.y - 8;
-    body.push(el("rect", { x: layout.title.box.x, y, width: 40, height: 3, fill: theme.accent }));
-  } else if (showcase) {
-    const y = layout.title.box.y + layout.title.box.height + 1;
-    body.push(
-      el("rect", { x: layout.title.box.x, y, width: 28, height: 2, rx: 1, fill: theme.accent }),
-    );
-  }
-  if (layout.subtitle) body.push(text(layout.subtitle, theme.muted));
+  body.push(titleBlock(layout, theme, showcase));
 
   const lanes = layout.lanes
     .map((lane) => {
@@ -229,37 +156,10 @@ export function renderLayoutSvg(
     el("g", { class: "edge-labels" }, layout.edges.map((e) => renderEdgeLabel(e, theme)).join("")),
   );
 
-  if (layout.legend) {
-    const legend = layout.legend;
-    const items = legend.items
-      .map((item) => {
-        if (item.kind === "category") {
-          const color = theme.category[item.key];
-          return el("rect", { ...item.swatch, rx: 3, fill: color }) + text(item.text, theme.muted);
-        }
-        const style = edgeStyle(item.key, undefined, theme);
-        const y = item.swatch.y + item.swatch.height / 2;
-        const sample = el("path", {
-          d: `M${num(item.swatch.x)} ${num(y)}H${num(item.swatch.x + item.swatch.width)}`,
-          stroke: style.color,
-          "stroke-width": item.key === "main" ? 2.25 : 1.5,
-          "stroke-dasharray": style.dash,
-          "stroke-linecap": style.cap,
-        });
-        return sample + text(item.text, theme.muted);
-      })
-      .join("");
-    body.push(
-      el(
-        "g",
-        { class: "legend", role: "group", "aria-label": legend.title.lines.join(" ") },
-        text(legend.title, theme.text) + items,
-      ),
-    );
-  }
+  if (layout.legend) body.push(renderLegend(layout.legend, theme));
 
   out.push(el("g", { transform }, body.join("")));
-  out.push("</svg>\n");
+  out.push(SVG_CLOSE);
   return out.join("");
 }
 

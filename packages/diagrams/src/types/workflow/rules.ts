@@ -1,55 +1,42 @@
+import type { ViewTargets } from "../../core/validate/meta-rules.js";
 import { childPointer } from "../../core/validate/pointer.js";
 import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
-import { didYouMean } from "../../core/validate/suggest.js";
-
-const suggestion = (text: string | undefined) => (text === undefined ? {} : { suggestion: text });
+import {
+  duplicateIds,
+  idSet,
+  idsOf,
+  isId,
+  isObj,
+  type Obj,
+  objects,
+  type Target,
+  unresolved,
+} from "../../core/validate/values.js";
 
 /**
  * The rules the JSON Schema cannot say: unique ids, references that resolve, column order,
- * one node per cell, a connected mainPath and the description's own semanticChecks.
+ * one node per cell, a connected mainPath and the description's own semanticChecks. The rules
+ * on meta (guided views) are the core's, for every type (core/validate/meta-rules.ts).
  *
  * They read the raw parsed value, not a schema-valid diagram, so that a description with a
  * schema problem still gets every other problem reported in the same run; anything of the
  * wrong shape is skipped here (the schema already reports it).
  */
 
-type Obj = Record<string, unknown>;
-
-/** The schema's id pattern ($defs/id), which validate-schema.test.ts keeps equal. */
-export const ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const isId = (v: unknown): v is string => typeof v === "string" && ID_PATTERN.test(v);
 const isColumn = (v: unknown): v is number =>
   Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 5;
 
-/** Array elements that are objects, with their index. */
-function objects(v: unknown): [Obj, number][] {
-  return Array.isArray(v)
-    ? v.flatMap((item, i): [Obj, number][] => (isObj(item) ? [[item, i]] : []))
-    : [];
-}
-
-function idsOf(v: unknown): [string, number][] {
-  return Array.isArray(v)
-    ? v.flatMap((item, i): [string, number][] => (isId(item) ? [[item, i]] : []))
-    : [];
-}
-
 interface Context {
   root: Obj;
-  /**
-   * Ids declared in each collection; undefined when the collection is missing or empty, in
-   * which case the schema reports that and references to it are not reported one by one.
-   */
-  laneIds: Set<string> | undefined;
-  nodeIds: Set<string> | undefined;
-  edgeIds: Set<string> | undefined;
+  lanes: Target;
+  nodes: Target;
+  edgeIds: Target;
   /** Edges whose both ends are ids (resolved or not). */
   edges: { from: string; to: string }[];
   problems: UnlocatedProblem[];
 }
 
-type RefKind = "lane" | "node" | "edge";
+type RefKind = "lanes" | "nodes" | "edgeIds";
 
 function reference(
   ctx: Context,
@@ -59,82 +46,50 @@ function reference(
   where: string,
   at: "key" | "value" = "value",
 ): void {
-  if (!isId(id)) return;
-  const known = kind === "lane" ? ctx.laneIds : kind === "node" ? ctx.nodeIds : ctx.edgeIds;
-  if (known === undefined || known.has(id)) return;
-  ctx.problems.push({
-    path,
-    rule: `ref/${kind}`,
-    message: `${where} "${id}" does not name any ${kind}${kind === "edge" ? " id" : ""}`,
-    ...suggestion(didYouMean(id, known)),
-    at,
-  });
+  const problem = unresolved(ctx[kind], id, path, where, at);
+  if (problem) ctx.problems.push(problem);
 }
 
 function uniqueIds(ctx: Context): void {
-  const collections: [string, unknown, string][] = [
-    ["lanes", ctx.root.lanes, "lane"],
-    ["nodes", ctx.root.nodes, "node"],
-    ["phases", ctx.root.phases, "phase"],
-    ["groups", ctx.root.groups, "group"],
-    ["edges", ctx.root.edges, "edge"],
-    ["meta/views", isObj(ctx.root.meta) ? ctx.root.meta.views : undefined, "view"],
-  ];
-  for (const [base, list, kind] of collections) {
-    const first = new Map<string, number>();
-    for (const [item, i] of objects(list)) {
-      if (!isId(item.id)) continue;
-      const earlier = first.get(item.id);
-      if (earlier === undefined) {
-        first.set(item.id, i);
-        continue;
-      }
-      ctx.problems.push({
-        path: `/${base}/${i}/id`,
-        rule: "id/duplicate",
-        message: `${kind} id "${item.id}" is already used by /${base}/${earlier}; ${kind} ids must be unique`,
-      });
-    }
-  }
+  ctx.problems.push(
+    ...duplicateIds([
+      ["lanes", ctx.root.lanes, "lane"],
+      ["nodes", ctx.root.nodes, "node"],
+      ["phases", ctx.root.phases, "phase"],
+      ["groups", ctx.root.groups, "group"],
+      ["edges", ctx.root.edges, "edge"],
+    ]),
+  );
 }
 
 function references(ctx: Context): void {
   const { root } = ctx;
   for (const [node, i] of objects(root.nodes))
-    reference(ctx, "lane", node.lane, `/nodes/${i}/lane`, "lane");
+    reference(ctx, "lanes", node.lane, `/nodes/${i}/lane`, "lane");
   for (const [group, i] of objects(root.groups)) {
-    reference(ctx, "lane", group.lane, `/groups/${i}/lane`, "lane");
+    reference(ctx, "lanes", group.lane, `/groups/${i}/lane`, "lane");
   }
   for (const [edge, i] of objects(root.edges)) {
-    reference(ctx, "node", edge.from, `/edges/${i}/from`, "from");
-    reference(ctx, "node", edge.to, `/edges/${i}/to`, "to");
+    reference(ctx, "nodes", edge.from, `/edges/${i}/from`, "from");
+    reference(ctx, "nodes", edge.to, `/edges/${i}/to`, "to");
   }
   for (const [id, i] of idsOf(root.mainPath))
-    reference(ctx, "node", id, `/mainPath/${i}`, "mainPath entry");
+    reference(ctx, "nodes", id, `/mainPath/${i}`, "mainPath entry");
   const checks = isObj(root.semanticChecks) ? root.semanticChecks : {};
   for (const key of ["allowedRoots", "allowedTerminals"] as const) {
     for (const [id, i] of idsOf(checks[key])) {
-      reference(ctx, "node", id, `/semanticChecks/${key}/${i}`, `${key} entry`);
+      reference(ctx, "nodes", id, `/semanticChecks/${key}/${i}`, `${key} entry`);
     }
   }
   for (const key of ["requiredEdges", "requiredPaths"] as const) {
     for (const [pair, i] of objects(checks[key])) {
-      reference(ctx, "node", pair.from, `/semanticChecks/${key}/${i}/from`, "from");
-      reference(ctx, "node", pair.to, `/semanticChecks/${key}/${i}/to`, "to");
-    }
-  }
-  const views = isObj(root.meta) ? root.meta.views : undefined;
-  for (const [view, v] of objects(views)) {
-    for (const [id, i] of idsOf(view.nodes)) {
-      reference(ctx, "node", id, `/meta/views/${v}/nodes/${i}`, "view node");
-    }
-    for (const [id, i] of idsOf(view.edges)) {
-      reference(ctx, "edge", id, `/meta/views/${v}/edges/${i}`, "view edge");
+      reference(ctx, "nodes", pair.from, `/semanticChecks/${key}/${i}/from`, "from");
+      reference(ctx, "nodes", pair.to, `/semanticChecks/${key}/${i}/to`, "to");
     }
   }
   if (isObj(root.cards)) {
     for (const key of Object.keys(root.cards)) {
-      reference(ctx, "node", key, childPointer("/cards", key), "card key", "key");
+      reference(ctx, "nodes", key, childPointer("/cards", key), "card key", "key");
     }
   }
 }
@@ -166,7 +121,7 @@ function sharedCells(ctx: Context): void {
     used.set(node.lane, columns);
   }
   for (const [node, i] of objects(ctx.root.nodes)) {
-    if (!isId(node.lane) || !isColumn(node.col) || !ctx.laneIds?.has(node.lane)) continue;
+    if (!isId(node.lane) || !isColumn(node.col) || !ctx.lanes.ids?.has(node.lane)) continue;
     const cell = `${node.lane}\u0000${node.col}`;
     const first = cells.get(cell);
     const name = isId(node.id) ? `"${node.id}"` : `/nodes/${i}`;
@@ -187,7 +142,7 @@ function sharedCells(ctx: Context): void {
 }
 
 const knownNode = (ctx: Context, id: unknown): id is string =>
-  isId(id) && ctx.nodeIds?.has(id) === true;
+  isId(id) && ctx.nodes.ids?.has(id) === true;
 
 function hasEdge(ctx: Context, from: string, to: string): boolean {
   return ctx.edges.some((e) => e.from === from && e.to === to);
@@ -285,19 +240,23 @@ function semanticChecks(ctx: Context): void {
   }
 }
 
+/** What workflow guided views highlight: nodes, and edges by their id. */
+export function viewTargets(value: unknown): ViewTargets {
+  const root = isObj(value) ? value : {};
+  return {
+    nodes: { kind: "node", noun: "node", ids: idSet(root.nodes) },
+    edges: { kind: "edge", noun: "edge id", ids: idSet(root.edges) },
+  };
+}
+
 export function ruleProblems(value: unknown): UnlocatedProblem[] {
   if (!isObj(value)) return [];
-  // Any string counts as declared: a malformed id is reported once, where it is declared,
-  // not again at every reference that spells it the same way.
-  const idSet = (list: unknown) =>
-    Array.isArray(list) && list.length > 0
-      ? new Set(objects(list).flatMap(([o]) => (typeof o.id === "string" ? [o.id] : [])))
-      : undefined;
+  const targets = viewTargets(value);
   const ctx: Context = {
     root: value,
-    laneIds: idSet(value.lanes),
-    nodeIds: idSet(value.nodes),
-    edgeIds: idSet(value.edges),
+    lanes: { kind: "lane", noun: "lane", ids: idSet(value.lanes) },
+    nodes: targets.nodes,
+    edgeIds: targets.edges,
     edges: objects(value.edges).flatMap(([e]) =>
       isId(e.from) && isId(e.to) ? [{ from: e.from, to: e.to }] : [],
     ),

@@ -1,7 +1,8 @@
 import type { Box } from "../../../core/geometry.js";
 import type { EdgeBox, NodeBox } from "../../../core/svg/boxes.js";
+import type { Frame, LegendLayout } from "../../../core/svg/document.js";
 import type { TextBlock } from "../../../core/text/block.js";
-import type { BandVariant, DiagramNode, Edge, EdgeRole, LegendKey, Point, Side } from "../model.js";
+import type { BandVariant, DiagramNode, Edge, Point, Side } from "../model.js";
 
 export type { Box } from "../../../core/geometry.js";
 export type { TextBlock } from "../../../core/text/block.js";
@@ -36,19 +37,9 @@ export interface EdgeLayout extends EdgeBox {
   toSide: Side;
 }
 
-/** A legend line: a component category (colour swatch) or a flow role (line sample). */
-export type LegendItem =
-  | {
-      kind: "category";
-      key: LegendKey;
-      label: string;
-      description?: string;
-      swatch: Box;
-      text: TextBlock;
-    }
-  | { kind: "flow"; key: EdgeRole; label: string; swatch: Box; text: TextBlock };
+export type { LegendItem } from "../../../core/svg/document.js";
 
-export interface Layout {
+export interface Layout extends Frame {
   width: number;
   height: number;
   /** Uniform scale applied to the drawing to fit a meta.viewBox smaller than its content. */
@@ -65,5 +56,5 @@ export interface Layout {
   groups: BandLayout[];
   nodes: NodeLayout[];
   edges: EdgeLayout[];
-  legend?: { box: Box; title: TextBlock; items: LegendItem[] };
+  legend?: LegendLayout;
 }
