@@ -12,7 +12,7 @@ export const schema = typeSchema(
     name: "workflow",
     title: "Orderline workflow diagram description",
     description:
-      "A workflow diagram (diagram_type workflow), schema_version 1 or 2. Unknown properties are refused at every level. Reference: docs/diagrams/format.md.",
+      "A workflow diagram (diagram_type workflow), schema_version 1 or 2. Unknown properties are refused at every level. Reference: docs/diagrams/workflow.md.",
     body: {
       type: "object",
       required: ["schema_version", "diagram_type", "meta", "lanes", "nodes", "edges"],
