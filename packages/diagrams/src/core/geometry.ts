@@ -27,6 +27,58 @@ export function segmentHitsBox(a: Point, b: Point, box: Box): boolean {
   return maxX > box.x && minX < box.x + box.width && maxY > box.y && minY < box.y + box.height;
 }
 
+/** True when the interiors of two boxes overlap (boxes that only touch do not). */
+export function boxesOverlap(a: Box, b: Box): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+/** True when `a` lies wholly inside `b` (edges may coincide). */
+export function boxInside(a: Box, b: Box): boolean {
+  return (
+    a.x >= b.x && a.y >= b.y && a.x + a.width <= b.x + b.width && a.y + a.height <= b.y + b.height
+  );
+}
+
+/** True when one of the four sides of `box` passes through the interior of `label`. */
+export function outlineCrosses(label: Box, box: Box): boolean {
+  const { x, y, width: w, height: h } = box;
+  return (
+    segmentHitsBox({ x, y }, { x: x + w, y }, label) ||
+    segmentHitsBox({ x, y: y + h }, { x: x + w, y: y + h }, label) ||
+    segmentHitsBox({ x, y }, { x, y: y + h }, label) ||
+    segmentHitsBox({ x: x + w, y }, { x: x + w, y: y + h }, label)
+  );
+}
+
+/**
+ * True when the segment a–b, at any angle, meets the closed box (passes through it or touches
+ * its border): a label "touches its own line" when its box meets one of the line's segments.
+ */
+export function segmentMeetsBox(a: Point, b: Point, box: Box): boolean {
+  // Liang–Barsky: clip the segment's parameter range [0, 1] against each side's half-plane.
+  let t0 = 0;
+  let t1 = 1;
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const sides: [number, number][] = [
+    [-dx, a.x - box.x],
+    [dx, box.x + box.width - a.x],
+    [-dy, a.y - box.y],
+    [dy, box.y + box.height - a.y],
+  ];
+  for (const [p, q] of sides) {
+    if (p === 0) {
+      if (q < 0) return false;
+      continue;
+    }
+    const t = q / p;
+    if (p < 0) t0 = Math.max(t0, t);
+    else t1 = Math.min(t1, t);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
 /** Outward unit direction of a side. */
 export function sideDir(side: Side): Point {
   switch (side) {

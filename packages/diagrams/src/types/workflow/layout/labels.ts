@@ -1,4 +1,10 @@
-import { round, segmentHitsBox } from "../../../core/geometry.js";
+import {
+  boxesOverlap,
+  boxInside,
+  outlineCrosses,
+  round,
+  segmentHitsBox,
+} from "../../../core/geometry.js";
 import type { Edge, Point } from "../model.js";
 import type { Box, EdgeLayout, TextBlock } from "./types.js";
 
@@ -15,27 +21,6 @@ export interface LabelScene {
   captions: Box[];
   /** The backgrounds of the labels placed so far (each placed label is added). */
   placed: Box[];
-}
-
-function overlaps(a: Box, b: Box): boolean {
-  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-}
-
-function inside(a: Box, b: Box): boolean {
-  return (
-    a.x >= b.x && a.y >= b.y && a.x + a.width <= b.x + b.width && a.y + a.height <= b.y + b.height
-  );
-}
-
-/** True when one of the box's four sides passes through the label. */
-function outlineCrosses(label: Box, box: Box): boolean {
-  const { x, y, width: w, height: h } = box;
-  return (
-    segmentHitsBox({ x, y }, { x: x + w, y }, label) ||
-    segmentHitsBox({ x, y: y + h }, { x: x + w, y: y + h }, label) ||
-    segmentHitsBox({ x, y }, { x, y: y + h }, label) ||
-    segmentHitsBox({ x: x + w, y }, { x: x + w, y: y + h }, label)
-  );
 }
 
 // What covering each thing costs. Nodes, other labels and the drawing's edge are never
@@ -119,9 +104,9 @@ function candidates(edge: Edge, points: Point[], w: number, h: number): Candidat
 /** What covering the scene costs with the label's background at `bg` (see the weights above). */
 function cost(bg: Box, own: number, segment: number, scene: LabelScene): number {
   let total = 0;
-  if (!inside(bg, scene.bounds)) total += HARD;
-  for (const n of scene.nodes) if (overlaps(bg, n)) total += HARD;
-  for (const p of scene.placed) if (overlaps(bg, p)) total += HARD;
+  if (!boxInside(bg, scene.bounds)) total += HARD;
+  for (const n of scene.nodes) if (boxesOverlap(bg, n)) total += HARD;
+  for (const p of scene.placed) if (boxesOverlap(bg, p)) total += HARD;
   scene.edges.forEach((points, e) => {
     for (let i = 1; i < points.length; i++) {
       if (e === own && i - 1 === segment) continue;
@@ -130,7 +115,7 @@ function cost(bg: Box, own: number, segment: number, scene: LabelScene): number 
       }
     }
   });
-  for (const c of scene.captions) if (overlaps(bg, c)) total += CAPTION;
+  for (const c of scene.captions) if (boxesOverlap(bg, c)) total += CAPTION;
   for (const o of scene.outlines) if (outlineCrosses(bg, o)) total += OUTLINE;
   return total;
 }
