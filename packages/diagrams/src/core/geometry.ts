@@ -18,6 +18,26 @@ export function inflate(box: Box, by: number): Box {
   return { x: box.x - by, y: box.y - by, width: box.width + 2 * by, height: box.height + 2 * by };
 }
 
+/** True when the interiors of two boxes share some area (touching edges do not count). */
+export function boxesOverlap(a: Box, b: Box, tolerance = 0): boolean {
+  return (
+    a.x + a.width > b.x + tolerance &&
+    b.x + b.width > a.x + tolerance &&
+    a.y + a.height > b.y + tolerance &&
+    b.y + b.height > a.y + tolerance
+  );
+}
+
+/** True when `inner` lies inside `outer` (edges may touch). */
+export function boxContains(outer: Box, inner: Box): boolean {
+  return (
+    inner.x >= outer.x &&
+    inner.y >= outer.y &&
+    inner.x + inner.width <= outer.x + outer.width &&
+    inner.y + inner.height <= outer.y + outer.height
+  );
+}
+
 /** True when the axis-aligned segment a–b passes through the interior of `box`. */
 export function segmentHitsBox(a: Point, b: Point, box: Box): boolean {
   const minX = Math.min(a.x, b.x);
@@ -25,18 +45,6 @@ export function segmentHitsBox(a: Point, b: Point, box: Box): boolean {
   const minY = Math.min(a.y, b.y);
   const maxY = Math.max(a.y, b.y);
   return maxX > box.x && minX < box.x + box.width && maxY > box.y && minY < box.y + box.height;
-}
-
-/** True when the interiors of two boxes overlap (boxes that only touch do not). */
-export function boxesOverlap(a: Box, b: Box): boolean {
-  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-}
-
-/** True when `a` lies wholly inside `b` (edges may coincide). */
-export function boxInside(a: Box, b: Box): boolean {
-  return (
-    a.x >= b.x && a.y >= b.y && a.x + a.width <= b.x + b.width && a.y + a.height <= b.y + b.height
-  );
 }
 
 /** True when one of the four sides of `box` passes through the interior of `label`. */

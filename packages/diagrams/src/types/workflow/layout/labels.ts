@@ -1,6 +1,6 @@
 import {
+  boxContains,
   boxesOverlap,
-  boxInside,
   outlineCrosses,
   round,
   segmentHitsBox,
@@ -104,7 +104,7 @@ function candidates(edge: Edge, points: Point[], w: number, h: number): Candidat
 /** What covering the scene costs with the label's background at `bg` (see the weights above). */
 function cost(bg: Box, own: number, segment: number, scene: LabelScene): number {
   let total = 0;
-  if (!boxInside(bg, scene.bounds)) total += HARD;
+  if (!boxContains(scene.bounds, bg)) total += HARD;
   for (const n of scene.nodes) if (boxesOverlap(bg, n)) total += HARD;
   for (const p of scene.placed) if (boxesOverlap(bg, p)) total += HARD;
   scene.edges.forEach((points, e) => {
