@@ -1,18 +1,16 @@
-// Build step (after tsc). For every registered type it writes the shipped JSON Schema
-// (schema/<type>.schema.json: the type's schema with the shared definitions) and compiles it
-// with ajv into standalone validation code (dist/types/<type>/validator.cjs, beside the type's
-// schema module, which loads it), so the CLI starts without ajv's compiler. It also writes the
-// combined schema for editors (schema/diagram.schema.json) and compiles the envelope used for
-// an unknown diagram_type (dist/validate/envelope-validator.cjs).
+// Build step (after tsc). Compiles every registered type's JSON Schema with ajv into standalone
+// validation code (dist/types/<type>/validator.cjs, beside the type's schema module, which
+// loads it), so the CLI starts without ajv's compiler, and the envelope used for an unknown
+// diagram_type (dist/validate/envelope-validator.cjs). The shipped schema files in schema/
+// are written by scripts/write-schemas.mjs (`npm run schema:write`), not by the build.
 // The options come from the built core, the same ones the source fallback uses.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 const Ajv2020 = require("ajv/dist/2020.js");
 const standaloneCode = require("ajv/dist/standalone/index.js").default;
 const { AJV_OPTIONS } = await import("../dist/core/validate/schema.js");
-const { combinedSchemaText } = await import("../dist/validate/combined.js");
 const { TYPE_NAMES, loadType } = await import("../dist/types/index.js");
 const { envelope } = await import("../dist/validate/envelope.js");
 
@@ -24,20 +22,10 @@ function compile(schema, file) {
   writeFileSync(out, standaloneCode(ajv, validate));
 }
 
-// Written only when the content changes, so the file's time says when the schema last did
-// (test/global-setup.ts rebuilds when anything in schema/ is newer than the build).
-function ship(fileName, text) {
-  const out = new URL(`../schema/${fileName}`, import.meta.url);
-  if (existsSync(out) && readFileSync(out, "utf8") === text) return;
-  writeFileSync(out, text);
-}
-
 for (const name of TYPE_NAMES) {
   const { schema } = await loadType(name);
-  ship(schema.fileName, schema.text());
   compile(schema.json(), `../dist/types/${name}/validator.cjs`);
 }
-ship("diagram.schema.json", await combinedSchemaText());
 compile(envelope.schema.json(), "../dist/validate/envelope-validator.cjs");
 
 // npm links the `orderline-diagrams` bin before `prepare` builds it, so on a fresh clone the
