@@ -1,11 +1,11 @@
 import { round } from "../../../core/geometry.js";
-import { wordsFor } from "../../../core/words.js";
-import type { DiagramNode, EdgeRole, LegendKey, WorkflowDiagram } from "../model.js";
-import { EDGE_ROLES, LEGEND_CATEGORY, LEGEND_KEYS } from "../model.js";
+import { planLegend } from "../../../core/legend.js";
+import type { DiagramNode, WorkflowDiagram } from "../model.js";
+import { LEGEND_CATEGORY } from "../model.js";
 import { edgeRole, mainPairs, routeEdges } from "./edges.js";
 import { METRICS as M, place, textBlock } from "./metrics.js";
 import type { Channels } from "./route.js";
-import type { BandLayout, Box, Layout, LegendItem, NodeLayout, TextBlock } from "./types.js";
+import type { BandLayout, Box, Layout, NodeLayout, TextBlock } from "./types.js";
 
 export { type Words, wordsFor } from "../../../core/words.js";
 export { METRICS } from "./metrics.js";
@@ -96,75 +96,16 @@ export function layoutDiagram(diagram: WorkflowDiagram): Layout {
     16 +
     (phases.length ? M.phaseHeaderHeight : 0);
 
-  // Legend entries (sized now so the natural height is known).
-  const words = wordsFor(diagram.meta.locale);
-  const legendMode = diagram.meta.legend?.mode ?? "auto";
-  const legendEntries = diagram.meta.legend?.entries ?? {};
-  let legendKeys: LegendKey[] = [];
-  if (legendMode === "auto") {
-    const used = new Set(diagram.nodes.map((n) => LEGEND_CATEGORY[n.type]));
-    legendKeys = LEGEND_KEYS.filter((k) => used.has(k));
-  } else if (legendMode === "manual") {
-    legendKeys = LEGEND_KEYS.filter((k) => legendEntries[k] !== undefined);
-  }
-  interface LegendText {
-    kind: "category" | "flow";
-    key: LegendKey | EdgeRole;
-    label: string;
-    description: string | undefined;
-    swatchWidth: number;
-    block: TextBlock;
-  }
-  const legendTexts: LegendText[] = legendKeys.map((key) => {
-    const entry = legendEntries[key];
-    const label = entry?.label ?? words.categories[key];
-    const text = entry?.description ? `${label} — ${entry.description}` : label;
-    return {
-      kind: "category",
-      key,
-      label,
-      description: entry?.description,
-      swatchWidth: 14,
-      block: textBlock(text, 11, "regular", 260, 2),
-    };
-  });
-  // In auto mode the legend also explains the line styles, when more than one is drawn.
-  if (legendMode === "auto") {
-    const roles = new Set(diagram.edges.map((e) => edgeRole(e, mainPairs(diagram))));
-    const used = EDGE_ROLES.filter((r) => roles.has(r));
-    if (used.length > 1) {
-      for (const role of used) {
-        legendTexts.push({
-          kind: "flow",
-          key: role,
-          label: words.flows[role],
-          description: undefined,
-          swatchWidth: 26,
-          block: textBlock(words.flows[role], 11, "regular", 260, 1),
-        });
-      }
-    }
-  }
-  const legendRows = (width: number) => {
-    const rows: { x: number; row: number }[] = [];
-    let x = 0;
-    let row = 0;
-    for (const t of legendTexts) {
-      const w = t.swatchWidth + 6 + t.block.box.width + 22;
-      if (x > 0 && x + w > width) {
-        row++;
-        x = 0;
-      }
-      rows.push({ x, row });
-      x += w;
-    }
-    return rows;
-  };
+  // The legend, sized now so the natural height is known.
+  const main = mainPairs(diagram);
+  const legendPlan = planLegend(
+    diagram.meta,
+    diagram.nodes.map((n) => n.type),
+    diagram.edges.map((e) => edgeRole(e, main)),
+  );
   const legendHeightOf = (width: number) => {
-    if (legendTexts.length === 0) return 0;
-    const rows = legendRows(width);
-    const nRows = Math.max(...rows.map((r) => r.row)) + 1;
-    return M.legendGap + 18 + nRows * 30;
+    const h = legendPlan.height(width);
+    return h === 0 ? 0 : M.legendGap + h;
   };
 
   const lanesHeight = () => sum(laneH) + M.laneGap * (laneH.length + 1);
@@ -376,36 +317,7 @@ export function layoutDiagram(diagram: WorkflowDiagram): Layout {
     ...groupLayouts,
   ]);
 
-  let legend: Layout["legend"];
-  if (legendTexts.length > 0) {
-    const top = bodyBottom + M.legendGap;
-    const legendTitle = place(textBlock(words.legend, 11, "semibold", 200, 1), x0, top);
-    const rows = legendRows(bodyWidth);
-    const items: LegendItem[] = legendTexts.map((t, i) => {
-      const r = rows[i] as { x: number; row: number };
-      const rowY = top + 18 + r.row * 30;
-      const swatch = { x: round(x0 + r.x), y: round(rowY + 4), width: t.swatchWidth, height: 14 };
-      const text = place(t.block, x0 + r.x + t.swatchWidth + 6, rowY + 11 - t.block.box.height / 2);
-      if (t.kind === "flow") {
-        return { kind: "flow", key: t.key as EdgeRole, label: t.label, swatch, text };
-      }
-      const item: LegendItem = {
-        kind: "category",
-        key: t.key as LegendKey,
-        label: t.label,
-        swatch,
-        text,
-      };
-      if (t.description !== undefined) item.description = t.description;
-      return item;
-    });
-    const nRows = Math.max(...rows.map((r) => r.row)) + 1;
-    legend = {
-      box: { x: x0, y: round(top), width: round(bodyWidth), height: 18 + nRows * 30 },
-      title: legendTitle,
-      items,
-    };
-  }
+  const legend = legendPlan.place(x0, bodyBottom + M.legendGap, bodyWidth);
 
   const layout: Layout = {
     width: round(width),
