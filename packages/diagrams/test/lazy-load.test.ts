@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { TYPE_NAMES } from "../src/types/index.js";
 import { EXAMPLES_DIR, PACKAGE_DIR } from "./support/cases.js";
 
 const dir = mkdtempSync(join(tmpdir(), "diagrams-lazy-"));
@@ -28,6 +29,25 @@ function modulesLoadedBy(args: string[]): string[] {
 }
 
 const dist = pathToFileURL(join(PACKAGE_DIR, "dist")).href;
+
+/** The types whose layout is the graph layout engine (elkjs); every other type must not load it. */
+const GRAPH_LAYOUT_TYPES = new Set<string>(["lifecycle", "architecture", "data-flow"]);
+
+describe("a render loads only its own type", () => {
+  it.each(TYPE_NAMES)("%s: the registry and its folder, no other type's", (name) => {
+    const file = join(dir, `${name}.json`);
+    modulesLoadedBy(["init", "--type", name, file]);
+    const loaded = modulesLoadedBy(["render", file, "-o", join(dir, `${name}.svg`)]);
+    expect(loaded).toContain(`${dist}/types/${name}/index.js`);
+    const others = loaded.filter(
+      (url) => url.startsWith(`${dist}/types/`) && !url.startsWith(`${dist}/types/${name}/`),
+    );
+    expect(others.filter((url) => url !== `${dist}/types/index.js`)).toEqual([]);
+    if (!GRAPH_LAYOUT_TYPES.has(name)) {
+      expect(loaded.filter((url) => url.includes("/node_modules/elkjs/"))).toEqual([]);
+    }
+  });
+});
 
 describe("a workflow render loads only what it needs", () => {
   it("SVG: no other type's folder, no graph layout engine, no PNG/PDF libraries", () => {
