@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { VISUAL_PRESETS } from "../src/core/model.js";
+import { THEMES } from "../src/core/theme.js";
 import { AJV_OPTIONS, type JsonSchema } from "../src/core/validate/schema.js";
 import { exportDiagram } from "../src/export/index.js";
 import { loadType, TYPE_NAMES } from "../src/types/index.js";
@@ -51,6 +53,24 @@ describe("the registry", () => {
       expect(svg).toMatch(/^<svg [^>]*data-preset="classic"/);
     }
   });
+});
+
+describe("presets and the showcase profile, for every type", () => {
+  it.each(TYPE_NAMES)(
+    "%s draws each preset from core/theme.ts and the showcase finish",
+    async (name) => {
+      const type = await loadType(name);
+      const layout = await type.layout(type.starter);
+      for (const preset of VISUAL_PRESETS) {
+        const svg = type.render(type.starter, layout, { preset });
+        expect(svg).toMatch(new RegExp(`^<svg [^>]*data-preset="${preset}"`));
+        expect(svg).toContain(`fill="${THEMES[preset].background}"`);
+        const showcase = type.render(type.starter, layout, { preset, quality: "showcase" });
+        expect(svg).not.toContain("<feDropShadow");
+        expect(showcase).toContain("<feDropShadow");
+      }
+    },
+  );
 });
 
 describe("an unknown diagram_type", () => {
