@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   boxContains,
   boxesOverlap,
+  boxInside,
   outlineCrosses,
   segmentHitsBox,
   segmentMeetsBox,
@@ -18,7 +19,8 @@ describe("core geometry, as layouts and geometric tests use it", () => {
     expect(boxesOverlap(box, { x: 29.5, y: 10, width: 5, height: 5 }, 1)).toBe(false);
   });
 
-  it("contains allows shared edges", () => {
+  it("contains (and inside, the other way round) allows shared edges", () => {
+    expect(boxInside({ x: 11, y: 11, width: 19, height: 9 }, box)).toBe(true);
     expect(boxContains(box, box)).toBe(true);
     expect(boxContains(box, { x: 11, y: 11, width: 19, height: 9 })).toBe(true);
     expect(boxContains(box, { x: 11, y: 11, width: 20, height: 9 })).toBe(false);

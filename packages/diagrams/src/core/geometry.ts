@@ -38,6 +38,11 @@ export function boxContains(outer: Box, inner: Box): boolean {
   );
 }
 
+/** True when `a` lies inside `b`: `boxContains(b, a)`, in the order a test reads best. */
+export function boxInside(a: Box, b: Box): boolean {
+  return boxContains(b, a);
+}
+
 /** True when the axis-aligned segment a–b passes through the interior of `box`. */
 export function segmentHitsBox(a: Point, b: Point, box: Box): boolean {
   const minX = Math.min(a.x, b.x);
