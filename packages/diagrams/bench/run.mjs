@@ -15,8 +15,8 @@ const BIN = join(PACKAGE, "dist/cli/main.js");
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 15);
 
-const { layoutDiagram } = await import("../dist/layout/index.js");
-const { renderSvg } = await import("../dist/render/svg.js");
+const { layoutDiagram } = await import("../dist/types/workflow/layout/index.js");
+const { renderSvg } = await import("../dist/types/workflow/render.js");
 const { exportDiagram } = await import("../dist/export/index.js");
 
 const workloads = readdirSync(EXAMPLES)

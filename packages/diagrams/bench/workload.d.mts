@@ -1,4 +1,4 @@
-import type { WorkflowDiagram } from "../src/schema/types.js";
+import type { WorkflowDiagram } from "../src/types/workflow/model.js";
 
 export function generateWorkflow(size: {
   lanes: number;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
-const OUTPUTS = ["dist/cli/main.js", "dist/validate/workflow-validator.cjs"];
+const OUTPUTS = ["dist/cli/main.js", "dist/types/workflow/validator.cjs"];
 
 function newest(dir: string): number {
   let latest = 0;

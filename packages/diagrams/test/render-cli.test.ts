@@ -6,8 +6,8 @@ import { promisify } from "node:util";
 import { beforeEach, describe, expect, it } from "vitest";
 import { main } from "../src/cli/dispatch.js";
 import { PRESET_NAMES } from "../src/cli/preset.js";
-import { renderSvg } from "../src/render/svg.js";
-import { VISUAL_PRESETS } from "../src/schema/types.js";
+import { VISUAL_PRESETS } from "../src/types/workflow/model.js";
+import { renderSvg } from "../src/types/workflow/render.js";
 import { EXAMPLES_DIR, PACKAGE_DIR } from "./support/cases.js";
 
 const EXAMPLE = join(EXAMPLES_DIR, "partner-order-flow.json");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { exportDiagram } from "../src/export/index.js";
-import { layoutDiagram } from "../src/layout/index.js";
-import type { WorkflowDiagram } from "../src/schema/types.js";
+import { layoutDiagram } from "../src/types/workflow/layout/index.js";
+import type { WorkflowDiagram } from "../src/types/workflow/model.js";
 import { renderCases } from "./support/cases.js";
 
 const example = renderCases().find((c) => c.name === "partner-order-flow")
@@ -107,7 +107,18 @@ describe("HTML", () => {
     const data = JSON.parse(
       /<script type="application\/json" id="diagram-data">(.*?)<\/script>/s.exec(html)?.[1] ?? "{}",
     );
-    expect(data.mainPath).toEqual(example.mainPath);
+    const steps = data.trace as { kind: string; id: string }[];
+    expect(steps.filter((s) => s.kind === "node").map((s) => s.id)).toEqual(example.mainPath);
+    // Between consecutive mainPath nodes, the edge that joins them.
+    const layout = layoutDiagram(example);
+    steps.forEach((s, i) => {
+      if (s.kind !== "edge") return;
+      const edge = layout.edges.find((e) => e.id === s.id);
+      expect([edge?.edge.from, edge?.edge.to]).toEqual([steps[i - 1]?.id, steps[i + 1]?.id]);
+    });
+    expect(steps.filter((s) => s.kind === "edge")).toHaveLength(
+      (example.mainPath?.length ?? 1) - 1,
+    );
     expect(data.autoplay).toBe(true);
     expect(Object.keys(data.cards)).toEqual(Object.keys(example.cards ?? {}));
     expect(html).toContain("getPointAtLength");
@@ -120,6 +131,15 @@ describe("HTML", () => {
     const html = (await exportDiagram(d, "html")) as string;
     expect(html.match(/<script/g)).toHaveLength(2);
     expect(html).toContain("\\u003c/script>\\u003cb>x\\u003c/b>");
+  });
+
+  it("has no trace button without a mainPath, and takes the type's button words", async () => {
+    const d = structuredClone(example);
+    delete d.mainPath;
+    const html = (await exportDiagram(d, "html")) as string;
+    expect(html).not.toContain('id="trace"');
+    expect(html).toContain('"trace":[]');
+    expect(await exportDiagram(example, "html")).toContain("▶ Trace main path</button>");
   });
 
   it("does not autoplay when meta.animation is none", async () => {

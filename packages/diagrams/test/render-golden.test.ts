@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { renderSvg } from "../src/render/svg.js";
-import { VISUAL_PRESETS } from "../src/schema/types.js";
+import { VISUAL_PRESETS } from "../src/types/workflow/model.js";
+import { renderSvg } from "../src/types/workflow/render.js";
 import { renderCases, TESTDATA_DIR } from "./support/cases.js";
 
 // Golden SVGs: test/testdata/<case>/exp.svg. After an intended change to the drawing, refresh

@@ -1,20 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { generateWorkflow } from "../bench/workload.mjs";
-import { layoutDiagram } from "../src/layout/index.js";
-import type { Box, Layout } from "../src/layout/types.js";
-import type { Point, WorkflowDiagram } from "../src/schema/types.js";
+import { boxesOverlap, inflate, segmentHitsBox } from "../src/core/geometry.js";
+import { layoutDiagram } from "../src/types/workflow/layout/index.js";
+import type { Box, Layout } from "../src/types/workflow/layout/types.js";
+import type { Point, WorkflowDiagram } from "../src/types/workflow/model.js";
 import { renderCases } from "./support/cases.js";
 
-/** True when the axis-aligned segment passes through the box's interior. */
-function crosses(a: Point, b: Point, box: Box): boolean {
-  const eps = 0.5;
-  return (
-    Math.max(a.x, b.x) > box.x + eps &&
-    Math.min(a.x, b.x) < box.x + box.width - eps &&
-    Math.max(a.y, b.y) > box.y + eps &&
-    Math.min(a.y, b.y) < box.y + box.height - eps
-  );
-}
+/** True when the axis-aligned segment passes through the box's interior (by more than 0.5). */
+const crosses = (a: Point, b: Point, box: Box) => segmentHitsBox(a, b, inflate(box, -0.5));
 
 /** Every edge segment against every node box: only an edge's own ends may be touched, by its end segments. */
 function crossings(layout: Layout): string[] {
@@ -106,8 +99,7 @@ describe("routing on the examples and the render cases", () => {
 });
 
 describe("edge labels on the examples and the render cases", () => {
-  const overlap = (a: Box, b: Box) =>
-    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  const overlap = boxesOverlap;
   for (const c of renderCases()) {
     it(`${c.name}: automatically placed labels cover no node and no other label`, () => {
       const layout = layoutDiagram(c.diagram);

@@ -4,8 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderHtml } from "../src/export/html.js";
 import { exportDiagram } from "../src/export/index.js";
 import { type PreviewServer, startPreview } from "../src/preview/server.js";
+import { layoutDiagram } from "../src/types/workflow/layout/index.js";
 import { EXAMPLES_DIR, PACKAGE_DIR } from "./support/cases.js";
 
 const EXAMPLE = join(EXAMPLES_DIR, "partner-order-flow.json");
@@ -96,6 +98,44 @@ describe("preview in headless Chromium", () => {
     await page.click('g.node[data-id="create_order"]');
     expect(await page.locator("#card").isVisible()).toBe(true);
     expect(await page.locator("#card h2").textContent()).toBe("Create order");
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it("plays a type's own trace: an edge step lights the edge and its ends", async () => {
+    const diagram = JSON.parse(readFileSync(EXAMPLE, "utf8"));
+    diagram.meta.animation = "none";
+    const svg = (await exportDiagram(diagram, "svg")) as string;
+    const [first, second] = layoutDiagram(diagram).edges;
+    // Edge steps only, in an order that is not mainPath: the way a sequence plays messages.
+    const html = renderHtml(diagram.meta, svg, {
+      trace: [
+        { kind: "edge", id: String(second?.id) },
+        { kind: "edge", id: String(first?.id) },
+      ],
+      traceLabel: "Play messages",
+    });
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.setContent(html);
+    expect(await page.locator("#trace").textContent()).toBe("▶ Play messages");
+    expect(await page.locator("body").getAttribute("data-trace")).toBeNull();
+    // Clicked and read in one turn of the page's event loop, so no frame has played yet.
+    const selectors = JSON.stringify([
+      `g.edge[data-id="${second?.id}"]`,
+      `g.node[data-id="${second?.edge.from}"]`,
+      'g.node[data-id="store"]',
+    ]);
+    const lit = (await page.evaluate(
+      `(() => { document.getElementById("trace").click(); return ${selectors}.map((s) => document.querySelector(s).getAttribute("class")); })()`,
+    )) as string[];
+    expect(lit[0]).toContain("lit");
+    expect(lit[1]).toContain("lit");
+    expect(lit[2]).toContain("dim");
+    await expect
+      .poll(() => page.locator("body").getAttribute("data-trace"), { timeout: 20_000 })
+      .toBe("done");
     expect(errors).toEqual([]);
     await page.close();
   }, 60_000);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { generateWorkflow } from "../bench/workload.mjs";
-import { renderSvg } from "../src/render/svg.js";
-import type { WorkflowDiagram } from "../src/schema/types.js";
-import { VISUAL_PRESETS } from "../src/schema/types.js";
-import { measureText, wrapText } from "../src/text/measure.js";
+import { measureText, wrapText } from "../src/core/text/measure.js";
+import type { WorkflowDiagram } from "../src/types/workflow/model.js";
+import { VISUAL_PRESETS } from "../src/types/workflow/model.js";
+import { renderSvg } from "../src/types/workflow/render.js";
 import { renderCases } from "./support/cases.js";
 
 const cases = renderCases();

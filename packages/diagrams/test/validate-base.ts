@@ -1,7 +1,7 @@
-import type { WorkflowDiagram } from "../src/schema/types.js";
-import { validateSource } from "../src/validate/index.js";
-import type { Problem } from "../src/validate/problem.js";
-import { type JsonSchema, deref as resolveRef } from "../src/validate/schema.js";
+import type { Problem } from "../src/core/validate/problem.js";
+import type { JsonSchema } from "../src/core/validate/schema.js";
+import type { WorkflowDiagram } from "../src/types/workflow/model.js";
+import { derefWorkflow as resolveRef, validateWorkflow } from "./support/workflow.js";
 
 /**
  * A small description that is valid and uses every field, so that each conformance case can
@@ -85,7 +85,7 @@ export function baseDiagram(): WorkflowDiagram {
 
 /** Validates a value as pretty-printed JSON text, the way a file on disk would look. */
 export function check(value: unknown): Problem[] {
-  return validateSource(JSON.stringify(value, null, 2)).problems;
+  return validateWorkflow(JSON.stringify(value, null, 2)).problems;
 }
 
 /** Problems reduced to what the conformance suite asserts: rule and JSON path. */

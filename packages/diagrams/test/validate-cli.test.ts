@@ -4,9 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { STARTER, starterText } from "../src/cli/commands/init.js";
+import { starterText } from "../src/cli/commands/init.js";
 import { main } from "../src/cli/dispatch.js";
-import type { Problem } from "../src/validate/problem.js";
+import type { Problem } from "../src/core/validate/problem.js";
+import { type as workflow } from "../src/types/workflow/index.js";
 import { baseDiagram } from "./validate-base.js";
 import { set } from "./validate-pointer.js";
 
@@ -16,6 +17,7 @@ const EXAMPLE = fileURLToPath(
   new URL("../../../examples/diagrams/partner-order-flow.json", import.meta.url),
 );
 const SCHEMA = join(PACKAGE, "schema/workflow.schema.json");
+const COMBINED = join(PACKAGE, "schema/diagram.schema.json");
 
 const dir = mkdtempSync(join(tmpdir(), "diagrams-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -139,18 +141,32 @@ describe("orderline-diagrams validate (in-process)", () => {
 });
 
 describe("orderline-diagrams schema and init (in-process)", () => {
-  it("prints the shipped schema", async () => {
+  it("prints the shipped combined schema, or one type's with --type", async () => {
     const r = await run(["schema"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(readFileSync(SCHEMA, "utf8"));
+    expect(r.stdout).toBe(readFileSync(COMBINED, "utf8"));
     expect(JSON.parse(r.stdout).$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+    const one = await run(["schema", "--type", "workflow"]);
+    expect(one).toEqual({ code: 0, stdout: readFileSync(SCHEMA, "utf8"), stderr: "" });
   });
 
   it("writes the schema with -o", async () => {
-    const r = await run(["schema", "-o", "schema.json"]);
+    const r = await run(["schema", "-t", "workflow", "-o", "schema.json"]);
     expect(r.code).toBe(0);
     expect(readFileSync(join(dir, "schema.json"), "utf8")).toBe(readFileSync(SCHEMA, "utf8"));
   });
+
+  it.each(["schema", "init"])(
+    "%s --type with an unknown type is a usage error naming the known types",
+    async (name) => {
+      const r = await run([name, "--type", "workflw"]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toContain(
+        `unknown diagram type "workflw"; known types: workflow (did you mean "workflow"?)`,
+      );
+    },
+  );
 
   it("refuses arguments it does not take", async () => {
     expect((await run(["schema", "extra"])).code).toBe(2);
@@ -161,7 +177,7 @@ describe("orderline-diagrams schema and init (in-process)", () => {
     const first = await run(["init", "starter.json"]);
     expect(first.code).toBe(0);
     expect(first.stdout).toContain("wrote starter.json");
-    expect(readFileSync(join(dir, "starter.json"), "utf8")).toBe(starterText());
+    expect(readFileSync(join(dir, "starter.json"), "utf8")).toBe(starterText(workflow.starter));
     expect((await run(["validate", "starter.json"])).code).toBe(0);
 
     writeFileSync(join(dir, "starter.json"), "mine");
@@ -172,15 +188,17 @@ describe("orderline-diagrams schema and init (in-process)", () => {
 
     const forced = await run(["init", "starter.json", "--force"]);
     expect(forced.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(dir, "starter.json"), "utf8"))).toEqual(STARTER);
+    expect(JSON.parse(readFileSync(join(dir, "starter.json"), "utf8"))).toEqual(workflow.starter);
   });
 
   it("init defaults to workflow.json and prints with -", async () => {
     const sub = mkdtempSync(join(dir, "init-"));
     expect((await run(["init"], sub)).code).toBe(0);
-    expect(readFileSync(join(sub, "workflow.json"), "utf8")).toBe(starterText());
+    expect(readFileSync(join(sub, "workflow.json"), "utf8")).toBe(starterText(workflow.starter));
     const printed = await run(["init", "-"]);
-    expect(printed).toEqual({ code: 0, stdout: starterText(), stderr: "" });
+    expect(printed).toEqual({ code: 0, stdout: starterText(workflow.starter), stderr: "" });
+    const typed = await run(["init", "--type", "workflow", "-"]);
+    expect(typed).toEqual(printed);
   });
 
   it("init into a missing directory is a usage error that writes nothing", async () => {
@@ -235,7 +253,8 @@ describe("the built CLI as a real process", () => {
   });
 
   it("schema prints the shipped file; init output validates", () => {
-    expect(runProcess(["schema"]).stdout).toBe(readFileSync(SCHEMA, "utf8"));
+    expect(runProcess(["schema"]).stdout).toBe(readFileSync(COMBINED, "utf8"));
+    expect(runProcess(["schema", "--type", "workflow"]).stdout).toBe(readFileSync(SCHEMA, "utf8"));
     const starter = runProcess(["init", "-"]).stdout;
     expect(runProcess(["validate", "-"], starter).code).toBe(0);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { WorkflowDiagram } from "../src/schema/types.js";
-import { RULES } from "../src/validate/catalog.js";
+import { RULES } from "../src/types/workflow/catalog.js";
+import type { WorkflowDiagram } from "../src/types/workflow/model.js";
 import { validateSource } from "../src/validate/index.js";
 import { baseDiagram, check, rulesAndPaths } from "./validate-base.js";
 import { del, set } from "./validate-pointer.js";
@@ -858,7 +858,9 @@ describe("conformance: one description per rule that passes, one that breaks onl
       const d = baseDiagram();
       fail(d);
       const text = JSON.stringify(d, null, 2);
-      expect(built.validateSource(text).problems).toEqual(validateSource(text).problems);
+      expect((await built.validateSource(text)).problems).toEqual(
+        (await validateSource(text)).problems,
+      );
     }
   });
 

@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import type { JsonSchema } from "../src/core/validate/schema.js";
 import { validateSource } from "../src/validate/index.js";
-import { type JsonSchema, loadSchema } from "../src/validate/schema.js";
+import { loadSchema } from "./support/workflow.js";
 import { deref } from "./validate-base.js";
 
 const EXAMPLES = fileURLToPath(new URL("../../../examples/diagrams/", import.meta.url));
@@ -54,8 +55,8 @@ describe("examples/diagrams", () => {
     expect(files.length).toBeGreaterThanOrEqual(4);
   });
 
-  it.each(files)("%s is valid", (file) => {
-    const result = validateSource(readFileSync(join(EXAMPLES, file), "utf8"), { file });
+  it.each(files)("%s is valid", async (file) => {
+    const result = await validateSource(readFileSync(join(EXAMPLES, file), "utf8"), { file });
     expect(result.problems).toEqual([]);
   });
 

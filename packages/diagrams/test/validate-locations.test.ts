@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatProblems, validateSource } from "../src/validate/index.js";
+import { formatProblems } from "../src/core/validate/index.js";
+import { validateWorkflow as validateSource } from "./support/workflow.js";
 import { baseDiagram } from "./validate-base.js";
 import { set } from "./validate-pointer.js";
 

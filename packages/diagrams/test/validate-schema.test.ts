@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { JsonSchema } from "../src/core/validate/schema.js";
+import { ID_PATTERN } from "../src/core/validate/values.js";
 import {
   ANIMATIONS,
   BAND_VARIANTS,
@@ -12,9 +14,8 @@ import {
   ROUTES,
   SIDES,
   VISUAL_PRESETS,
-} from "../src/schema/types.js";
-import { ID_PATTERN } from "../src/validate/rules.js";
-import { type JsonSchema, loadSchema } from "../src/validate/schema.js";
+} from "../src/types/workflow/model.js";
+import { loadSchema } from "./support/workflow.js";
 import { baseDiagram, check, deref } from "./validate-base.js";
 import { del, get, set } from "./validate-pointer.js";
 

@@ -1,6 +1,6 @@
-import type { VisualPreset } from "../schema/types.js";
+import type { VisualPreset } from "../core/model.js";
 
-// Listed here rather than imported from schema/types.ts' runtime constants so the command list
+// Listed here rather than imported from core/model.ts' runtime constants so the command list
 // loads without the schema module; test/render-cli.test.ts checks both lists agree.
 export const PRESET_NAMES: readonly VisualPreset[] = [
   "classic",

@@ -1,5 +1,6 @@
-import { esc } from "../render/lib/xml.js";
-import type { WorkflowDiagram } from "../schema/types.js";
+import type { Interaction } from "../core/diagram-type.js";
+import type { Meta } from "../core/model.js";
+import { esc } from "../core/svg/xml.js";
 import { webFontCss } from "./web-font.js";
 
 /** JSON safe to embed in a <script> element. */
@@ -75,7 +76,8 @@ const SCRIPT = `
     else if (ev.key === 'ArrowLeft') prev.click();
     else if (ev.key === 'Escape') { showView(-1); card.hidden = true; }
   });
-  // Trace: walks mainPath, lighting each node and moving a dot along each edge.
+  // Trace: plays the type's steps in order. A node step lights the node; an edge step lights
+  // the edge and its ends and moves a dot along its line.
   var traceTimer = null, dot = null, raf = 0;
   function stopTrace(){
     if (traceTimer) { clearTimeout(traceTimer); traceTimer = null; }
@@ -84,32 +86,34 @@ const SCRIPT = `
     var b = document.getElementById('trace'); if (b) b.setAttribute('aria-pressed', 'false');
     document.body.dataset.trace = 'stopped';
   }
-  function edgeBetween(a, b){
-    for (var i = 0; i < edges.length; i++) if (edges[i].dataset.from === a && edges[i].dataset.to === b) return edges[i];
+  function edgeWithId(id){
+    for (var i = 0; i < edges.length; i++) if (edges[i].dataset.id === id) return edges[i];
     return null;
   }
   function trace(){
     showView(-1);
-    var path = data.mainPath; if (!path || path.length < 2) return;
+    var steps = data.trace; if (!steps || !steps.length) return;
     var b = document.getElementById('trace'); if (b) b.setAttribute('aria-pressed', 'true');
     document.body.dataset.trace = 'playing';
     dot = document.createElementNS(NS, 'circle');
     dot.setAttribute('r', '6'); dot.setAttribute('class', 'trace-dot'); dot.setAttribute('fill', data.accent);
     (svg.querySelector('g') || svg).appendChild(dot);
-    var step = 0, litNodes = [path[0]], litEdges = [];
-    focus(litNodes, litEdges);
+    var step = 0, litNodes = [], litEdges = [];
     function advance(){
-      if (step >= path.length - 1) { document.body.dataset.trace = 'done'; traceTimer = setTimeout(function(){ stopTrace(); clearFocus(); }, 1200); return; }
-      var edge = edgeBetween(path[step], path[step + 1]);
+      if (step >= steps.length) { document.body.dataset.trace = 'done'; traceTimer = setTimeout(function(){ stopTrace(); clearFocus(); }, 1200); return; }
+      var s = steps[step++];
+      if (s.kind === 'node') { litNodes.push(s.id); focus(litNodes, litEdges); advance(); return; }
+      var edge = edgeWithId(s.id);
       var line = edge && edge.querySelector('.edge-line');
-      if (edge) litEdges.push(edge.dataset.id);
+      if (edge) { litEdges.push(s.id); litNodes.push(edge.dataset.from); }
       focus(litNodes, litEdges);
       var start = performance.now(), length = line ? line.getTotalLength() : 0, duration = Math.max(500, Math.min(1400, length * 4));
       function frame(t){
         var k = Math.min(1, (t - start) / duration);
         if (line) { var p = line.getPointAtLength(length * k); dot.setAttribute('cx', p.x); dot.setAttribute('cy', p.y); }
         if (k < 1) { raf = requestAnimationFrame(frame); return; }
-        step++; litNodes.push(path[step]); focus(litNodes, litEdges);
+        if (edge) litNodes.push(edge.dataset.to);
+        focus(litNodes, litEdges);
         traceTimer = setTimeout(advance, 250);
       }
       raf = requestAnimationFrame(frame);
@@ -140,18 +144,21 @@ const SCRIPT = `
 `;
 
 /**
- * A self-contained page (no external files, no network): the SVG inline, the `trace`
- * animation along mainPath, a step-through of meta.views, and the node cards on click.
+ * A self-contained page (no external files, no network): the SVG inline, the type's `trace`
+ * animation (meta.animation), a step-through of meta.views, and detail cards on click. What
+ * plays and which cards exist come from the type (DiagramType.interaction); a type without it
+ * gets the views only.
  */
-export function renderHtml(diagram: WorkflowDiagram, svg: string): string {
-  const views = diagram.meta.views ?? [];
-  const hasTrace = (diagram.mainPath?.length ?? 0) >= 2;
+export function renderHtml(meta: Meta, svg: string, interaction?: Interaction): string {
+  const views = meta.views ?? [];
+  const steps = interaction?.trace ?? [];
+  const hasTrace = steps.length > 0;
   const accent = /data-preset="signal-flow"/.test(svg) ? "#38bdf8" : "#f59e0b";
   const data = {
-    mainPath: diagram.mainPath ?? [],
+    trace: steps,
     views,
-    cards: diagram.cards ?? {},
-    autoplay: hasTrace && (diagram.meta.animation ?? "trace") === "trace",
+    cards: interaction?.cards ?? {},
+    autoplay: hasTrace && (meta.animation ?? "trace") === "trace",
     accent,
   };
   const viewButtons = views
@@ -162,24 +169,24 @@ export function renderHtml(diagram: WorkflowDiagram, svg: string): string {
     .join("");
   const toolbar = [
     hasTrace
-      ? `<button type="button" id="trace" aria-pressed="false">▶ Trace main path</button>`
+      ? `<button type="button" id="trace" aria-pressed="false">▶ ${esc(interaction?.traceLabel ?? "Trace")}</button>`
       : "",
     views.length
       ? `<nav id="views" aria-label="Guided views"><button type="button" id="prev" aria-label="Previous view">◀</button>${viewButtons}<button type="button" id="next" aria-label="Next view">▶</button></nav>`
       : "",
   ].join("");
-  const lang = diagram.meta.locale ?? "en";
+  const lang = meta.locale ?? "en";
   return `<!doctype html>
 <html lang="${esc(lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(diagram.meta.title)}</title>
+<title>${esc(meta.title)}</title>
 <style>${webFontCss(svg)}
 ${STYLE}</style>
 </head>
 <body>
-<header><h1>${esc(diagram.meta.title)}</h1>${toolbar}</header>
+<header><h1>${esc(meta.title)}</h1>${toolbar}</header>
 <p id="caption" aria-live="polite"></p>
 <main>
 <figure>${svg}</figure>

@@ -1,6 +1,6 @@
-import { layoutDiagram } from "../layout/index.js";
-import { renderLayoutSvg } from "../render/svg.js";
-import type { VisualPreset, WorkflowDiagram } from "../schema/types.js";
+import type { Description } from "../core/diagram-type.js";
+import type { VisualPreset } from "../core/model.js";
+import { isTypeName, loadType } from "../types/index.js";
 
 export const OUTPUT_FORMATS = ["svg", "png", "pdf", "html"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -12,16 +12,21 @@ export interface ExportOptions {
 }
 
 /**
- * Renders a validated description to one output format. SVG and HTML come back as text, PNG and
- * PDF as bytes. Each format's heavy dependency is imported only when that format is asked for.
+ * Renders a validated description, of any registered type, to one output format. SVG and HTML
+ * come back as text, PNG and PDF as bytes. Each format's heavy dependency is imported only when
+ * that format is asked for.
  */
 export async function exportDiagram(
-  diagram: WorkflowDiagram,
+  diagram: Description,
   format: OutputFormat,
   options: ExportOptions = {},
 ): Promise<string | Buffer> {
-  const layout = layoutDiagram(diagram);
-  const svg = renderLayoutSvg(diagram, layout, options.preset ? { preset: options.preset } : {});
+  if (!isTypeName(diagram.diagram_type)) {
+    throw new Error(`no diagram type "${diagram.diagram_type}" is registered`);
+  }
+  const type = await loadType(diagram.diagram_type);
+  const layout = await type.layout(diagram);
+  const svg = type.render(diagram, layout, options.preset ? { preset: options.preset } : {});
   switch (format) {
     case "svg":
       return svg;
@@ -37,7 +42,7 @@ export async function exportDiagram(
     }
     case "html": {
       const { renderHtml } = await import("./html.js");
-      return renderHtml(diagram, svg);
+      return renderHtml(diagram.meta, svg, type.interaction?.(diagram, layout));
     }
   }
 }

@@ -1,5 +1,5 @@
-import type { Layout } from "../layout/types.js";
-import { fontFiles } from "../text/fonts.js";
+import type { LaidOut } from "../core/diagram-type.js";
+import { fontFiles } from "../core/text/fonts.js";
 
 export interface PdfOptions {
   /** The document title (PDF metadata); usually meta.title. */
@@ -29,7 +29,7 @@ const SEMIBOLD = "Inter-SemiBold";
  */
 export async function renderPdf(
   svg: string,
-  size: Pick<Layout, "width" | "height">,
+  size: LaidOut,
   options: PdfOptions = {},
 ): Promise<Buffer> {
   const [{ default: PDFDocument }, { default: SVGtoPDF }] = await Promise.all([

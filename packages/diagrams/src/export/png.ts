@@ -1,5 +1,5 @@
-import { fontFiles } from "../text/fonts.js";
-import { FONT_FAMILY } from "../text/measure.js";
+import { fontFiles } from "../core/text/fonts.js";
+import { FONT_FAMILY } from "../core/text/measure.js";
 
 export interface PngOptions {
   /** Pixels per diagram unit; 2 gives a drawing twice as wide and high. Default 1. */

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { FONT_FAMILY } from "../text/measure.js";
+import { FONT_FAMILY } from "../core/text/measure.js";
 
 const require = createRequire(import.meta.url);
 

@@ -1,4 +1,4 @@
-import { esc } from "../render/lib/xml.js";
+import { esc } from "../core/svg/xml.js";
 
 /** The preview page: the drawing or the problems, replaced on every server-sent render event. */
 export function previewPage(file: string): string {

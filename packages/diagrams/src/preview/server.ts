@@ -2,8 +2,8 @@ import { type FSWatcher, readFileSync, watch } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { basename, dirname, resolve } from "node:path";
-import { renderSvg } from "../render/svg.js";
-import type { VisualPreset } from "../schema/types.js";
+import type { VisualPreset } from "../core/model.js";
+import { exportDiagram } from "../export/index.js";
 import { formatProblems, validateSource } from "../validate/index.js";
 import { previewPage } from "./page.js";
 
@@ -42,7 +42,7 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
   let state: PreviewState;
   const clients = new Set<ServerResponse>();
 
-  const build = (): PreviewState => {
+  const build = async (): Promise<PreviewState> => {
     version++;
     let source: string;
     try {
@@ -56,7 +56,7 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
         count: 1,
       };
     }
-    const result = validateSource(source, { file: options.file });
+    const result = await validateSource(source, { file: options.file });
     if (!result.ok) {
       return {
         version,
@@ -65,17 +65,25 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
         count: result.problems.length,
       };
     }
-    const svg = renderSvg(result.diagram, options.preset ? { preset: options.preset } : {});
+    const svg = (await exportDiagram(
+      result.diagram,
+      "svg",
+      options.preset ? { preset: options.preset } : {},
+    )) as string;
     return { version, ok: true, svg, title: result.diagram.meta.title };
   };
   const send = (res: ServerResponse, s: PreviewState) => {
     res.write(`event: render\ndata: ${JSON.stringify(s)}\n\n`);
   };
+  // Builds run one after another, so a slow build never overwrites a newer one.
+  let building = Promise.resolve();
   const refresh = () => {
-    state = build();
-    for (const res of clients) send(res, state);
+    building = building.then(async () => {
+      state = await build();
+      for (const res of clients) send(res, state);
+    });
   };
-  state = build();
+  state = await build();
 
   let timer: NodeJS.Timeout | undefined;
   // Watch the directory, not the file: editors that save by writing a new file and renaming

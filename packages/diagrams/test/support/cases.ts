@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { WorkflowDiagram } from "../../src/schema/types.js";
-import { validateSource } from "../../src/validate/index.js";
+import type { WorkflowDiagram } from "../../src/types/workflow/model.js";
+import { validateWorkflow } from "./workflow.js";
 
 export const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
 export const EXAMPLES_DIR = join(PACKAGE_DIR, "../../examples/diagrams");
@@ -18,7 +18,7 @@ export interface RenderCase {
 
 function load(name: string, file: string): RenderCase {
   const source = readFileSync(file, "utf8");
-  const result = validateSource(source, { file });
+  const result = validateWorkflow(source, { file });
   if (!result.ok) {
     throw new Error(`${file} is not valid:\n${JSON.stringify(result.problems, null, 2)}`);
   }

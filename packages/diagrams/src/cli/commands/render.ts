@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
+import type { Description } from "../../core/diagram-type.js";
+import type { VisualPreset } from "../../core/model.js";
 import type { OutputFormat } from "../../export/index.js";
-import type { VisualPreset, WorkflowDiagram } from "../../schema/types.js";
 import { parseCommandArgs } from "../args.js";
 import { type CliIo, type Command, EXIT } from "../command.js";
 import { parsePreset } from "../preset.js";
@@ -70,7 +71,7 @@ function isDirectory(path: string): boolean {
 
 interface Job {
   file: string;
-  diagram: WorkflowDiagram;
+  diagram: Description;
   /** Absolute output path, or "-" for standard output. */
   out: string;
   format: OutputFormat;
@@ -162,7 +163,7 @@ export const command: Command = {
           code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : String(error);
         return usageError(io, `cannot read ${file}: ${why}`);
       }
-      const result = validateSource(source, { file: file === "-" ? "<stdin>" : file });
+      const result = await validateSource(source, { file: file === "-" ? "<stdin>" : file });
       if (!result.ok) {
         invalid++;
         io.stderr(formatProblems(result.problems, "text"));

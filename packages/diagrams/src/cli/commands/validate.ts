@@ -1,13 +1,15 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { TYPE_NAMES } from "../../types/index.js";
 import { formatProblems, type Problem, validateSource } from "../../validate/index.js";
 import { parseArgsOrReport, usageError } from "../args.js";
 import { type Command, EXIT } from "../command.js";
 
 const HELP = `Usage: orderline-diagrams validate FILE... [--format text|json]
 
-Checks workflow diagram descriptions against the format (JSON syntax, the JSON Schema and
-the rules beyond it) and reports every problem in every file at once.
+Checks diagram descriptions of any type (${TYPE_NAMES.join(", ")}), each against the format of the
+type its diagram_type names (JSON syntax, the type's JSON Schema and the rules beyond it), and
+reports every problem in every file at once.
 
 Arguments:
   FILE...            description files; a directory stands for the *.json files directly
@@ -114,7 +116,7 @@ export const command: Command = {
         continue;
       }
       const name = file === "-" ? "<stdin>" : file;
-      const result = validateSource(source, { file: name });
+      const result = await validateSource(source, { file: name });
       if (result.ok) {
         if (format === "text") io.stdout(`${name}: valid\n`);
         continue;

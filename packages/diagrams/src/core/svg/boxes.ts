@@ -1,0 +1,57 @@
+import type { Box } from "../geometry.js";
+import type {
+  BrandMark,
+  ComponentType,
+  EdgeRole,
+  EdgeVariant,
+  Id,
+  LegendKey,
+  Point,
+} from "../model.js";
+import type { TextBlock } from "../text/block.js";
+
+/** What a node box says about itself in its accessible name and its brand badge. */
+export interface NodeSpec {
+  type: ComponentType;
+  label: string;
+  sublabel?: string;
+  tag?: string;
+  brand?: BrandMark;
+}
+
+/** A component drawn as a box with its type icon, as every type that has boxes lays it out. */
+export interface NodeBox {
+  id: string;
+  node: NodeSpec;
+  type: ComponentType;
+  category: LegendKey | null;
+  box: Box;
+  /** The type icon's square. */
+  icon: Box;
+  label: TextBlock;
+  sublabel?: TextBlock;
+  tag?: TextBlock & { pill: Box };
+  brand?: { circle: { cx: number; cy: number; r: number }; monogram: string; size: number };
+}
+
+/** What a drawn line says about itself: its ends, its label and its styling. */
+export interface EdgeSpec {
+  from: Id;
+  to: Id;
+  label?: string;
+  variant?: EdgeVariant;
+}
+
+/** A line with an arrowhead, laid out as a polyline. */
+export interface EdgeBox {
+  /** The element id (`data-id`), unique in the drawing. */
+  id: string;
+  edge: EdgeSpec;
+  role: EdgeRole;
+  /** The orthogonal polyline, from the source's boundary to the target's. */
+  points: Point[];
+  /** Where the arrow ends (the last point) and the direction it points, as a unit vector. */
+  arrow: { tip: Point; dx: number; dy: number };
+  label?: TextBlock & { background: Box };
+  strokeWidth: number;
+}

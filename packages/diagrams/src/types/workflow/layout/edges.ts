@@ -1,0 +1,199 @@
+import { round, simplify } from "../../../core/geometry.js";
+import type { Edge, EdgeRole, Point, Side, WorkflowDiagram } from "../model.js";
+import { type LabelScene, placeEdgeLabel } from "./labels.js";
+import { METRICS as M, textBlock } from "./metrics.js";
+import {
+  type Channels,
+  chooseSides,
+  type Endpoint,
+  Obstacles,
+  routeEdge,
+  separateTracks,
+} from "./route.js";
+import type { BandLayout, Box, EdgeLayout, NodeLayout } from "./types.js";
+
+function sideSpan(box: Box, side: Side): { start: number; length: number } {
+  return side === "left" || side === "right"
+    ? { start: box.y, length: box.height }
+    : { start: box.x, length: box.width };
+}
+
+function portPoint(box: Box, side: Side, along: number): Point {
+  switch (side) {
+    case "left":
+      return { x: box.x, y: along };
+    case "right":
+      return { x: box.x + box.width, y: along };
+    case "top":
+      return { x: along, y: box.y };
+    case "bottom":
+      return { x: along, y: box.y + box.height };
+  }
+}
+
+/** Consecutive mainPath pairs, as "from\u0000to". */
+export function mainPairs(diagram: WorkflowDiagram): Set<string> {
+  const pairs = new Set<string>();
+  const path = diagram.mainPath ?? [];
+  for (let i = 1; i < path.length; i++) pairs.add(`${path[i - 1]}\u0000${path[i]}`);
+  return pairs;
+}
+
+/** An edge's role: as given, else main along mainPath and branch elsewhere. */
+export function edgeRole(edge: Edge, main: Set<string>): EdgeRole {
+  return edge.role ?? (main.has(`${edge.from}\u0000${edge.to}`) ? "main" : "branch");
+}
+
+const ROLE_WIDTH: Record<EdgeRole, number> = {
+  main: 2.25,
+  branch: 1.5,
+  async: 1.5,
+  return: 1.5,
+  error: 1.75,
+};
+
+/**
+ * Routes every edge between the placed nodes, then places the labels, clear of the nodes,
+ * the other edges and the `bands` (groups and phases) where they can be, inside `bounds`.
+ */
+export function routeEdges(
+  diagram: WorkflowDiagram,
+  nodes: NodeLayout[],
+  laneIndex: Map<string, number>,
+  channels: Channels,
+  bounds: Box,
+  bands: BandLayout[],
+): EdgeLayout[] {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const endpoint = (id: string): Endpoint | undefined => {
+    const n = byId.get(id);
+    if (!n) return undefined;
+    return { id, box: n.box, lane: laneIndex.get(n.node.lane) ?? 0, col: n.node.col };
+  };
+  const mainSet = mainPairs(diagram);
+
+  interface Pending {
+    index: number;
+    from: Endpoint;
+    to: Endpoint;
+    sides: [Side, Side];
+    ports: [Point, Point];
+  }
+  const pending: Pending[] = [];
+  diagram.edges.forEach((edge, index) => {
+    const from = endpoint(edge.from);
+    const to = endpoint(edge.to);
+    if (!from || !to) return; // validation refuses these; layout stays total.
+    const sides = chooseSides(edge, from, to);
+    pending.push({
+      index,
+      from,
+      to,
+      sides,
+      ports: [
+        { x: 0, y: 0 },
+        { x: 0, y: 0 },
+      ],
+    });
+  });
+
+  // Spread the ports of edges sharing one side of one node, ordered by where the other end
+  // lies so that they do not cross each other on the way out.
+  const slots = new Map<string, { p: Pending; end: 0 | 1; key: number }[]>();
+  for (const p of pending) {
+    for (const end of [0, 1] as const) {
+      const self = end === 0 ? p.from : p.to;
+      const other = end === 0 ? p.to : p.from;
+      const side = p.sides[end];
+      const k = `${self.id}\u0000${side}`;
+      const horizontalSide = side === "left" || side === "right";
+      const key = horizontalSide
+        ? other.box.y + other.box.height / 2
+        : other.box.x + other.box.width / 2;
+      const list = slots.get(k) ?? [];
+      list.push({ p, end, key });
+      slots.set(k, list);
+    }
+  }
+  for (const [k, list] of slots) {
+    const [id, side] = k.split("\u0000") as [string, Side];
+    const box = (byId.get(id) as NodeLayout).box;
+    list.sort((a, b) => a.key - b.key || a.p.index - b.p.index || a.end - b.end);
+    const span = sideSpan(box, side);
+    list.forEach((slot, i) => {
+      const t = list.length === 1 ? 0.5 : 0.2 + (0.6 * i) / (list.length - 1);
+      slot.p.ports[slot.end] = portPoint(box, side, round(span.start + span.length * t));
+    });
+  }
+
+  const obstacles = new Obstacles(nodes.map((n) => n.box));
+  let outsideTrack = 0;
+  const routed: Point[][] = [];
+  for (const p of pending) {
+    const edge = diagram.edges[p.index] as (typeof diagram.edges)[number];
+    let track = 0;
+    if (edge.route === "outside-right" && edge.channelX === undefined) {
+      track = outsideTrack;
+      outsideTrack += 10;
+    }
+    const points = routeEdge(
+      {
+        edge,
+        from: p.from,
+        to: p.to,
+        fromSide: p.sides[0],
+        toSide: p.sides[1],
+        fromPort: p.ports[0],
+        toPort: p.ports[1],
+        outsideTrack: track,
+      },
+      channels,
+      obstacles,
+    );
+    routed.push(points);
+  }
+  const separated = separateTracks(routed, channels);
+  const finalPoints = separated.map((path) =>
+    simplify(path).map((q) => ({ x: round(q.x), y: round(q.y) })),
+  );
+  const scene: LabelScene = {
+    bounds,
+    nodes: nodes.map((n) => n.box),
+    edges: finalPoints,
+    outlines: bands.map((b) => b.box),
+    captions: bands.map((b) => b.label.box),
+    placed: [],
+  };
+  const out: EdgeLayout[] = [];
+  pending.forEach((p, k) => {
+    const edge = diagram.edges[p.index] as (typeof diagram.edges)[number];
+    const points = finalPoints[k] as Point[];
+    const role = edgeRole(edge, mainSet);
+    const tip = points[points.length - 1] as Point;
+    const before = points[points.length - 2] as Point;
+    const len = Math.hypot(tip.x - before.x, tip.y - before.y) || 1;
+    const layout: EdgeLayout = {
+      id: edge.id ?? `e${p.index}`,
+      index: p.index,
+      edge,
+      role,
+      fromSide: p.sides[0],
+      toSide: p.sides[1],
+      points,
+      arrow: { tip, dx: round((tip.x - before.x) / len), dy: round((tip.y - before.y) / len) },
+      strokeWidth: edge.width ?? ROLE_WIDTH[role] * (edge.variant === "emphasis" ? 1.4 : 1),
+    };
+    const label =
+      edge.label === undefined || edge.label === ""
+        ? undefined
+        : placeEdgeLabel(
+            edge,
+            k,
+            textBlock(edge.label, M.edgeLabelSize, "regular", M.edgeLabelWidth, 3),
+            scene,
+          );
+    if (label) layout.label = label;
+    out.push(layout);
+  });
+  return out;
+}

@@ -1,0 +1,339 @@
+import { round } from "../../../core/geometry.js";
+import { planLegend } from "../../../core/legend.js";
+import type { DiagramNode, WorkflowDiagram } from "../model.js";
+import { LEGEND_CATEGORY } from "../model.js";
+import { edgeRole, mainPairs, routeEdges } from "./edges.js";
+import { METRICS as M, place, textBlock } from "./metrics.js";
+import type { Channels } from "./route.js";
+import type { BandLayout, Box, Layout, NodeLayout, TextBlock } from "./types.js";
+
+export { type Words, wordsFor } from "../../../core/words.js";
+export { METRICS } from "./metrics.js";
+export type * from "./types.js";
+
+interface NodeContent {
+  width: number;
+  height: number;
+  withIcon: boolean;
+  label: TextBlock;
+  sublabel?: TextBlock;
+  tag?: TextBlock;
+}
+
+function measureNode(node: DiagramNode): NodeContent {
+  const width = node.width ?? M.nodeWidth;
+  const withIcon = width >= 110;
+  const textWidth = width - 2 * M.nodePad - (withIcon ? M.iconSize + M.nodePad : 0);
+  const label = textBlock(node.label, M.labelSize, "semibold", textWidth, 3);
+  const sublabel =
+    node.sublabel !== undefined && node.sublabel !== ""
+      ? textBlock(node.sublabel, M.sublabelSize, "regular", textWidth, 3)
+      : undefined;
+  const tag =
+    node.tag !== undefined && node.tag !== ""
+      ? textBlock(node.tag, M.tagSize, "semibold", textWidth - 12, 1)
+      : undefined;
+  let content = label.box.height;
+  if (sublabel) content += 2 + sublabel.box.height;
+  if (tag) content += 6 + tag.box.height + 4;
+  const height = node.height ?? Math.max(M.nodeMinHeight, content + 2 * M.nodePad + 4);
+  return { width, height, withIcon, label, sublabel, tag };
+}
+
+/** Positions every part of the diagram. Pure: the same description always gives the same numbers. */
+export function layoutDiagram(diagram: WorkflowDiagram): Layout {
+  const laneIndex = new Map(diagram.lanes.map((l, i) => [l.id, i]));
+  const phases = diagram.phases ?? [];
+  const groups = diagram.groups ?? [];
+  const usedCols = Math.max(
+    0,
+    ...diagram.nodes.map((n) => n.col),
+    ...phases.map((p) => p.toCol),
+    ...groups.map((g) => g.toCol),
+  );
+  const nCols = usedCols + 1;
+  const contents = diagram.nodes.map(measureNode);
+
+  // Column widths and lane heights from the nodes they hold.
+  const colW = Array.from({ length: nCols }, () => M.columnMinWidth as number);
+  const laneH = diagram.lanes.map(() => M.laneMinHeight as number);
+  const lanePadTop = diagram.lanes.map((l) =>
+    groups.some((g) => g.lane === l.id) ? M.laneGroupPad : M.lanePad,
+  );
+  diagram.nodes.forEach((n, i) => {
+    const c = contents[i] as NodeContent;
+    colW[n.col] = Math.max(colW[n.col] as number, c.width + 2 * M.columnPad);
+    const li = laneIndex.get(n.lane) ?? 0;
+    const need = (lanePadTop[li] as number) + M.lanePad + c.height + 2 * Math.abs(n.yOffset ?? 0);
+    laneH[li] = Math.max(laneH[li] as number, need);
+  });
+  const laneLabels = diagram.lanes.map((l) =>
+    textBlock(l.label, 12, "semibold", M.laneHeaderWidth - 24, 4),
+  );
+  laneLabels.forEach((b, i) => {
+    laneH[i] = Math.max(laneH[i] as number, b.box.height + 24);
+  });
+
+  const usesOutside = diagram.edges.some(
+    (e) => e.route === "outside-right" && e.channelX === undefined,
+  );
+  const outsideCount = diagram.edges.filter(
+    (e) => e.route === "outside-right" && e.channelX === undefined,
+  ).length;
+  const outsideWidth = usesOutside ? M.outsideChannel + 10 * (outsideCount - 1) : 0;
+
+  const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
+  const bodyWidthOf = () => M.laneHeaderWidth + 2 * M.columnEdgePad + sum(colW);
+  let title = textBlock(diagram.meta.title, M.titleSize, "semibold", bodyWidthOf(), 2);
+  const subtitleText = diagram.meta.subtitle;
+  let subtitle =
+    subtitleText !== undefined && subtitleText !== ""
+      ? textBlock(subtitleText, M.subtitleSize, "regular", bodyWidthOf(), 3)
+      : undefined;
+  const headerHeight = () =>
+    title.box.height +
+    (subtitle ? 4 + subtitle.box.height : 0) +
+    16 +
+    (phases.length ? M.phaseHeaderHeight : 0);
+
+  // The legend, sized now so the natural height is known.
+  const main = mainPairs(diagram);
+  const legendPlan = planLegend(
+    diagram.meta,
+    diagram.nodes.map((n) => n.type),
+    diagram.edges.map((e) => edgeRole(e, main)),
+  );
+  const legendHeightOf = (width: number) => {
+    const h = legendPlan.height(width);
+    return h === 0 ? 0 : M.legendGap + h;
+  };
+
+  const lanesHeight = () => sum(laneH) + M.laneGap * (laneH.length + 1);
+  const naturalWidth = 2 * M.margin + bodyWidthOf() + outsideWidth;
+  // Fill a requested (or the minimum) size by widening columns and heightening lanes.
+  const requested = diagram.meta.viewBox;
+  const targetW = Math.max(requested?.[0] ?? M.minWidth, M.minWidth);
+  const targetH = Math.max(requested?.[1] ?? M.minHeight, M.minHeight);
+  if (targetW > naturalWidth) {
+    const extra = (targetW - naturalWidth) / nCols;
+    for (let c = 0; c < nCols; c++) colW[c] = (colW[c] as number) + extra;
+    title = textBlock(diagram.meta.title, M.titleSize, "semibold", bodyWidthOf(), 2);
+    if (subtitle && subtitleText) {
+      subtitle = textBlock(subtitleText, M.subtitleSize, "regular", bodyWidthOf(), 3);
+    }
+  }
+  const filledHeight =
+    2 * M.margin + headerHeight() + lanesHeight() + legendHeightOf(bodyWidthOf());
+  if (targetH > filledHeight) {
+    const extra = (targetH - filledHeight) / laneH.length;
+    for (let l = 0; l < laneH.length; l++) laneH[l] = (laneH[l] as number) + extra;
+  }
+  const contentW = 2 * M.margin + bodyWidthOf() + outsideWidth;
+  const contentH = 2 * M.margin + headerHeight() + lanesHeight() + legendHeightOf(bodyWidthOf());
+  const width = requested ? requested[0] : Math.max(contentW, M.minWidth);
+  const height = requested ? requested[1] : Math.max(contentH, M.minHeight);
+  const scale = Math.min(1, width / contentW, height / contentH);
+  const offset = {
+    x: round((width - contentW * scale) / 2),
+    y: round((height - contentH * scale) / 2),
+  };
+
+  // Positions.
+  const x0 = M.margin;
+  let y = M.margin;
+  const titleBlock = place(title, x0, y);
+  y += title.box.height;
+  let subtitleBlock: TextBlock | undefined;
+  if (subtitle) {
+    subtitleBlock = place(subtitle, x0, y + 4);
+    y += 4 + subtitle.box.height;
+  }
+  y += 16;
+  const phaseHeaderY = y;
+  if (phases.length) y += M.phaseHeaderHeight;
+  const bodyTop = y;
+  const colX: number[] = [];
+  let cx = x0 + M.laneHeaderWidth + M.columnEdgePad;
+  for (let c = 0; c <= nCols; c++) {
+    colX.push(round(cx));
+    cx += colW[c] ?? 0;
+  }
+  const bodyWidth = bodyWidthOf();
+  const laneY: number[] = [];
+  const gapY: number[] = [];
+  let ly = bodyTop;
+  for (let l = 0; l < laneH.length; l++) {
+    gapY.push(round(ly + M.laneGap / 2));
+    ly += M.laneGap;
+    laneY.push(round(ly));
+    ly += laneH[l] as number;
+  }
+  gapY.push(round(ly + M.laneGap / 2));
+  const bodyBottom = ly + M.laneGap;
+  const body: Box = {
+    x: x0,
+    y: bodyTop,
+    width: round(bodyWidth),
+    height: round(bodyBottom - bodyTop),
+  };
+
+  const lanes = diagram.lanes.map((lane, i) => {
+    const box = {
+      x: x0,
+      y: laneY[i] as number,
+      width: round(bodyWidth),
+      height: round(laneH[i] as number),
+    };
+    const label = laneLabels[i] as TextBlock;
+    return {
+      id: lane.id,
+      index: i,
+      exception: lane.variant === "exception",
+      box,
+      header: { x: x0, y: box.y, width: M.laneHeaderWidth, height: box.height },
+      label: place(label, x0 + 12, box.y + (box.height - label.box.height) / 2),
+    };
+  });
+
+  const bandLabel = (text: string, width: number) => textBlock(text, 11, "semibold", width - 16, 1);
+  const phaseLayouts: BandLayout[] = phases.map((p) => {
+    const bx = (colX[p.fromCol] as number) + 3;
+    const bw = (colX[p.toCol + 1] as number) - 3 - bx;
+    const label = bandLabel(p.label, bw);
+    return {
+      id: p.id,
+      variant: p.variant ?? "default",
+      box: {
+        x: round(bx),
+        y: round(phaseHeaderY),
+        width: round(bw),
+        height: round(bodyBottom - phaseHeaderY),
+      },
+      label: place(
+        label,
+        bx + (bw - label.box.width) / 2,
+        phaseHeaderY + (M.phaseHeaderHeight - label.box.height) / 2,
+      ),
+    };
+  });
+  const groupLayouts: BandLayout[] = groups.map((g) => {
+    const li = laneIndex.get(g.lane) ?? 0;
+    const bx = (colX[g.fromCol] as number) + 8;
+    const bw = (colX[g.toCol + 1] as number) - 8 - bx;
+    const by = (laneY[li] as number) + 6;
+    const bh = (laneH[li] as number) - 12;
+    const label = bandLabel(g.label, bw);
+    return {
+      id: g.id,
+      variant: g.variant ?? "default",
+      box: { x: round(bx), y: round(by), width: round(bw), height: round(bh) },
+      label: place(label, bx + 10, by + 7),
+    };
+  });
+
+  const nodes: NodeLayout[] = diagram.nodes.map((node, i) => {
+    const c = contents[i] as NodeContent;
+    const li = laneIndex.get(node.lane) ?? 0;
+    const padTop = lanePadTop[li] as number;
+    const inner = (laneH[li] as number) - padTop - M.lanePad;
+    const centerX = (colX[node.col] as number) + (colW[node.col] as number) / 2;
+    const centerY = (laneY[li] as number) + padTop + inner / 2 + (node.yOffset ?? 0);
+    const box = {
+      x: round(centerX - c.width / 2),
+      y: round(centerY - c.height / 2),
+      width: round(c.width),
+      height: round(c.height),
+    };
+    const icon = c.withIcon
+      ? {
+          x: round(box.x + M.nodePad),
+          y: round(centerY - M.iconSize / 2),
+          width: M.iconSize,
+          height: M.iconSize,
+        }
+      : { x: box.x, y: box.y, width: 0, height: 0 };
+    const textX = box.x + M.nodePad + (c.withIcon ? M.iconSize + M.nodePad : 0);
+    let contentH = c.label.box.height;
+    if (c.sublabel) contentH += 2 + c.sublabel.box.height;
+    if (c.tag) contentH += 6 + c.tag.box.height + 4;
+    let ty = centerY - contentH / 2;
+    const label = place(c.label, textX, ty);
+    ty += c.label.box.height;
+    let sublabel: TextBlock | undefined;
+    if (c.sublabel) {
+      sublabel = place(c.sublabel, textX, ty + 2);
+      ty += 2 + c.sublabel.box.height;
+    }
+    let tag: NodeLayout["tag"];
+    if (c.tag) {
+      const pill = {
+        x: round(textX),
+        y: round(ty + 6),
+        width: round(c.tag.box.width + 12),
+        height: round(c.tag.box.height + 4),
+      };
+      tag = { ...place(c.tag, textX + 6, ty + 8), pill };
+    }
+    let brand: NodeLayout["brand"];
+    if (node.brand) {
+      const monogram =
+        node.brand.monogram ??
+        node.brand.name
+          .split(/\s+/)
+          .map((w) => w[0] ?? "")
+          .join("")
+          .slice(0, 2)
+          .toUpperCase();
+      const r = monogram.length > 2 ? 12 : 10;
+      brand = {
+        circle: { cx: round(box.x + box.width - 4), cy: round(box.y + 4), r },
+        monogram,
+        size: monogram.length > 2 ? 8 : 9,
+      };
+    }
+    const layout: NodeLayout = {
+      id: node.id,
+      node,
+      type: node.type,
+      category: LEGEND_CATEGORY[node.type],
+      box,
+      icon,
+      label,
+    };
+    if (sublabel) layout.sublabel = sublabel;
+    if (tag) layout.tag = tag;
+    if (brand) layout.brand = brand;
+    return layout;
+  });
+
+  const channels: Channels = {
+    xs: colX,
+    ys: gapY,
+    outsideRightX: round(x0 + bodyWidth + M.outsideChannel / 2 + 4),
+  };
+  const bounds = { x: 0, y: 0, width: contentW, height: contentH };
+  const edges = routeEdges(diagram, nodes, laneIndex, channels, bounds, [
+    ...phaseLayouts,
+    ...groupLayouts,
+  ]);
+
+  const legend = legendPlan.place(x0, bodyBottom + M.legendGap, bodyWidth);
+
+  const layout: Layout = {
+    width: round(width),
+    height: round(height),
+    scale: round(scale * 10000) / 10000,
+    offset,
+    title: titleBlock,
+    body,
+    columns: colW.map((w, i) => ({ index: i, x: colX[i] as number, width: round(w) })),
+    lanes,
+    phases: phaseLayouts,
+    groups: groupLayouts,
+    nodes,
+    edges,
+  };
+  if (subtitleBlock) layout.subtitle = subtitleBlock;
+  if (legend) layout.legend = legend;
+  return layout;
+}

@@ -1,0 +1,30 @@
+export { lineHeight, place, textBlock } from "../../../core/text/block.js";
+
+/** Sizes of the drawing, in diagram units. Every preset shares them, so a preset never moves anything. */
+export const METRICS = {
+  margin: 28,
+  titleSize: 22,
+  subtitleSize: 13,
+  laneHeaderWidth: 132,
+  laneGap: 14,
+  lanePad: 24,
+  laneGroupPad: 38,
+  laneMinHeight: 112,
+  phaseHeaderHeight: 30,
+  columnPad: 28,
+  columnEdgePad: 16,
+  columnMinWidth: 184,
+  nodeWidth: 168,
+  nodeMinHeight: 58,
+  nodePad: 10,
+  iconSize: 26,
+  labelSize: 13,
+  sublabelSize: 11,
+  tagSize: 10,
+  edgeLabelSize: 11,
+  edgeLabelWidth: 150,
+  outsideChannel: 28,
+  legendGap: 22,
+  minWidth: 700,
+  minHeight: 240,
+} as const;

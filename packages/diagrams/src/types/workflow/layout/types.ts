@@ -1,0 +1,60 @@
+import type { Box } from "../../../core/geometry.js";
+import type { EdgeBox, NodeBox } from "../../../core/svg/boxes.js";
+import type { Frame, LegendLayout } from "../../../core/svg/document.js";
+import type { TextBlock } from "../../../core/text/block.js";
+import type { BandVariant, DiagramNode, Edge, Point, Side } from "../model.js";
+
+export type { Box } from "../../../core/geometry.js";
+export type { TextBlock } from "../../../core/text/block.js";
+
+export interface LaneLayout {
+  id: string;
+  index: number;
+  exception: boolean;
+  box: Box;
+  /** The header cell at the left of the lane, holding its label. */
+  header: Box;
+  label: TextBlock;
+}
+
+export interface BandLayout {
+  id: string;
+  variant: BandVariant;
+  box: Box;
+  label: TextBlock;
+}
+
+export interface NodeLayout extends NodeBox {
+  node: DiagramNode;
+}
+
+export interface EdgeLayout extends EdgeBox {
+  /** The edge's id, or `e<index>` when the description gives none. */
+  id: string;
+  index: number;
+  edge: Edge;
+  fromSide: Side;
+  toSide: Side;
+}
+
+export type { LegendItem } from "../../../core/svg/document.js";
+
+export interface Layout extends Frame {
+  width: number;
+  height: number;
+  /** Uniform scale applied to the drawing to fit a meta.viewBox smaller than its content. */
+  scale: number;
+  /** Translation applied after scaling (centres a fitted drawing). */
+  offset: Point;
+  title: TextBlock;
+  subtitle?: TextBlock;
+  /** The area the lanes cover (header column included). */
+  body: Box;
+  columns: { index: number; x: number; width: number }[];
+  lanes: LaneLayout[];
+  phases: BandLayout[];
+  groups: BandLayout[];
+  nodes: NodeLayout[];
+  edges: EdgeLayout[];
+  legend?: LegendLayout;
+}
