@@ -1,9 +1,12 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
+import { trackAllowedMethods } from "./allowed-methods.js";
 import { installErrorHandling } from "./error-handler.js";
 import { installGracefulClose } from "./graceful-close.js";
 import { installOpenApi } from "./openapi.js";
+import { clientErrorHandler, frameworkErrors } from "./raw-errors.js";
 import { requestIdOf } from "./request-id.js";
+import { installTextBoundary } from "./text-boundary.js";
 import { installValidators } from "./validation.js";
 
 export interface AppOptions {
@@ -27,17 +30,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestTimeout: 30_000,
     ajv: { customOptions: { removeAdditional: false } },
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors before routing answer problem+json too.
+    clientErrorHandler,
+    frameworkErrors,
   }) as unknown as FastifyInstance;
 
   // Only JSON bodies are accepted; anything else (text/plain included) is a 415.
   app.removeContentTypeParser(["text/plain"]);
   installValidators(app);
-  installErrorHandling(app);
+  installErrorHandling(app, trackAllowedMethods(app));
   installGracefulClose(app);
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
     done();
   });
+  installTextBoundary(app);
   await installOpenApi(app);
   await options.routes(app);
   return app;

@@ -60,7 +60,10 @@ function classify(error: FastifyError): {
   };
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(
+  app: FastifyInstance,
+  allowedMethods: (path: string) => string[],
+): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof ApiError) {
       request.log.info({ code: error.code, status: error.status }, "request refused");
@@ -79,12 +82,25 @@ export function installErrorHandling(app: FastifyInstance): void {
     return send(reply, problemOf(code, detail, { ...extra, request_id: request.id }));
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    send(
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0] ?? "/";
+    const allowed = allowedMethods(path);
+    if (allowed.length > 0) {
+      return send(
+        reply,
+        problemOf(
+          "method_not_allowed",
+          `${request.method} is not allowed on ${path}; it takes ${allowed.join(", ")}.`,
+          { request_id: request.id },
+        ),
+        { allow: allowed.join(", ") },
+      );
+    }
+    return send(
       reply,
-      problemOf("not_found", `No route for ${request.method} ${request.url.split("?")[0]}.`, {
+      problemOf("not_found", `No route for ${request.method} ${path}.`, {
         request_id: request.id,
       }),
-    ),
-  );
+    );
+  });
 }

@@ -6,6 +6,13 @@
 export const ERROR_CATALOGUE = {
   validation_failed: { status: 400, title: "The request is not valid" },
   malformed_body: { status: 400, title: "The request body could not be parsed" },
+  text_invalid: {
+    status: 400,
+    title: "A text value holds a control character or is not well-formed Unicode",
+  },
+  encoding_invalid: { status: 400, title: "The request body is not valid UTF-8" },
+  url_invalid: { status: 400, title: "The request path is not valid percent-encoded UTF-8" },
+  malformed_request: { status: 400, title: "The request is not valid HTTP" },
   cursor_invalid: { status: 400, title: "The pagination cursor is not valid" },
   idempotency_key_invalid: { status: 400, title: "The Idempotency-Key header is not valid" },
   tenant_parameter_refused: {
@@ -39,11 +46,13 @@ export const ERROR_CATALOGUE = {
   order_not_found: { status: 404, title: "No such sales order" },
   partner_not_found: { status: 404, title: "No such partner" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
+  request_timeout: { status: 408, title: "The request took too long to arrive" },
   duplicate_purchase_order: {
     status: 409,
     title: "An order with this purchase_order_no already exists",
   },
   payload_too_large: { status: 413, title: "The request body is too large" },
+  uri_too_long: { status: 414, title: "A path segment is too long" },
   unsupported_media_type: { status: 415, title: "Unsupported content type" },
   partner_key_invalid: { status: 422, title: "The public key cannot be registered" },
   partner_change_refused: { status: 422, title: "The partner cannot be changed that way" },
@@ -54,6 +63,7 @@ export const ERROR_CATALOGUE = {
   rate_limited: { status: 429, title: "Too many requests for this client" },
   language_unsupported: { status: 422, title: "The language is not supported" },
   login_throttled: { status: 429, title: "Too many failed sign-ins for this account" },
+  headers_too_large: { status: 431, title: "The request headers are too large" },
   internal_error: { status: 500, title: "Internal error" },
 } as const satisfies Record<string, { status: number; title: string }>;
 

@@ -1,6 +1,26 @@
-import { Ajv, type ErrorObject } from "ajv";
+import { Ajv, type ErrorObject, type KeywordDefinition } from "ajv";
 import type { FastifyInstance } from "fastify";
+import { priceFault } from "../lib/money.js";
 import type { FieldError } from "./errors.js";
+
+/**
+ * `"x-price": true` on a number-or-string property: a decimal the API keeps exactly (see
+ * lib/money.ts), refused with the reason otherwise.
+ */
+const PRICE_KEYWORD: KeywordDefinition = {
+  keyword: "x-price",
+  type: ["number", "string"],
+  schemaType: "boolean",
+  errors: true,
+  validate: function price(_schema: boolean, data: number | string): boolean {
+    const fault = priceFault(data);
+    if (fault === undefined) return true;
+    (price as unknown as { errors: Partial<ErrorObject>[] }).errors = [
+      { keyword: "x-price", message: fault, params: {} },
+    ];
+    return false;
+  },
+};
 
 /**
  * Bodies are validated strictly: no type coercion, unknown properties refused (not silently
@@ -15,6 +35,7 @@ export function installValidators(app: FastifyInstance): void {
     strict: false,
   } as const;
   const bodyAjv = new Ajv({ ...common, coerceTypes: false });
+  bodyAjv.addKeyword(PRICE_KEYWORD);
   const textAjv = new Ajv({ ...common, coerceTypes: true });
   app.setValidatorCompiler(({ schema, httpPart }) =>
     (httpPart === "body" ? bodyAjv : textAjv).compile(schema),

@@ -9,6 +9,7 @@ import {
   CREATED_RESPONSE,
   IDEMPOTENCY_HEADERS,
   LIST_QUERY,
+  MULTILINE_ORDER_FIELDS,
   ORDER_ID_PARAMS,
   ORDER_LIST_RESPONSE,
   ORDER_RESPONSE,
@@ -48,6 +49,7 @@ export async function orderRoutes(
   app.post<{ Body: CreateOrderBody; Headers: { "idempotency-key"?: string } }>(
     "/api/v1/sales-orders",
     {
+      config: { multilineText: MULTILINE_ORDER_FIELDS },
       schema: {
         tags: ["Sales Orders"],
         summary: "Create a new sales order",

@@ -1,3 +1,6 @@
+import { CURRENCY_CODES } from "../lib/currencies.js";
+import { MAX_DECIMAL_PLACES, MAX_PRICE } from "../lib/money.js";
+
 /** JSON schemas of the sales order resource: request bodies are strict, every string bounded. */
 
 const text = (maxLength: number, description?: string) =>
@@ -8,6 +11,11 @@ const text = (maxLength: number, description?: string) =>
     pattern: "\\S",
     ...(description ? { description } : {}),
   }) as const;
+
+/** The order fields that take several lines (line breaks and tabs): the address and line notes. */
+export const MULTILINE_ORDER_FIELDS = (path: readonly string[]): boolean =>
+  (path.length === 1 && path[0] === "address") ||
+  (path.length === 3 && path[0] === "products" && path[2] === "notes");
 
 export const PRODUCT_INPUT = {
   type: "object",
@@ -24,10 +32,11 @@ export const PRODUCT_INPUT = {
     },
     uom: text(16, "Unit of measure, e.g. EA, BOX, KG"),
     unit_price: {
-      type: "number",
-      minimum: 0,
-      maximum: 1_000_000_000_000,
-      description: "Price per unit, 0 or more",
+      type: ["number", "string"],
+      "x-price": true,
+      description:
+        `Price per unit: 0 to ${MAX_PRICE} with at most ${MAX_DECIMAL_PLACES} decimal places, as a JSON ` +
+        'number (19.99) or a decimal string ("19.99"); returned as a number, exactly as sent',
     },
     notes: { type: "string", maxLength: 500 },
   },
@@ -47,6 +56,11 @@ export const CREATE_ORDER_BODY = {
       description: "Purchase order number from the partner's system; unique per partner when given",
     },
     products: { type: "array", minItems: 1, maxItems: 500, items: PRODUCT_INPUT },
+    currency: {
+      anyOf: [{ type: "string", enum: CURRENCY_CODES }, { type: "null" }],
+      description:
+        "ISO 4217 code of the currency the prices are in, e.g. EUR; omitted or null: the currency agreed with the partner",
+    },
   },
 } as const;
 
@@ -71,6 +85,7 @@ export const ORDER = {
     "status",
     "client_id",
     "purchase_order_no",
+    "currency",
     "customer_code",
     "site_code",
     "sales_name",
@@ -88,6 +103,10 @@ export const ORDER = {
     },
     client_id: { type: "string" },
     purchase_order_no: { type: ["string", "null"] },
+    currency: {
+      type: ["string", "null"],
+      description: "ISO 4217 code, or null when the order did not name one",
+    },
     customer_code: { type: "string" },
     site_code: { type: "string" },
     sales_name: { type: "string" },

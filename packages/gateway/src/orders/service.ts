@@ -1,6 +1,7 @@
 import type { PartnerView } from "../auth/partner-directory.js";
 import { ApiError } from "../http/errors.js";
 import type { Clock } from "../lib/clock.js";
+import { priceOf } from "../lib/money.js";
 import { newId } from "../lib/random.js";
 import { sha256Hex, stableStringify } from "../lib/stable-json.js";
 import type { ProductLine, SalesOrderRecord, Store } from "../store/store.js";
@@ -11,7 +12,9 @@ export interface CreateOrderBody {
   sales_name: string;
   address: string;
   purchase_order_no?: string | null;
-  products: ProductLine[];
+  currency?: string | null;
+  /** unit_price arrives as a JSON number or a decimal string (checked by the schema). */
+  products: (Omit<ProductLine, "unit_price"> & { unit_price?: number | string })[];
 }
 
 export interface OrderData {
@@ -20,6 +23,7 @@ export interface OrderData {
   status: string;
   client_id: string;
   purchase_order_no: string | null;
+  currency: string | null;
   customer_code: string;
   site_code: string;
   sales_name: string;
@@ -49,6 +53,7 @@ export function toOrderData(order: SalesOrderRecord, clientId: string): OrderDat
     status: order.status,
     client_id: clientId,
     purchase_order_no: order.purchaseOrderNo,
+    currency: order.currency ?? null,
     customer_code: order.customerCode,
     site_code: order.siteCode,
     sales_name: order.salesName,
@@ -124,16 +129,21 @@ export class OrderService {
       );
     }
     const createdAt = this.now();
+    const products = body.products.map(
+      ({ unit_price, ...line }): ProductLine =>
+        unit_price === undefined ? line : { ...line, unit_price: priceOf(unit_price) },
+    );
     const outcome = await this.store.createOrder(
       {
         id: newId(createdAt),
         partnerId: partner.id,
         purchaseOrderNo: body.purchase_order_no ?? null,
+        currency: body.currency ?? null,
         customerCode: body.customer_code,
         siteCode: body.site_code,
         salesName: body.sales_name,
         address: body.address,
-        products: body.products,
+        products,
         status: INITIAL_STATUS,
         createdAt,
       },

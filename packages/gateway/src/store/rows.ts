@@ -1,9 +1,11 @@
+import { textFaultsIn } from "../lib/text.js";
 import type {
   NewSalesOrder,
   OrderPage,
   PartnerKeyRecord,
   PartnerRecord,
   PartnerStatus,
+  ProductLine,
   SalesOrderRecord,
   SigningKeyRecord,
 } from "./store.js";
@@ -79,7 +81,9 @@ export interface OrderRow {
   site_code: string;
   sales_name: string;
   address: string;
-  products: string;
+  /** JSON text on SQLite; jsonb on PostgreSQL, which the driver hands over parsed. */
+  products: string | ProductLine[];
+  currency: string | null;
   status: string;
   created_at: number;
 }
@@ -93,7 +97,8 @@ export const toOrder = (r: OrderRow): SalesOrderRecord => ({
   siteCode: r.site_code,
   salesName: r.sales_name,
   address: r.address,
-  products: JSON.parse(r.products),
+  currency: r.currency,
+  products: typeof r.products === "string" ? JSON.parse(r.products) : r.products,
   status: r.status,
   createdAt: r.created_at,
 });
@@ -117,4 +122,28 @@ export const orderParams = (o: NewSalesOrder) => [
   JSON.stringify(o.products),
   o.status,
   o.createdAt,
+  o.currency ?? null,
 ];
+
+/**
+ * The order as both stores write and return it (no currency is null). Refuses text that no
+ * store can keep as sent (NUL, lone surrogates) before the order joins a group-commit batch,
+ * where it would fail the batch statement for every order in it. The HTTP boundary refuses
+ * such text first; this is the store's own guard.
+ */
+export function storableOrder(o: NewSalesOrder): NewSalesOrder {
+  const [fault] = textFaultsIn(
+    {
+      purchase_order_no: o.purchaseOrderNo,
+      customer_code: o.customerCode,
+      site_code: o.siteCode,
+      sales_name: o.salesName,
+      address: o.address,
+      products: o.products,
+      currency: o.currency,
+    },
+    () => true,
+  );
+  if (fault) throw new Error(`Order ${o.id} not stored: ${fault.pointer} ${fault.message}.`);
+  return { ...o, currency: o.currency ?? null };
+}

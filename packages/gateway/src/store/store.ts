@@ -52,6 +52,8 @@ export interface NewSalesOrder {
   id: string;
   partnerId: string;
   purchaseOrderNo: string | null;
+  /** ISO 4217 code, or null (absent in records written before it existed) when not named. */
+  currency?: string | null;
   customerCode: string;
   siteCode: string;
   salesName: string;

@@ -177,6 +177,8 @@ export async function tenantRoutes(
   app.put<{ Params: { namespace: string }; Body: { language: string; overrides: unknown } }>(
     "/v1/tenant/i18n-config/:namespace",
     {
+      // Translations may run over several lines; keys and the language stay on one.
+      config: { multilineText: (path) => path[0] === "overrides" && path.length > 1 },
       schema: {
         tags: ["Tenant vocabulary"],
         summary: "Replace the tenant's overrides of a namespace in one language (tenant admins)",

@@ -9,8 +9,8 @@ import type { CreateOrderOutcome, NewSalesOrder } from "../store.js";
  * purchase_order_no the partner already used (also earlier in the same batch); RETURNING says
  * which rows went in, and their seqs, assigned in batch order.
  */
-const INSERT_MANY = `INSERT INTO sales_orders (id, partner_id, purchase_order_no, customer_code, site_code, sales_name, address, products, status, created_at)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[])
+const INSERT_MANY = `INSERT INTO sales_orders (id, partner_id, purchase_order_no, customer_code, site_code, sales_name, address, products, status, created_at, currency)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::jsonb[], $9::text[], $10::bigint[], $11::text[])
   ON CONFLICT (partner_id, purchase_order_no) DO NOTHING
   RETURNING id, seq`;
 

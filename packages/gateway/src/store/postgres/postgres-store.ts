@@ -7,6 +7,7 @@ import {
   type PartnerRow,
   pageOf,
   type SigningKeyRow,
+  storableOrder,
   toOrder,
   toPartner,
   toPartnerKey,
@@ -29,8 +30,8 @@ import { insertOrders } from "./order-batch.js";
 import { createPool, DEFAULT_POOL_MAX, type PoolOptions, redactedUrl } from "./pool.js";
 import { PostgresTenantStore } from "./tenant-store.js";
 
-const INSERT_ORDER = `INSERT INTO sales_orders (id, partner_id, purchase_order_no, customer_code, site_code, sales_name, address, products, status, created_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+const INSERT_ORDER = `INSERT INTO sales_orders (id, partner_id, purchase_order_no, customer_code, site_code, sales_name, address, products, status, created_at, currency)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
   ON CONFLICT (partner_id, purchase_order_no) DO NOTHING RETURNING seq`;
 
 /**
@@ -202,9 +203,10 @@ export class PostgresStore implements Store {
   }
 
   async createOrder(
-    order: NewSalesOrder,
+    newOrder: NewSalesOrder,
     idempotency?: IdempotencyClaim,
   ): Promise<CreateOrderOutcome> {
+    const order = storableOrder(newOrder);
     // Without a key: group commit, one statement for every order waiting; the unique index
     // decides a purchase_order_no race.
     if (idempotency === undefined) return this.#orders.submit(order);

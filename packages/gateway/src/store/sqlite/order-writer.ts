@@ -50,8 +50,8 @@ export function createOrderWriter(db: Database.Database): (jobs: CreateJob[]) =>
     }
     // Insert first and let the unique index report a repeat: one statement on the common path.
     const inserted = prepare(
-      `INSERT INTO sales_orders (id, partner_id, purchase_order_no, customer_code, site_code, sales_name, address, products, status, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO sales_orders (id, partner_id, purchase_order_no, customer_code, site_code, sales_name, address, products, status, created_at, currency)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (partner_id, purchase_order_no) DO NOTHING RETURNING seq`,
     ).get(...orderParams(o)) as { seq: number } | undefined;
     if (inserted === undefined) {

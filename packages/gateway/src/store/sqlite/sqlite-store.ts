@@ -12,6 +12,7 @@ import {
   type PartnerRow,
   pageOf,
   type SigningKeyRow,
+  storableOrder,
   toOrder,
   toPartner,
   toPartnerKey,
@@ -255,8 +256,11 @@ export class SqliteStore implements Store {
     return result.changes === 1;
   }
 
-  createOrder(order: NewSalesOrder, idempotency?: IdempotencyClaim): Promise<CreateOrderOutcome> {
-    return this.#orders.submit({ order, idempotency });
+  async createOrder(
+    order: NewSalesOrder,
+    idempotency?: IdempotencyClaim,
+  ): Promise<CreateOrderOutcome> {
+    return this.#orders.submit({ order: storableOrder(order), idempotency });
   }
 
   async findOrder(partnerId: string, orderId: string): Promise<SalesOrderRecord | undefined> {
