@@ -144,6 +144,9 @@ describe.each(storeKinds)("the text rule at the boundary (%s store)", (kind) => 
     const undeclared = await call("POST", "/api/v1/sales-orders", latin1, signed());
     expect(undeclared.status).toBe(400);
     expect(undeclared.body.code).toBe("encoding_invalid");
+    expect(undeclared.body.errors).toEqual([
+      { in: "body", pointer: "/sales_name", message: "holds bytes that are not UTF-8" },
+    ]);
     expect(await orderCount()).toBe(before);
 
     const utf8 = await call(

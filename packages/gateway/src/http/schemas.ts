@@ -33,7 +33,7 @@ const DESCRIPTIONS: Record<number, string> = {
   404: "Not found",
   409: "Conflict with an existing order",
   413: "Body larger than 1 MiB",
-  415: "Content type other than application/json",
+  415: "Content type other than application/json, or a charset other than UTF-8",
   422: "Idempotency-Key reused with a different body, or an unsupported language",
   429: "Too many attempts; Retry-After says when to try again",
   500: "Internal error",

@@ -80,6 +80,23 @@ function foreignCharset(contentType: string | undefined): string | undefined {
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+const REPLACEMENT = /\ufffd/;
+
+/**
+ * Which values hold the bytes that are not UTF-8, found by decoding leniently (each bad
+ * sequence becomes U+FFFD) and looking for that character; none when the JSON does not parse.
+ */
+function undecodable(raw: Buffer): TextFaultAt[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString("utf8"));
+  } catch {
+    return [];
+  }
+  return textFaultsIn(parsed, undefined, (value) =>
+    REPLACEMENT.test(value) ? "holds bytes that are not UTF-8" : undefined,
+  );
+}
 
 /**
  * JSON bodies: the declared charset must be UTF-8 (or none), the bytes valid UTF-8, and every
@@ -108,10 +125,13 @@ function installJsonParser(app: FastifyInstance): void {
       try {
         text = typeof raw === "string" ? raw : utf8.decode(raw);
       } catch {
+        const faults = undecodable(raw as Buffer);
+        const where = faults[0] ? ` (at ${faults[0].pointer})` : "";
         done(
           new ApiError(
             "encoding_invalid",
-            "The body holds bytes that are not valid UTF-8; send JSON encoded as UTF-8.",
+            `The body holds bytes that are not valid UTF-8${where}; send JSON encoded as UTF-8.`,
+            faults.length > 0 ? { errors: faults.map((f) => ({ in: "body", ...f })) } : {},
           ),
           undefined,
         );

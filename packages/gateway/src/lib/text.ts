@@ -38,33 +38,32 @@ export interface TextFaultAt {
 const escapePointer = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 
 /**
- * Every string in a parsed JSON value that breaks the rule, keys included. `multiline` says, by
- * the path of property names and array indexes, which strings may hold line breaks.
+ * Every string in a parsed JSON value that breaks the rule (or `check`), keys included.
+ * `multiline` says, by the path of property names and array indexes, which strings may hold
+ * line breaks.
  */
 export function textFaultsIn(
   value: unknown,
   multiline: (path: readonly string[]) => boolean = () => false,
-  path: string[] = [],
-  found: TextFaultAt[] = [],
+  check: (value: string, multiline: boolean) => string | undefined = textFault,
 ): TextFaultAt[] {
+  const found: TextFaultAt[] = [];
+  const path: string[] = [];
   const pointer = () => `/${path.map(escapePointer).join("/")}`;
-  if (typeof value === "string") {
-    const message = textFault(value, multiline(path));
-    if (message) found.push({ pointer: pointer(), message });
-  } else if (Array.isArray(value)) {
-    value.forEach((item, i) => {
-      path.push(String(i));
-      textFaultsIn(item, multiline, path, found);
-      path.pop();
-    });
-  } else if (value !== null && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) {
-      path.push(key);
-      const keyMessage = textFault(key);
-      if (keyMessage) found.push({ pointer: pointer(), message: `property name ${keyMessage}` });
-      textFaultsIn(item, multiline, path, found);
-      path.pop();
+  const walk = (item: unknown): void => {
+    if (typeof item === "string") {
+      const message = check(item, multiline(path));
+      if (message) found.push({ pointer: pointer(), message });
+    } else if (item !== null && typeof item === "object") {
+      for (const [key, child] of Object.entries(item)) {
+        path.push(key);
+        const keyMessage = Array.isArray(item) ? undefined : check(key, false);
+        if (keyMessage) found.push({ pointer: pointer(), message: `property name ${keyMessage}` });
+        walk(child);
+        path.pop();
+      }
     }
-  }
+  };
+  walk(value);
   return found;
 }
