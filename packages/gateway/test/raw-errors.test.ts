@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.js";
 import { ERROR_CATALOGUE } from "../src/http/errors.js";
@@ -40,6 +41,25 @@ describe.each(storeKinds)("errors before routing are problem+json too (%s store)
     expectProblem(response, 400, "malformed_request");
     // The gateway keeps serving.
     expect((await fetch(`${base}/health`)).status).toBe(200);
+  });
+
+  it("answers a bad request that follows a good one on a keep-alive connection", async () => {
+    const socket = connect({ host: "127.0.0.1", port: Number(new URL(base).port) });
+    const received: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => received.push(chunk));
+    const closed = new Promise((resolve) => socket.on("close", resolve));
+    socket.write("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    // The first answer is complete before the bad request arrives.
+    await new Promise<void>((resolve) => {
+      const check = () =>
+        Buffer.concat(received).includes('"status"') ? resolve() : setTimeout(check, 10);
+      check();
+    });
+    socket.write("GET /health HTTP/1.1\r\nHost: localhost\r\nX-Folded: a\r\n b\r\n\r\n");
+    await closed;
+    const text = Buffer.concat(received).toString("utf8");
+    expect(text.match(/HTTP\/1\.1 \d{3}/g)).toEqual(["HTTP/1.1 200", "HTTP/1.1 400"]);
+    expect(text).toContain('"code":"malformed_request"');
   });
 
   it("answers a broken request line and oversized headers", async () => {

@@ -38,7 +38,10 @@ export function clientErrorHandler(
     { code, parser_code: error.code, request_id: requestId },
     "request refused before routing",
   );
-  if (socket.writable) {
+  // An answer to an earlier (pipelined) request may still be under way on this connection:
+  // writing now would put this one in its place, so then the connection is only closed.
+  const answering = (socket as Socket & { _httpMessage?: unknown })._httpMessage;
+  if (socket.writable && !answering) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
         "Content-Type: application/problem+json\r\n" +
