@@ -109,7 +109,9 @@ describe.each(storeKinds)("exact money over HTTP (%s store)", (kind) => {
     for (const currency of ["eur", "XYZ", "EURO", "XAU", ""]) {
       const refused = await send("POST", "/api/v1/sales-orders", orderWithPrice("1", { currency }));
       expect(refused.status, currency).toBe(400);
-      expect(JSON.parse(refused.text).errors[0]).toMatchObject({ pointer: "/currency" });
+      expect(JSON.parse(refused.text).errors).toEqual([
+        expect.objectContaining({ in: "body", pointer: "/currency" }),
+      ]);
     }
   });
 });

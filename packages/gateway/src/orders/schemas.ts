@@ -57,7 +57,8 @@ export const CREATE_ORDER_BODY = {
     },
     products: { type: "array", minItems: 1, maxItems: 500, items: PRODUCT_INPUT },
     currency: {
-      anyOf: [{ type: "string", enum: CURRENCY_CODES }, { type: "null" }],
+      type: ["string", "null"],
+      enum: [...CURRENCY_CODES, null],
       description:
         "ISO 4217 code of the currency the prices are in, e.g. EUR; omitted or null: the currency agreed with the partner",
     },
