@@ -34,12 +34,17 @@ export function rawRequest(base: string, request: Buffer | string): Promise<RawR
     const socket = connect({ host: hostname, port: Number(port) });
     const chunks: Buffer[] = [];
     socket.on("data", (chunk: Buffer) => chunks.push(chunk));
-    socket.on("error", reject);
+    let failure: Error | undefined;
+    // A server that refuses a request before reading all of it may reset the connection after
+    // its answer: the answer received counts, the reset does not.
+    socket.on("error", (error) => {
+      failure = error;
+    });
     socket.on("close", () => {
       const all = Buffer.concat(chunks);
       const headEnd = all.indexOf("\r\n\r\n");
       if (headEnd < 0) {
-        reject(new Error(`no HTTP response: ${JSON.stringify(all.toString("latin1"))}`));
+        reject(failure ?? new Error(`no HTTP response: ${JSON.stringify(all.toString("latin1"))}`));
         return;
       }
       const [statusLine = "", ...lines] = all.subarray(0, headEnd).toString("latin1").split("\r\n");
