@@ -116,6 +116,64 @@ describe.each(storeKinds)("exact money over HTTP (%s store)", (kind) => {
   });
 });
 
+describe.each(storeKinds)("prices in the store (%s store)", (kind) => {
+  it("refuses a price with 5 decimal places before it joins a batch; PostgreSQL checks it too", async () => {
+    const { dir, cleanup } = tempDir();
+    const url = await freshDatabaseUrl(kind, dir);
+    const store = await openStore(url);
+    try {
+      await store.createPartner({
+        id: "p1",
+        clientId: "client-1",
+        name: "P",
+        secretHash: "h",
+        secretVersion: 1,
+        status: "active",
+        createdAt: 0,
+        updatedAt: 0,
+      });
+      const line = (unit_price: number) => [{ product_code: "A", quantity: 1, unit_price }];
+      const orderOf = (id: string, unit_price: number) => ({
+        id,
+        partnerId: "p1",
+        purchaseOrderNo: null,
+        customerCode: "C",
+        siteCode: "S",
+        salesName: "N",
+        address: "A",
+        products: line(unit_price),
+        status: "received",
+        createdAt: 0,
+      });
+      const [good, bad] = await Promise.allSettled([
+        store.createOrder(orderOf("o1", 19.99)),
+        store.createOrder(orderOf("o2", 0.12345)),
+      ]);
+      expect(good.status).toBe("fulfilled");
+      expect(String((bad as PromiseRejectedResult).reason)).toMatch(
+        /unit_price has more than 4 decimal places/,
+      );
+      if (kind === "postgres") {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        try {
+          await expect(
+            client.query(
+              `INSERT INTO sales_orders (id, partner_id, customer_code, site_code, sales_name, address, products, status, created_at)
+               VALUES ('o3', 'p1', 'C', 'S', 'N', 'A', '[{"product_code":"A","quantity":1,"unit_price":0.12345}]', 'received', 0)`,
+            ),
+          ).rejects.toThrow(/sales_orders_price_scale/);
+        } finally {
+          await client.end();
+        }
+      }
+    } finally {
+      await store.close();
+      cleanup();
+    }
+  });
+});
+
 describe.each(storeKinds)("migrating existing orders (%s store)", (kind) => {
   const cleanups: (() => unknown)[] = [];
   afterEach(async () => {

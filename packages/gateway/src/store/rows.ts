@@ -1,3 +1,4 @@
+import { priceFault } from "../lib/money.js";
 import { textFaultsIn } from "../lib/text.js";
 import type {
   NewSalesOrder,
@@ -127,9 +128,9 @@ export const orderParams = (o: NewSalesOrder) => [
 
 /**
  * The order as both stores write and return it (no currency is null). Refuses text that no
- * store can keep as sent (NUL, lone surrogates) before the order joins a group-commit batch,
- * where it would fail the batch statement for every order in it. The HTTP boundary refuses
- * such text first; this is the store's own guard.
+ * store can keep as sent (NUL, lone surrogates) and prices with more than 4 decimal places
+ * before the order joins a group-commit batch, where it would fail the batch statement for
+ * every order in it. The HTTP boundary refuses both first; this is the store's own guard.
  */
 export function storableOrder(o: NewSalesOrder): NewSalesOrder {
   const [fault] = textFaultsIn(
@@ -145,5 +146,9 @@ export function storableOrder(o: NewSalesOrder): NewSalesOrder {
     () => true,
   );
   if (fault) throw new Error(`Order ${o.id} not stored: ${fault.pointer} ${fault.message}.`);
+  o.products.forEach((line, i) => {
+    const price = line.unit_price === undefined ? undefined : priceFault(line.unit_price);
+    if (price) throw new Error(`Order ${o.id} not stored: /products/${i}/unit_price ${price}.`);
+  });
   return { ...o, currency: o.currency ?? null };
 }
