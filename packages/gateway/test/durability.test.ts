@@ -5,6 +5,7 @@ import { openStore } from "../src/store/open.js";
 import { order, rsaKeys, tempDir } from "./helpers.js";
 import {
   CLI,
+  cli,
   createPartnerWithCli,
   loginOver,
   type ProcessEnv,
@@ -24,6 +25,7 @@ async function setUp(kind: StoreKind) {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const env: ProcessEnv = { databaseUrl: await freshDatabaseUrl(kind, dir), dataDir: dir };
+  cli(env, ["migrate"]);
   const partner = createPartnerWithCli(env, rsaKeys());
   const start = async () => {
     const gateway = await startProcess(env);

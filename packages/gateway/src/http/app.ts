@@ -9,6 +9,8 @@ import { installValidators } from "./validation.js";
 export interface AppOptions {
   logger: Logger;
   bodyLimitBytes: number;
+  /** How long open connections are answered 503 after close starts (graceful-close.ts). */
+  drainMs?: number;
   /** Registers the feature plugins (auth, orders) once the common parts are in place. */
   routes: (app: FastifyInstance) => Promise<void>;
 }
@@ -27,17 +29,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestTimeout: 30_000,
     ajv: { customOptions: { removeAdditional: false } },
     routerOptions: { ignoreTrailingSlash: true },
+    // Closing: our own hook answers problem+json with Retry-After (graceful-close.ts).
+    return503OnClosing: false,
   }) as unknown as FastifyInstance;
 
   // Only JSON bodies are accepted; anything else (text/plain included) is a 415.
   app.removeContentTypeParser(["text/plain"]);
   installValidators(app);
   installErrorHandling(app);
-  installGracefulClose(app);
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
     done();
   });
+  installGracefulClose(app, { drainMs: options.drainMs ?? 0 });
   await installOpenApi(app);
   await options.routes(app);
   return app;

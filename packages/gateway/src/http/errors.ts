@@ -52,6 +52,7 @@ export const ERROR_CATALOGUE = {
   language_unsupported: { status: 422, title: "The language is not supported" },
   login_throttled: { status: 429, title: "Too many failed sign-ins for this account" },
   internal_error: { status: 500, title: "Internal error" },
+  shutting_down: { status: 503, title: "This instance is shutting down" },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

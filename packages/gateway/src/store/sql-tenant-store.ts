@@ -1,5 +1,6 @@
 import { type OrderRow, pageOf, toOrder } from "./rows.js";
 import type {
+  ExpiringTable,
   LoginFailures,
   OverridesRecord,
   TenantOrderPage,
@@ -9,6 +10,21 @@ import type {
   UserRecord,
   UserRole,
 } from "./tenant-store.js";
+
+/**
+ * At most `limit` rows older than a cutoff, by primary key: one short transaction per batch, so
+ * a purge never holds the write lock long. The same statements in both dialects.
+ */
+const PURGE: Record<ExpiringTable, string> = {
+  token_refreshes:
+    "DELETE FROM token_refreshes WHERE jti IN (SELECT jti FROM token_refreshes WHERE refreshed_at < ? LIMIT ?)",
+  user_token_refreshes:
+    "DELETE FROM user_token_refreshes WHERE jti IN (SELECT jti FROM user_token_refreshes WHERE refreshed_at < ? LIMIT ?)",
+  idempotency_keys:
+    "DELETE FROM idempotency_keys WHERE (partner_id, idem_key) IN (SELECT partner_id, idem_key FROM idempotency_keys WHERE created_at < ? LIMIT ?)",
+  login_failures:
+    "DELETE FROM login_failures WHERE account_key IN (SELECT account_key FROM login_failures WHERE last_failed_at < ? LIMIT ?)",
+};
 
 /**
  * The tenant store in SQL both dialects understand (`?` placeholders; the PostgreSQL subclass
@@ -195,6 +211,10 @@ export abstract class SqlTenantStore implements TenantStore {
 
   async clearLoginFailures(accountKey: string): Promise<void> {
     await this.changes("DELETE FROM login_failures WHERE account_key = ?", [accountKey]);
+  }
+
+  async deleteExpired(table: ExpiringTable, before: number, limit: number): Promise<number> {
+    return this.changes(PURGE[table], [before, limit]);
   }
 
   async findOverrides(
