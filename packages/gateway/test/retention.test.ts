@@ -5,10 +5,10 @@
  */
 import Database from "better-sqlite3";
 import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { sqlitePathOf } from "../src/config.js";
 import type { Gateway } from "../src/gateway.js";
-import { purgeExpired } from "../src/store/purge.js";
+import { purgeExpired, schedulePurge } from "../src/store/purge.js";
 import type { ExpiringTable } from "../src/store/tenant-store.js";
 import {
   createPartner,
@@ -19,7 +19,7 @@ import {
   type TestPartner,
   tempDir,
 } from "./helpers.js";
-import { freshDatabaseUrl, type StoreKind, storeKinds } from "./support/stores.js";
+import { freshDatabaseUrl, freshStore, type StoreKind, storeKinds } from "./support/stores.js";
 import { createTenant, TEST_USERS_CONFIG } from "./support/tenants.js";
 
 const cleanups: (() => unknown)[] = [];
@@ -175,6 +175,56 @@ describe.each(storeKinds)("retention (%s store)", (kind) => {
     // A purge with nothing to do deletes nothing.
     const idle = await purgeExpired(gw.store, retention, clock.now());
     expect(Object.values(idle).every((n) => n === 0)).toBe(true);
+  });
+});
+
+describe("the purge schedule", () => {
+  it("purges every interval, logs what it deleted, and stop() waits for a running purge", async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const store = await freshStore("sqlite", dir);
+    cleanups.push(() => store.close());
+    const clock = new FakeClock();
+    await store.tenants.recordLoginFailure("stale-account", clock.now(), 0);
+    const retention = {
+      idempotencySeconds: 7 * DAY,
+      refreshSeconds: 36 * HOUR,
+      loginFailureSeconds: DAY,
+      purgeIntervalSeconds: 600,
+    };
+    const lines: { object: object; message: string }[] = [];
+    const log = {
+      info: (object: object, message: string) => lines.push({ object, message }),
+      warn: (object: object, message: string) => lines.push({ object, message }),
+    };
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const schedule = schedulePurge(store, retention, clock.now, log);
+      clock.advanceSeconds(2 * DAY);
+      // Nothing before the first interval (jitter adds up to 10 %)…
+      await vi.advanceTimersByTimeAsync(590_000);
+      expect(await store.tenants.loginFailures("stale-account")).toBeDefined();
+      // …then the stale counter goes, and the purge says so.
+      await vi.advanceTimersByTimeAsync(80_000);
+      await schedule.stop();
+      expect(await store.tenants.loginFailures("stale-account")).toBeUndefined();
+      expect(lines).toEqual([
+        {
+          object: {
+            event: "purge",
+            deleted: {
+              token_refreshes: 0,
+              user_token_refreshes: 0,
+              idempotency_keys: 0,
+              login_failures: 1,
+            },
+          },
+          message: "expired bookkeeping rows deleted",
+        },
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -35,11 +35,15 @@ const COMMANDS: Record<string, Command> = {
 
 const isGroup = (spec: CommandGroup | CommandSpec): spec is CommandGroup => "subcommands" in spec;
 
+/** A summary's first sentence or clause, for the one-line command list. */
+const firstClause = (summary: string): string =>
+  summary.split(/[.;] /)[0]?.replace(/\.$/, "") ?? "";
+
 export const USAGE = `Usage: orderline-gateway <command> [options]
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, { spec }]) => `  ${name.padEnd(14)}${spec.summary}`)
+  .map(([name, { spec }]) => `  ${name.padEnd(14)}${firstClause(spec.summary)}`)
   .join("\n")}
 
 The store is --db FILE|URL or DATABASE_URL (default: sqlite:./data/gateway.db). Only serve and
