@@ -8,6 +8,7 @@ import { execFile, execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PARTNERS } from "../src/cli/commands/partners.js";
@@ -16,6 +17,7 @@ import { OVERRIDES, TENANTS, USERS } from "../src/cli/commands/tenants.js";
 import type { CliIo } from "../src/cli/io.js";
 import { run } from "../src/cli/run.js";
 import { type CommandSpec, optionsOf } from "../src/cli/spec.js";
+import { latestVersion } from "../src/store/migrations.js";
 import { rsaKeys, tempDir } from "./helpers.js";
 import { CLI } from "./support/processes.js";
 import { freshDatabaseUrl, storeKinds } from "./support/stores.js";
@@ -103,6 +105,19 @@ describe("orderline-gateway on a store that is not there", () => {
     const list = await gatewayCli(["partners", "list", "--json", "--db", "fresh/gateway.db"]);
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout)).toEqual([]);
+  });
+
+  it("refuses a store that lacks a migration, naming the command that brings it up to date", async () => {
+    expect((await gatewayCli(["migrate", "--db", "behind.db"])).code).toBe(0);
+    const db = new Database(join(dir, "behind.db"));
+    db.prepare("DELETE FROM schema_migrations WHERE version = ?").run(latestVersion("sqlite"));
+    db.close();
+    const result = await gatewayCli(["tenants", "list", "--json", "--db", "behind.db"]);
+    expect(result.code).toBe(3);
+    const { error } = JSON.parse(result.stderr);
+    expect(error.code).toBe("store_outdated");
+    expect(error.message).toContain(`this build needs ${latestVersion("sqlite")}`);
+    expect(error.message).toContain("orderline-gateway migrate");
   });
 
   it("names the openssl command when given a certificate instead of a public key", async () => {
