@@ -163,9 +163,15 @@ describe.each(storeKinds)("the built gateway process (%s store)", (kind) => {
       );
     expect((await list()).status).toBe(200);
 
-    // An order whose body is still arriving, on a second connection.
+    // An order whose body is still arriving, on a second connection. With Expect:
+    // 100-continue the gateway says when it has taken the request in (its hooks ran in that
+    // turn), so the signal certainly comes while the request is in flight.
     const body = JSON.stringify(order({ purchase_order_no: "PO-DRAIN" }));
     let finish = () => {};
+    let accepted = () => {};
+    const taken = new Promise<void>((resolve) => {
+      accepted = resolve;
+    });
     const inFlight = new Promise<number>((resolve, reject) => {
       const req = request(
         {
@@ -173,7 +179,11 @@ describe.each(storeKinds)("the built gateway process (%s store)", (kind) => {
           port,
           method: "POST",
           path: "/api/v1/sales-orders",
-          headers: { ...signedOver(partner, token), "content-length": Buffer.byteLength(body) },
+          headers: {
+            ...signedOver(partner, token),
+            "content-length": Buffer.byteLength(body),
+            expect: "100-continue",
+          },
         },
         (res) => {
           res.resume();
@@ -181,12 +191,14 @@ describe.each(storeKinds)("the built gateway process (%s store)", (kind) => {
         },
       );
       req.on("error", reject);
-      req.write(body.slice(0, 40));
+      req.on("continue", () => {
+        req.write(body.slice(0, 40));
+        accepted();
+      });
       finish = () => req.end(body.slice(40));
     });
 
-    // Let the gateway read the order's headers first: from then on the request is in flight.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await taken;
     gateway.child.kill("SIGTERM");
     // The kept-alive connection is answered until the signal lands, then refused politely; never
     // reset (list() would reject).
