@@ -56,6 +56,16 @@ describe("orderline-gateway on a store that is not there", () => {
     expect(existsSync(join(dir, "data"))).toBe(false);
   });
 
+  it("refuses a missing store before asking for a password", async () => {
+    const result = await gatewayCli([
+      ...["users", "create", "--tenant", "tnt_x", "--email", "ana@example.com"],
+      ...["--role", "admin", "--db", "typo.db"],
+    ]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain("No store at");
+    expect(result.stdout + result.stderr).not.toContain("Password");
+  });
+
   it("refuses a DATABASE_URL of an unsupported kind, without echoing its password", async () => {
     const result = await gatewayCli(["tenants", "list"], {
       DATABASE_URL: "mysql://admin:hunter2@db.example:3306/orders",

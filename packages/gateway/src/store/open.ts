@@ -29,26 +29,41 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+const whereOf = (databaseUrl: string): string =>
+  isPostgresUrl(databaseUrl) ? redactedUrl(databaseUrl) : sqlitePathOf(databaseUrl);
+
+const migrateHint = (where: string): string =>
+  `To create or upgrade the store there, run: orderline-gateway migrate --db '${where}'`;
+
+/**
+ * Refuses a SQLite file that does not exist, without opening anything: what a command checks
+ * before it asks for input it would then have to throw away. (A database server is checked
+ * when opened.)
+ */
+export function assertStoreFileExists(databaseUrl: string): void {
+  const where = whereOf(databaseUrl);
+  if (!isPostgresUrl(databaseUrl) && !existsSync(where)) {
+    throw new StoreUnavailableError(
+      "store_missing",
+      `No store at ${where}. Check --db or DATABASE_URL. ${migrateHint(where)}`,
+    );
+  }
+}
+
 /** Opens the store a DATABASE_URL names: `postgres://…`, `sqlite:…` or a path. */
 export async function openStore(
   databaseUrl: string,
   options: OpenStoreOptions = {},
 ): Promise<Store> {
   const create = options.create ?? true;
-  const where = isPostgresUrl(databaseUrl) ? redactedUrl(databaseUrl) : sqlitePathOf(databaseUrl);
-  const migrateHint = `To create or upgrade the store there, run: orderline-gateway migrate --db '${where}'`;
-  if (!create && !isPostgresUrl(databaseUrl) && !existsSync(where)) {
-    throw new StoreUnavailableError(
-      "store_missing",
-      `No store at ${where}. Check --db or DATABASE_URL. ${migrateHint}`,
-    );
-  }
+  const where = whereOf(databaseUrl);
+  if (!create) assertStoreFileExists(databaseUrl);
   const store = isPostgresUrl(databaseUrl)
     ? new PostgresStore(databaseUrl, options.poolMax === undefined ? {} : { max: options.poolMax })
     : new SqliteStore(where, options);
   try {
     if (create) await store.migrate();
-    else await assertCurrent(store, where, migrateHint);
+    else await assertCurrent(store, where, migrateHint(where));
   } catch (error) {
     await store.close();
     throw error;

@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { openCore } from "../../gateway.js";
+import { assertStoreFileExists } from "../../store/open.js";
 import { AdminError } from "../../tenant/tenants.js";
 import { NAMESPACE_PATTERN } from "../../tenant/vocabulary.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
@@ -151,6 +152,8 @@ export async function usersCommand(args: string[], io: CliIo): Promise<number> {
   const sub = spec.name.slice("users ".length);
   const { values } = parseFor(spec, rest);
   const out = output(io, values.json === true);
+  // A password typed for a store that is not there would be thrown away: check first.
+  if (sub !== "list") assertStoreFileExists(configFrom(io, values.db).databaseUrl);
   if (sub === "set-password") {
     const email = required(values, "email");
     if (!io.readSecret) throw new UsageError("No way to read a password here.");
