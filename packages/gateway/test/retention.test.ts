@@ -8,6 +8,7 @@ import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sqlitePathOf } from "../src/config.js";
 import type { Gateway } from "../src/gateway.js";
+import { openStore } from "../src/store/open.js";
 import { purgeExpired, schedulePurge } from "../src/store/purge.js";
 import type { ExpiringTable } from "../src/store/tenant-store.js";
 import {
@@ -175,6 +176,36 @@ describe.each(storeKinds)("retention (%s store)", (kind) => {
     // A purge with nothing to do deletes nothing.
     const idle = await purgeExpired(gw.store, retention, clock.now());
     expect(Object.values(idle).every((n) => n === 0)).toBe(true);
+  });
+});
+
+describe.each(storeKinds)("three instances purging at once (%s store)", (kind) => {
+  it("delete each expired row once between them and leave the live rows", async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const url = await freshDatabaseUrl(kind, dir);
+    const [a, b, c] = [await openStore(url), await openStore(url), await openStore(url)];
+    cleanups.push(
+      () => a.close(),
+      () => b.close(),
+      () => c.close(),
+    );
+    const now = Date.UTC(2026, 0, 15);
+    for (let i = 0; i < 200; i++)
+      await a.tenants.recordLoginFailure(`old-${i}`, now - 2 * DAY * 1000, 0);
+    for (let i = 0; i < 5; i++) await a.tenants.recordLoginFailure(`new-${i}`, now, 0);
+    const retention = {
+      idempotencySeconds: 7 * DAY,
+      refreshSeconds: 36 * HOUR,
+      loginFailureSeconds: DAY,
+      purgeIntervalSeconds: 600,
+    };
+    const reports = await Promise.all(
+      [a, b, c].map((store) => purgeExpired(store, retention, now, 7)),
+    );
+    expect(reports.reduce((sum, r) => sum + r.login_failures, 0)).toBe(200);
+    expect(await rowCount(kind, url, "login_failures")).toBe(5);
+    for (let i = 0; i < 5; i++) expect(await a.tenants.loginFailures(`new-${i}`)).toBeDefined();
   });
 });
 

@@ -11,20 +11,25 @@ import type {
   UserRole,
 } from "./tenant-store.js";
 
+/** Each expiring table's key and time columns. */
+const EXPIRING: Record<ExpiringTable, { key: string; time: string }> = {
+  token_refreshes: { key: "jti", time: "refreshed_at" },
+  user_token_refreshes: { key: "jti", time: "refreshed_at" },
+  idempotency_keys: { key: "(partner_id, idem_key)", time: "created_at" },
+  login_failures: { key: "account_key", time: "last_failed_at" },
+};
+
 /**
  * At most `limit` rows older than a cutoff, by primary key: one short transaction per batch, so
- * a purge never holds the write lock long. The same statements in both dialects.
+ * a purge never holds the write lock long. `lock` is a row-locking clause for the dialects that
+ * have one (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so purges racing on several instances take
+ * disjoint rows instead of waiting on, or deadlocking over, each other's).
  */
-const PURGE: Record<ExpiringTable, string> = {
-  token_refreshes:
-    "DELETE FROM token_refreshes WHERE jti IN (SELECT jti FROM token_refreshes WHERE refreshed_at < ? LIMIT ?)",
-  user_token_refreshes:
-    "DELETE FROM user_token_refreshes WHERE jti IN (SELECT jti FROM user_token_refreshes WHERE refreshed_at < ? LIMIT ?)",
-  idempotency_keys:
-    "DELETE FROM idempotency_keys WHERE (partner_id, idem_key) IN (SELECT partner_id, idem_key FROM idempotency_keys WHERE created_at < ? LIMIT ?)",
-  login_failures:
-    "DELETE FROM login_failures WHERE account_key IN (SELECT account_key FROM login_failures WHERE last_failed_at < ? LIMIT ?)",
-};
+export function purgeStatement(table: ExpiringTable, lock = ""): string {
+  const { key, time } = EXPIRING[table];
+  const columns = key.replace(/[()]/g, "");
+  return `DELETE FROM ${table} WHERE ${key} IN (SELECT ${columns} FROM ${table} WHERE ${time} < ? LIMIT ?${lock ? ` ${lock}` : ""})`;
+}
 
 /**
  * The tenant store in SQL both dialects understand (`?` placeholders; the PostgreSQL subclass
@@ -214,7 +219,7 @@ export abstract class SqlTenantStore implements TenantStore {
   }
 
   async deleteExpired(table: ExpiringTable, before: number, limit: number): Promise<number> {
-    return this.changes(PURGE[table], [before, limit]);
+    return this.changes(purgeStatement(table), [before, limit]);
   }
 
   async findOverrides(
