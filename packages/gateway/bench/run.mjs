@@ -199,6 +199,8 @@ function spawnServer(setupEnv) {
 async function startSetup(setup, redis) {
   const setupEnv = { ...env, DATABASE_URL: await databaseFor(setup) };
   if (setup.instances > 1 && redis) setupEnv.REDIS_URL = REDIS_URL;
+  // Only migrate (and serve) create a store; partners create needs one.
+  execFileSync("node", [cli, "migrate"], { env: setupEnv, stdio: "ignore" });
   const credentials = JSON.parse(
     execFileSync(
       "node",

@@ -2,7 +2,16 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { corsOriginsFrom } from "./http/cors.js";
-import { isPostgresUrl } from "./store/postgres/pool.js";
+import { isPostgresUrl, redactedUrl } from "./store/postgres/pool.js";
+import { RESET_AFTER_MS } from "./users/login-throttle.js";
+
+/** How long the sign-in throttle remembers a failure; its rows are useless after that. */
+const THROTTLE_MEMORY_SECONDS = RESET_AFTER_MS / 1000;
+
+/** A setting the gateway cannot run with; the message names the setting and what it accepts. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
 
 /** Everything the gateway can be told, with the defaults a single-machine install uses. */
 export interface GatewayConfig {
@@ -53,6 +62,21 @@ export interface GatewayConfig {
    * workspace's `apps/console/dist` when it exists; `off` serves none.
    */
   consoleDir: string | undefined;
+  /** After SIGTERM, how long open connections are answered 503 before the listener closes. */
+  drainSeconds: number;
+  /** How long bookkeeping rows are kept (store/purge.ts); orders themselves are never purged. */
+  retention: RetentionConfig;
+}
+
+export interface RetentionConfig {
+  /** How long an Idempotency-Key is honoured (replays its order), from the order's creation. */
+  idempotencySeconds: number;
+  /** Refresh records of partner and user tokens, from the refresh; at least token ttl + grace. */
+  refreshSeconds: number;
+  /** Failed sign-in counters, from the last failure; at least the throttle's memory (1 h). */
+  loginFailureSeconds: number;
+  /** How often each instance purges rows past retention; 0 turns purging off. */
+  purgeIntervalSeconds: number;
 }
 
 export type SqliteSynchronous = "full" | "normal";
@@ -68,7 +92,9 @@ export interface UsersConfig {
 
 export const DEFAULTS = {
   port: 3000,
-  host: "0.0.0.0",
+  // Loopback unless told otherwise: `npm start` leaves demo credentials on disk, and nothing
+  // should reach them from the network before an operator chooses to expose the gateway.
+  host: "127.0.0.1",
   databaseUrl: "sqlite:./data/gateway.db",
   issuer: "orderline-gateway",
   audience: "orderline-partner-api",
@@ -85,6 +111,10 @@ export const DEFAULTS = {
   userAudience: "orderline-tenant-api",
   languages: ["en", "de", "fr", "es", "it", "nl", "pt", "pl", "sv", "ja", "zh-CN", "id"],
   scryptCost: 2 ** 17,
+  drainSeconds: 5,
+  idempotencyRetentionSeconds: 7 * 24 * 60 * 60,
+  loginFailureRetentionSeconds: 24 * 60 * 60,
+  purgeIntervalSeconds: 10 * 60,
 } as const;
 
 /** A comma-separated list of BCP 47 tags, canonicalised (`en-us` → `en-US`); refuses invalid tags. */
@@ -97,16 +127,31 @@ export function languagesFrom(raw: string | undefined): string[] {
   try {
     return [...new Set(Intl.getCanonicalLocales(tags))];
   } catch {
-    throw new Error(`GATEWAY_LANGUAGES must be comma-separated BCP 47 tags, got '${raw}'`);
+    throw new ConfigError(`GATEWAY_LANGUAGES must be comma-separated BCP 47 tags, got '${raw}'`);
   }
 }
 
 export type Env = Record<string, string | undefined>;
 
+/**
+ * The store URL, refused when it names a scheme the gateway has no store for: taken as a file
+ * name, `mysql://…` would silently become a new empty SQLite store.
+ */
+export function checkedDatabaseUrl(url: string): string {
+  if (isPostgresUrl(url) || url.startsWith("sqlite:")) return url;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url)) {
+    throw new ConfigError(
+      `DATABASE_URL (or --db) '${url.includes("@") ? redactedUrl(url) : url}' names a store the gateway does not support: use postgres://…, postgresql://…, sqlite:<path> or a file path.`,
+    );
+  }
+  return url;
+}
+
 function intFrom(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
-  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a non-negative integer, got '${raw}'`);
+  if (!/^\d+$/.test(raw))
+    throw new ConfigError(`${name} must be a non-negative integer, got '${raw}'`);
   return Number(raw);
 }
 
@@ -121,19 +166,69 @@ export function sqlitePathOf(databaseUrl: string, cwd = process.cwd()): string {
 function synchronousFrom(value: string | undefined): SqliteSynchronous {
   if (value === undefined || value === "" || value.toLowerCase() === "full") return "full";
   if (value.toLowerCase() === "normal") return "normal";
-  throw new Error(`GATEWAY_SQLITE_SYNCHRONOUS must be 'full' or 'normal', got '${value}'`);
+  throw new ConfigError(`GATEWAY_SQLITE_SYNCHRONOUS must be 'full' or 'normal', got '${value}'`);
+}
+
+function retentionFrom(env: Env, jwt: GatewayConfig["jwt"]): RetentionConfig {
+  // A refresh record must outlive the token it guards: ttl + grace after the refresh, the token
+  // can no longer be refreshed, so the record can no longer catch a reuse.
+  const refreshFloor = jwt.ttlSeconds + jwt.refreshGraceSeconds;
+  const retention = {
+    idempotencySeconds: intFrom(
+      env,
+      "GATEWAY_IDEMPOTENCY_RETENTION_SECONDS",
+      DEFAULTS.idempotencyRetentionSeconds,
+    ),
+    refreshSeconds: intFrom(env, "GATEWAY_REFRESH_RETENTION_SECONDS", refreshFloor),
+    loginFailureSeconds: intFrom(
+      env,
+      "GATEWAY_LOGIN_FAILURE_RETENTION_SECONDS",
+      DEFAULTS.loginFailureRetentionSeconds,
+    ),
+    purgeIntervalSeconds: intFrom(
+      env,
+      "GATEWAY_PURGE_INTERVAL_SECONDS",
+      DEFAULTS.purgeIntervalSeconds,
+    ),
+  };
+  if (retention.refreshSeconds < refreshFloor)
+    throw new ConfigError(
+      `GATEWAY_REFRESH_RETENTION_SECONDS must be at least the token lifetime plus GATEWAY_REFRESH_GRACE_SECONDS (${refreshFloor}), got ${retention.refreshSeconds}: a shorter one would let a refreshed token be refreshed again.`,
+    );
+  if (retention.loginFailureSeconds < THROTTLE_MEMORY_SECONDS)
+    throw new ConfigError(
+      `GATEWAY_LOGIN_FAILURE_RETENTION_SECONDS must be at least ${THROTTLE_MEMORY_SECONDS} (how long the sign-in throttle counts failures), got ${retention.loginFailureSeconds}.`,
+    );
+  if (retention.idempotencySeconds < 60)
+    throw new ConfigError(
+      `GATEWAY_IDEMPOTENCY_RETENTION_SECONDS must be at least 60, got ${retention.idempotencySeconds}.`,
+    );
+  return retention;
 }
 
 export function loadConfig(
   env: Env = process.env,
   overrides: Partial<GatewayConfig> = {},
 ): GatewayConfig {
-  const databaseUrl = overrides.databaseUrl ?? env.DATABASE_URL ?? DEFAULTS.databaseUrl;
+  const databaseUrl = checkedDatabaseUrl(
+    overrides.databaseUrl ?? env.DATABASE_URL ?? DEFAULTS.databaseUrl,
+  );
   const sqlitePath = isPostgresUrl(databaseUrl) ? ":memory:" : sqlitePathOf(databaseUrl);
   const dataDir =
     overrides.dataDir ??
     env.GATEWAY_DATA_DIR ??
     (sqlitePath === ":memory:" ? resolve("data") : dirname(sqlitePath));
+  const jwt = {
+    issuer: env.GATEWAY_JWT_ISSUER ?? DEFAULTS.issuer,
+    audience: env.GATEWAY_JWT_AUDIENCE ?? DEFAULTS.audience,
+    ttlSeconds: DEFAULTS.ttlSeconds,
+    refreshGraceSeconds: intFrom(
+      env,
+      "GATEWAY_REFRESH_GRACE_SECONDS",
+      DEFAULTS.refreshGraceSeconds,
+    ),
+    sessionMaxSeconds: intFrom(env, "GATEWAY_SESSION_MAX_SECONDS", DEFAULTS.sessionMaxSeconds),
+  };
   return {
     host: env.HOST ?? DEFAULTS.host,
     port: intFrom(env, "PORT", DEFAULTS.port),
@@ -141,17 +236,7 @@ export function loadConfig(
     dataDir,
     masterKey: env.GATEWAY_MASTER_KEY,
     logLevel: env.LOG_LEVEL ?? "info",
-    jwt: {
-      issuer: env.GATEWAY_JWT_ISSUER ?? DEFAULTS.issuer,
-      audience: env.GATEWAY_JWT_AUDIENCE ?? DEFAULTS.audience,
-      ttlSeconds: DEFAULTS.ttlSeconds,
-      refreshGraceSeconds: intFrom(
-        env,
-        "GATEWAY_REFRESH_GRACE_SECONDS",
-        DEFAULTS.refreshGraceSeconds,
-      ),
-      sessionMaxSeconds: intFrom(env, "GATEWAY_SESSION_MAX_SECONDS", DEFAULTS.sessionMaxSeconds),
-    },
+    jwt,
     signature: {
       maxSkewSeconds: intFrom(env, "GATEWAY_MAX_SKEW_SECONDS", DEFAULTS.maxSkewSeconds),
     },
@@ -175,6 +260,8 @@ export function loadConfig(
     },
     corsOrigins: corsOriginsFrom(env.GATEWAY_CORS_ORIGINS),
     consoleDir: consoleDirFrom(env.GATEWAY_CONSOLE_DIR),
+    drainSeconds: intFrom(env, "GATEWAY_DRAIN_SECONDS", DEFAULTS.drainSeconds),
+    retention: retentionFrom(env, jwt),
     ...overrides,
   };
 }

@@ -20,6 +20,7 @@ import { orderRoutes } from "./orders/routes.js";
 import { OrderService } from "./orders/service.js";
 import { tenantOrderRoutes } from "./orders/tenant-routes.js";
 import { openStore } from "./store/open.js";
+import { schedulePurge } from "./store/purge.js";
 import type { Store } from "./store/store.js";
 import { tenantPartnerRoutes } from "./tenant/partner-routes.js";
 import { tenantRoutes } from "./tenant/routes.js";
@@ -58,22 +59,29 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-/** Store, master keys and the services that need nothing from HTTP (also what the admin CLI uses). */
+/**
+ * Store, master keys and the services that need nothing from HTTP (also what the admin CLI uses).
+ * With `create: false` a missing store or master key is an error instead of a new one.
+ */
 export async function openCore(
   config: GatewayConfig,
-  options: { store?: Store; now?: Clock } = {},
+  options: { store?: Store; now?: Clock; create?: boolean } = {},
 ) {
   const now = options.now ?? systemClock;
+  const create = options.create ?? true;
   const store =
     options.store ??
     (await openStore(config.databaseUrl, {
       synchronous: config.sqliteSynchronous,
       poolMax: config.pgPoolMax,
+      create,
     }));
   let master: ReturnType<typeof deriveMasterKeys>;
   let signingKeys: SigningKeyRing;
   try {
-    master = deriveMasterKeys(loadOrCreateMasterKey(config.masterKey, masterKeyFile(config)));
+    master = deriveMasterKeys(
+      loadOrCreateMasterKey(config.masterKey, masterKeyFile(config), create),
+    );
     signingKeys = new SigningKeyRing(
       store,
       master.keyEncryptionKey,
@@ -130,6 +138,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const app = await buildApp({
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
+    drainMs: config.drainSeconds * 1000,
     routes: async (instance) => {
       await installCors(instance, config.corsOrigins);
       if (config.consoleDir) await instance.register(consoleRoutes, { root: config.consoleDir });
@@ -150,6 +159,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     },
   });
 
+  const purge = schedulePurge(store, config.retention, now, logger);
+
   return {
     app,
     config,
@@ -166,6 +177,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     orders,
     async close() {
       await app.close();
+      await purge.stop();
       await rateLimiter.close();
       if (!options.store) await store.close();
     },

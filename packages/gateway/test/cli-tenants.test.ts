@@ -14,8 +14,10 @@ const ENV = { DATABASE_URL: undefined, GATEWAY_MASTER_KEY: undefined, GATEWAY_SC
 
 let dir: string;
 let cleanup: () => void;
-beforeAll(() => {
+beforeAll(async () => {
   ({ dir, cleanup } = tempDir());
+  // Only migrate (and serve) create a store; every other command needs one.
+  expect((await cli(["migrate"])).code).toBe(0);
 });
 afterAll(() => cleanup());
 

@@ -70,6 +70,8 @@ async function listed(clientId: string) {
 describe.each(storeKinds)("orderline-gateway partners (%s store)", (kind) => {
   beforeAll(async () => {
     db = kind === "sqlite" ? "admin.db" : await freshDatabaseUrl("postgres", dir);
+    // Only migrate (and serve) create a store; every other command needs one.
+    expect((await cli("migrate")).code).toBe(0);
   });
 
   it("create --json prints one JSON object with the credentials, once", async () => {
@@ -192,6 +194,10 @@ describe("orderline-gateway serve --demo", () => {
       expect(printed).toContain("sh data/demo/create-order.sh");
       expect(printed).toContain("node data/demo/create-order.mjs");
       expect(statSync(join(demoDir, "data/demo/private.pem")).mode & 0o077).toBe(0);
+      // Orders and personal data: the store, its WAL and SHM are the owner's alone.
+      expect(statSync(join(demoDir, "data")).mode & 0o777).toBe(0o700);
+      for (const file of ["gateway.db", "gateway.db-wal", "gateway.db-shm", "master.key"])
+        expect(statSync(join(demoDir, "data", file)).mode & 0o777, file).toBe(0o600);
       const node = await exec("node", ["data/demo/create-order.mjs"], { cwd: demoDir });
       expect(node.stdout).toMatch(/^201 /);
       expect(node.stdout).toContain("Sales order created");
@@ -213,5 +219,18 @@ describe("orderline-gateway serve --demo", () => {
     expect(JSON.parse(list.join(""))).toHaveLength(1);
     expect(existsSync(join(demoDir, "data/gateway.db"))).toBe(true);
     demoCleanup();
+  });
+
+  it("listens on 127.0.0.1 unless told otherwise", async () => {
+    const { dir: hostDir, cleanup: hostCleanup } = tempDir();
+    const io: CliIo = { stdout: () => {}, stderr: () => {}, env: {}, cwd: hostDir };
+    const server = await serve(["--port", "0", "--log-level", "warn"], io);
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    } finally {
+      await server.close();
+      hostCleanup();
+    }
   });
 });

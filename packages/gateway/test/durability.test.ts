@@ -1,10 +1,11 @@
 import { existsSync } from "node:fs";
-import { request } from "node:http";
+import { Agent, type IncomingHttpHeaders, request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { openStore } from "../src/store/open.js";
 import { order, rsaKeys, tempDir } from "./helpers.js";
 import {
   CLI,
+  cli,
   createPartnerWithCli,
   loginOver,
   type ProcessEnv,
@@ -24,6 +25,7 @@ async function setUp(kind: StoreKind) {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const env: ProcessEnv = { databaseUrl: await freshDatabaseUrl(kind, dir), dataDir: dir };
+  cli(env, ["migrate"]);
   const partner = createPartnerWithCli(env, rsaKeys());
   const start = async () => {
     const gateway = await startProcess(env);
@@ -130,6 +132,93 @@ describe.each(storeKinds)("the built gateway process (%s store)", (kind) => {
     expect(response.status, response.text).toBe(201);
     expect(await gateway.exited).toBe(0);
     expect(await stored()).toEqual(["PO-IN-FLIGHT"]);
+  });
+
+  it("drains after SIGTERM: a kept-alive connection gets 503 problem+json, an in-flight request its answer", async () => {
+    const { partner, start, stored } = await setUp(kind);
+    const gateway = await start();
+    const token = await loginOver(gateway.url, partner);
+    const { hostname, port } = new URL(gateway.url);
+    const keptAlive = new Agent({ keepAlive: true, maxSockets: 1 });
+    const list = () =>
+      new Promise<{ status: number; headers: IncomingHttpHeaders; text: string }>(
+        (resolve, reject) => {
+          const req = request(
+            { hostname, port, path: "/api/v1/sales-orders", agent: keptAlive },
+            (res) => {
+              let text = "";
+              res.on("data", (chunk) => {
+                text += chunk;
+              });
+              res.on("end", () =>
+                resolve({ status: res.statusCode ?? 0, headers: res.headers, text }),
+              );
+            },
+          );
+          for (const [name, value] of Object.entries(signedOver(partner, token)))
+            req.setHeader(name, value);
+          req.on("error", reject);
+          req.end();
+        },
+      );
+    expect((await list()).status).toBe(200);
+
+    // An order whose body is still arriving, on a second connection. With Expect:
+    // 100-continue the gateway says when it has taken the request in (its hooks ran in that
+    // turn), so the signal certainly comes while the request is in flight.
+    const body = JSON.stringify(order({ purchase_order_no: "PO-DRAIN" }));
+    let finish = () => {};
+    let accepted = () => {};
+    const taken = new Promise<void>((resolve) => {
+      accepted = resolve;
+    });
+    const inFlight = new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          hostname,
+          port,
+          method: "POST",
+          path: "/api/v1/sales-orders",
+          headers: {
+            ...signedOver(partner, token),
+            "content-length": Buffer.byteLength(body),
+            expect: "100-continue",
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on("error", reject);
+      req.on("continue", () => {
+        req.write(body.slice(0, 40));
+        accepted();
+      });
+      finish = () => req.end(body.slice(40));
+    });
+
+    await taken;
+    gateway.child.kill("SIGTERM");
+    // The kept-alive connection is answered until the signal lands, then refused politely; never
+    // reset (list() would reject).
+    let answer = await list();
+    const deadline = Date.now() + 10_000;
+    while (answer.status === 200 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      answer = await list();
+    }
+    expect(answer.status, answer.text).toBe(503);
+    expect(answer.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(answer.headers.connection).toBe("close");
+    expect(answer.headers["retry-after"]).toBe("1");
+    expect(JSON.parse(answer.text)).toMatchObject({ code: "shutting_down", retry_after: 1 });
+
+    finish();
+    expect(await inFlight).toBe(201);
+    expect(await gateway.exited).toBe(0);
+    expect(await stored()).toEqual(["PO-DRAIN"]);
+    keptAlive.destroy();
   });
 
   it("finishes the requests in flight on SIGTERM, then exits cleanly", async () => {

@@ -41,6 +41,12 @@ describe("logs", () => {
       payload: { client_id: partner.clientId, client_secret: "ols_wrong-guess" },
     });
     secrets.push("ols_wrong-guess");
+    // The secret pasted into the client_id field: the refusal is logged, the secret is not.
+    await inject({
+      method: "POST",
+      url: "/api/v1/auth/login",
+      payload: { client_id: partner.clientSecret, client_secret: partner.clientSecret },
+    });
 
     const headers = signedHeaders(partner, token, String(Math.floor(Date.now() / 1000)));
     secrets.push(headers["x-signature"] as string);
@@ -93,6 +99,8 @@ describe("logs", () => {
     expect(text).toContain('"reqId"');
     expect(text).toContain('"event":"login"');
     expect(text).toContain('"event":"refresh_reused"');
+    expect(text).toContain(`"client_id":"ols_…(${partner.clientSecret.length} chars)"`);
+    expect(text).toContain(`"client_id":"${partner.clientId}"`);
     expect(text).toContain('"code":"signature_invalid"');
     for (const secret of secrets) {
       expect(text).not.toContain(secret);

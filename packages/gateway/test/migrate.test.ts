@@ -33,7 +33,11 @@ describe.each(storeKinds)("orderline-gateway migrate (%s store)", (kind) => {
     cleanups.push(cleanup);
     const url = await freshDatabaseUrl(kind, dir);
     const first = await migrateWithCli(url, dir);
-    expect(first).toMatchObject({ code: 0, stdout: "Store is up to date.\n", stderr: "" });
+    expect(first).toMatchObject({
+      code: 0,
+      stdout: `Store is up to date (schema version ${latestVersion(kind)}).\n`,
+      stderr: "",
+    });
     expect((await migrateWithCli(url, dir)).code).toBe(0);
     const store = await openStore(url);
     cleanups.push(() => store.close());

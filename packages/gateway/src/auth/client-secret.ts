@@ -9,6 +9,17 @@ export function generateClientId(): string {
   return `olc_${randomBytes(12).toString("hex")}`;
 }
 
+const CLIENT_ID_SHAPE = /^olc_[0-9a-f]{24}$/;
+
+/**
+ * A client_id as a log line may show it: whole when it has the shape of one (it is public, it
+ * travels in every request), else only its first four characters and its length. A partner who
+ * pastes the client_secret into the client_id field must not find the secret in our logs.
+ */
+export function loggableClientId(raw: string): string {
+  return CLIENT_ID_SHAPE.test(raw) ? raw : `${raw.slice(0, 4)}…(${raw.length} chars)`;
+}
+
 export function generateClientSecret(): string {
   return `ols_${randomBytes(32).toString("base64url")}`;
 }

@@ -30,6 +30,11 @@ export function parsePartnerPublicKey(text: string): ParsedPublicKey {
       `This is a PKCS#1 'RSA PUBLIC KEY' block; the gateway needs an X.509 SubjectPublicKeyInfo 'PUBLIC KEY' block. ${CONVERT_HINT}`,
     );
   }
+  if (/-----BEGIN (TRUSTED |X509 |)CERTIFICATE-----/.test(trimmed)) {
+    throw new PublicKeyError(
+      "This is a certificate, not a public key. Extract its public key with: openssl x509 -in cert.pem -pubkey -noout > key.pem",
+    );
+  }
   if (/-----BEGIN (RSA |ENCRYPTED |)PRIVATE KEY-----/.test(trimmed)) {
     throw new PublicKeyError(
       "This is a private key. Never share it: send only the public key (openssl rsa -in private.pem -pubout).",

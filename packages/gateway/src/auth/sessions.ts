@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { ApiError } from "../http/errors.js";
 import type { Clock } from "../lib/clock.js";
 import type { Store } from "../store/store.js";
-import { hashClientSecret, verifyClientSecret } from "./client-secret.js";
+import { hashClientSecret, loggableClientId, verifyClientSecret } from "./client-secret.js";
 import { assertTokenPartnerUsable } from "./token-partner.js";
 import type { IssuedToken, TokenService } from "./tokens.js";
 
@@ -36,7 +36,7 @@ export class SessionService {
       partner?.secretHash ?? this.#decoyHash,
     );
     if (!partner || !matches) {
-      log.info({ event: "login_failed", client_id: clientId.slice(0, 64) }, "login refused");
+      log.info({ event: "login_failed", client_id: loggableClientId(clientId) }, "login refused");
       throw new ApiError(
         "invalid_client",
         "The client_id and client_secret do not match a partner.",

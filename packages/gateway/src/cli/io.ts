@@ -12,8 +12,16 @@ export interface CliIo {
   readSecret?: (prompt: string) => Promise<string>;
 }
 
-export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+/** 1: refused or failed; 2: bad arguments or configuration; 3: no usable store there. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, store: 3 } as const;
 
 export class UsageError extends Error {
   override name = "UsageError";
+  /** The command's help, shown after the message (not in JSON errors). */
+  constructor(
+    message: string,
+    readonly help?: string,
+  ) {
+    super(message);
+  }
 }

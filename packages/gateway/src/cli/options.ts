@@ -1,31 +1,8 @@
 import { resolve } from "node:path";
-import { type ParseArgsConfig, parseArgs } from "node:util";
-
-type Parsed = { values: Record<string, string | boolean | undefined>; positionals: string[] };
-
 import { type GatewayConfig, loadConfig } from "../config.js";
 import { isPostgresUrl } from "../store/postgres/pool.js";
-import { type CliIo, UsageError } from "./io.js";
-
-type Options = NonNullable<ParseArgsConfig["options"]>;
-
-/** Options every command accepts: which store to use. */
-export const STORE_OPTIONS = {
-  db: { type: "string" },
-} as const satisfies Options;
-
-export function parse(args: string[], options: Options): Parsed {
-  try {
-    return parseArgs({
-      args,
-      options: { ...STORE_OPTIONS, ...options },
-      allowPositionals: true,
-      strict: true,
-    }) as Parsed;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
+import type { CliIo } from "./io.js";
+import type { Values } from "./spec.js";
 
 /** Config from the environment, with --db (a sqlite: URL or a file path) taking precedence. */
 export function configFrom(
@@ -49,7 +26,7 @@ export function configFrom(
   return loadConfig(env, databaseUrl === undefined ? overrides : { ...overrides, databaseUrl });
 }
 
-export function stringOption(values: Parsed["values"], name: string): string | undefined {
+export function stringOption(values: Values, name: string): string | undefined {
   const value = values[name];
   return typeof value === "string" ? value : undefined;
 }

@@ -1,48 +1,89 @@
-import { openStore } from "../store/open.js";
-import { PARTNERS_HELP, partnersCommand } from "./commands/partners.js";
-import { SERVE_HELP, serveCommand } from "./commands/serve.js";
-import { SIGNING_KEYS_HELP, signingKeysCommand } from "./commands/signing-keys.js";
+import { PartnerAdminError } from "../auth/partners.js";
+import { PublicKeyError } from "../auth/public-key.js";
+import { ConfigError } from "../config.js";
+import { StoreUnavailableError } from "../store/open.js";
+import { AdminError } from "../tenant/tenants.js";
+import { MIGRATE, migrateCommand } from "./commands/migrate.js";
+import { PARTNERS, partnersCommand } from "./commands/partners.js";
+import { SERVE, serveCommand } from "./commands/serve.js";
+import { SIGNING_KEYS, signingKeysCommand } from "./commands/signing-keys.js";
 import {
-  OVERRIDES_HELP,
+  OVERRIDES,
   overridesCommand,
-  TENANTS_HELP,
+  TENANTS,
   tenantsCommand,
-  USERS_HELP,
+  USERS,
   usersCommand,
 } from "./commands/tenants.js";
 import { type CliIo, EXIT, UsageError } from "./io.js";
-import { configFrom, parse } from "./options.js";
+import { type CommandGroup, type CommandSpec, groupHelpOf, helpOf } from "./spec.js";
+
+interface Command {
+  spec: CommandGroup | CommandSpec;
+  run: (args: string[], io: CliIo) => Promise<number>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  serve: { spec: SERVE, run: serveCommand },
+  partners: { spec: PARTNERS, run: partnersCommand },
+  "signing-keys": { spec: SIGNING_KEYS, run: signingKeysCommand },
+  tenants: { spec: TENANTS, run: tenantsCommand },
+  users: { spec: USERS, run: usersCommand },
+  overrides: { spec: OVERRIDES, run: overridesCommand },
+  migrate: { spec: MIGRATE, run: migrateCommand },
+};
+
+const isGroup = (spec: CommandGroup | CommandSpec): spec is CommandGroup => "subcommands" in spec;
+
+/** A summary's first sentence or clause, for the one-line command list. */
+const firstClause = (summary: string): string =>
+  summary.split(/[.;] /)[0]?.replace(/\.$/, "") ?? "";
 
 export const USAGE = `Usage: orderline-gateway <command> [options]
 
 Commands:
-  serve           run the gateway (--port, --host, --db, --demo)
-  partners        create partners, register and revoke keys, rotate secrets, disable/enable, list
-  signing-keys    list or rotate the gateway's JWT signing keys
-  tenants         create and list tenants (the companies whose users sign in to /v1)
-  users           create and list a tenant's users (password from stdin or a prompt)
-  overrides       import or export a tenant's vocabulary overrides (<language>/<namespace>.json)
-  migrate         apply pending store migrations
+${Object.entries(COMMANDS)
+  .map(([name, { spec }]) => `  ${name.padEnd(14)}${firstClause(spec.summary)}`)
+  .join("\n")}
 
-The store is DATABASE_URL or --db (default: sqlite:./data/gateway.db).
-Run 'orderline-gateway <command> --help' for details.
+The store is --db FILE|URL or DATABASE_URL (default: sqlite:./data/gateway.db). Only serve and
+migrate create a store; every other command refuses one that does not exist (exit 3).
+Exit codes: 0 done, 1 refused or failed, 2 bad arguments or configuration, 3 no usable store.
+Run 'orderline-gateway <command> --help' (or '<command> <subcommand> --help') for details.
 `;
 
-const HELP: Record<string, string> = {
-  serve: SERVE_HELP,
-  partners: PARTNERS_HELP,
-  "signing-keys": SIGNING_KEYS_HELP,
-  tenants: TENANTS_HELP,
-  users: USERS_HELP,
-  overrides: OVERRIDES_HELP,
-};
+/** The help `--help` asks for: a subcommand's own when one is named, else the command's. */
+function helpFor(spec: CommandGroup | CommandSpec, args: string[]): string {
+  if (!isGroup(spec)) return helpOf(spec);
+  const sub = args[0];
+  return sub !== undefined && Object.hasOwn(spec.subcommands, sub)
+    ? helpOf(spec.subcommands[sub] as CommandSpec)
+    : groupHelpOf(spec);
+}
 
-async function migrateCommand(args: string[], io: CliIo): Promise<number> {
-  const { values } = parse(args, {});
-  const store = await openStore(configFrom(io, values.db).databaseUrl);
-  await store.close();
-  io.stdout("Store is up to date.\n");
-  return EXIT.ok;
+/** How an error ends the command: exit code and the `code` of a JSON error. */
+function classify(error: unknown): [number, string] {
+  if (error instanceof UsageError) return [EXIT.usage, "usage"];
+  if (error instanceof ConfigError) return [EXIT.usage, "config_invalid"];
+  if (error instanceof StoreUnavailableError) return [EXIT.store, error.code];
+  if (
+    error instanceof PartnerAdminError ||
+    error instanceof PublicKeyError ||
+    error instanceof AdminError
+  )
+    return [EXIT.failure, "refused"];
+  return [EXIT.failure, "failed"];
+}
+
+function report(error: unknown, io: CliIo, json: boolean): number {
+  const [exit, code] = classify(error);
+  const message = (error as Error).message;
+  if (json) io.stderr(`${JSON.stringify({ error: { code, message, exit_code: exit } })}\n`);
+  else {
+    const help = error instanceof UsageError && error.help ? `\n${error.help}` : "";
+    io.stderr(`orderline-gateway: ${message}\n${help}`);
+  }
+  return exit;
 }
 
 /** The admin CLI without process side effects: tests call it with their own io. */
@@ -52,35 +93,17 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stdout(USAGE);
     return command === undefined ? EXIT.usage : EXIT.ok;
   }
+  const json = rest.includes("--json");
+  const entry = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (entry === undefined)
+    return report(new UsageError(`Unknown command '${command}'.`, USAGE), io, json);
   if (rest.includes("--help") || rest.includes("-h")) {
-    io.stdout(HELP[command] ?? USAGE);
+    io.stdout(helpFor(entry.spec, rest));
     return EXIT.ok;
   }
   try {
-    switch (command) {
-      case "serve":
-        return await serveCommand(rest, io);
-      case "partners":
-        return await partnersCommand(rest, io);
-      case "signing-keys":
-        return await signingKeysCommand(rest, io);
-      case "tenants":
-        return await tenantsCommand(rest, io);
-      case "users":
-        return await usersCommand(rest, io);
-      case "overrides":
-        return await overridesCommand(rest, io);
-      case "migrate":
-        return await migrateCommand(rest, io);
-      default:
-        throw new UsageError(`Unknown command '${command}'.\n\n${USAGE}`);
-    }
+    return await entry.run(rest, io);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`orderline-gateway: ${error.message}\n`);
-      return EXIT.usage;
-    }
-    io.stderr(`orderline-gateway: ${(error as Error).message}\n`);
-    return EXIT.failure;
+    return report(error, io, json);
   }
 }

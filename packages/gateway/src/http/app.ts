@@ -12,6 +12,8 @@ import { installValidators } from "./validation.js";
 export interface AppOptions {
   logger: Logger;
   bodyLimitBytes: number;
+  /** How long open connections are answered 503 after close starts (graceful-close.ts). */
+  drainMs?: number;
   /** Registers the feature plugins (auth, orders) once the common parts are in place. */
   routes: (app: FastifyInstance) => Promise<void>;
 }
@@ -33,17 +35,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Errors before routing answer problem+json too.
     clientErrorHandler,
     frameworkErrors,
+    // Closing: our own hook answers problem+json with Retry-After (graceful-close.ts).
+    return503OnClosing: false,
   }) as unknown as FastifyInstance;
 
   // Only JSON bodies are accepted; anything else (text/plain included) is a 415.
   app.removeContentTypeParser(["text/plain"]);
   installValidators(app);
   installErrorHandling(app, trackAllowedMethods(app));
-  installGracefulClose(app);
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
     done();
   });
+  installGracefulClose(app, { drainMs: options.drainMs ?? 0 });
   installTextBoundary(app);
   await installOpenApi(app);
   await options.routes(app);

@@ -65,6 +65,7 @@ export const ERROR_CATALOGUE = {
   login_throttled: { status: 429, title: "Too many failed sign-ins for this account" },
   headers_too_large: { status: 431, title: "The request headers are too large" },
   internal_error: { status: 500, title: "Internal error" },
+  shutting_down: { status: 503, title: "This instance is shutting down" },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

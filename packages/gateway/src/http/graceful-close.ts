@@ -1,21 +1,53 @@
 import type { FastifyInstance } from "fastify";
+import { ApiError } from "./errors.js";
+
+export interface GracefulCloseOptions {
+  /**
+   * How long, after close starts (SIGTERM), open connections are still served: every request
+   * on them is answered 503 `shutting_down` with `Connection: close` and Retry-After, so a
+   * client learns to go elsewhere instead of having its kept-alive connection reset under it.
+   */
+  drainMs: number;
+}
+
+const RETRY_AFTER_SECONDS = 1;
+const POLL_MS = 50;
+
+const openConnections = (app: FastifyInstance): Promise<number> =>
+  new Promise((resolve) => app.server.getConnections((error, count) => resolve(error ? 0 : count)));
 
 /**
- * Graceful close for `app.close()` (SIGTERM): the listener stops accepting, requests in flight
- * run to completion and are answered, and keep-alive connections are closed as soon as they
- * fall idle instead of holding the process open until their keep-alive timeout. Responses sent
- * while closing carry `Connection: close`, so clients open their next request elsewhere.
+ * Graceful close for `app.close()` (SIGTERM). The requests in flight run to completion and are
+ * answered. For up to `drainMs`, while connections are open, the listener stays up and every
+ * new request gets a 503 problem+json with `Connection: close` (a load balancer retries it on
+ * another instance); then the listener closes, idle keep-alive connections are closed at once
+ * and the rest as soon as they fall idle, instead of holding the process open until their
+ * keep-alive timeout. Responses sent while closing carry `Connection: close`.
  */
-export function installGracefulClose(app: FastifyInstance): void {
+export function installGracefulClose(app: FastifyInstance, options: GracefulCloseOptions): void {
   let closing = false;
   let sweeper: NodeJS.Timeout | undefined;
+  app.addHook("onRequest", async () => {
+    if (closing)
+      throw new ApiError(
+        "shutting_down",
+        "This gateway instance is shutting down; send the request again (to another instance).",
+        { retry_after: RETRY_AFTER_SECONDS },
+        { "retry-after": String(RETRY_AFTER_SECONDS), connection: "close" },
+      );
+  });
   app.addHook("onSend", async (_request, reply, payload) => {
     if (closing) reply.header("connection", "close");
     return payload;
   });
   app.addHook("preClose", async () => {
     closing = true;
-    sweeper = setInterval(() => app.server.closeIdleConnections?.(), 50);
+    if (app.server.listening) {
+      const until = Date.now() + options.drainMs;
+      while (Date.now() < until && (await openConnections(app)) > 0)
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+    sweeper = setInterval(() => app.server.closeIdleConnections?.(), POLL_MS);
     sweeper.unref();
   });
   app.addHook("onClose", async () => {

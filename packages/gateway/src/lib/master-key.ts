@@ -27,10 +27,20 @@ export function parseMasterKey(text: string): Buffer {
   return bytes;
 }
 
-export function loadOrCreateMasterKey(envValue: string | undefined, file: string): Buffer {
+export function loadOrCreateMasterKey(
+  envValue: string | undefined,
+  file: string,
+  create = true,
+): Buffer {
   if (envValue !== undefined && envValue !== "") return parseMasterKey(envValue);
   if (existsSync(file)) return parseMasterKey(readFileSync(file, "utf8"));
-  mkdirSync(dirname(file), { recursive: true });
+  if (!create) {
+    // A new key could not open what the store holds (sealed signing keys, secret hashes).
+    throw new Error(
+      `No master key: GATEWAY_MASTER_KEY is unset and ${file} does not exist. Set GATEWAY_MASTER_KEY or GATEWAY_DATA_DIR to the key this store was created with.`,
+    );
+  }
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const key = randomBytes(32);
   // "wx" refuses to overwrite a file another process created a moment ago.
   try {

@@ -41,15 +41,16 @@ export interface OrderData {
 
 export const INITIAL_STATUS = "received";
 
-export function orderNumberOf(seq: number): string {
-  return `SO-${String(seq).padStart(8, "0")}`;
+/** Per partner: a partner's orders are SO-00000001, SO-00000002 …, whatever others send. */
+export function orderNumberOf(partnerSeq: number): string {
+  return `SO-${String(partnerSeq).padStart(8, "0")}`;
 }
 
 /** The order as the API shows it: every optional product field present, null when not sent. */
 export function toOrderData(order: SalesOrderRecord, clientId: string): OrderData {
   return {
     id: order.id,
-    order_number: orderNumberOf(order.seq),
+    order_number: orderNumberOf(order.partnerSeq),
     status: order.status,
     client_id: clientId,
     purchase_order_no: order.purchaseOrderNo,

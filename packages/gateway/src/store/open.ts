@@ -1,5 +1,7 @@
+import { existsSync } from "node:fs";
 import { type SqliteSynchronous, sqlitePathOf } from "../config.js";
-import { isPostgresUrl } from "./postgres/pool.js";
+import { latestVersion } from "./migrations.js";
+import { isPostgresUrl, redactedUrl } from "./postgres/pool.js";
 import { PostgresStore } from "./postgres/postgres-store.js";
 import { SqliteStore } from "./sqlite/sqlite-store.js";
 import type { Store } from "./store.js";
@@ -8,21 +10,90 @@ export interface OpenStoreOptions {
   synchronous?: SqliteSynchronous;
   /** PostgreSQL connections per process. */
   poolMax?: number;
+  /**
+   * True (default): create the store when it does not exist and apply pending migrations, what
+   * `serve` and `migrate` do. False: open an existing store at the schema this build needs, or
+   * refuse with a StoreUnavailableError, so a mistyped path never yields a new empty store.
+   */
+  create?: boolean;
 }
 
-/** Opens (and migrates) the store a DATABASE_URL names: `postgres://…`, `sqlite:…` or a path. */
+/** The store is missing, not an Orderline store, or at another schema version. */
+export class StoreUnavailableError extends Error {
+  override name = "StoreUnavailableError";
+  constructor(
+    readonly code: "store_missing" | "store_outdated",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const whereOf = (databaseUrl: string): string =>
+  isPostgresUrl(databaseUrl) ? redactedUrl(databaseUrl) : sqlitePathOf(databaseUrl);
+
+const migrateHint = (where: string): string =>
+  `To create or upgrade the store there, run: orderline-gateway migrate --db '${where}'`;
+
+/**
+ * Refuses a SQLite file that does not exist, without opening anything: what a command checks
+ * before it asks for input it would then have to throw away. (A database server is checked
+ * when opened.)
+ */
+export function assertStoreFileExists(databaseUrl: string): void {
+  const where = whereOf(databaseUrl);
+  if (!isPostgresUrl(databaseUrl) && !existsSync(where)) {
+    throw new StoreUnavailableError(
+      "store_missing",
+      `No store at ${where}. Check --db or DATABASE_URL. ${migrateHint(where)}`,
+    );
+  }
+}
+
+/** Opens the store a DATABASE_URL names: `postgres://…`, `sqlite:…` or a path. */
 export async function openStore(
   databaseUrl: string,
   options: OpenStoreOptions = {},
 ): Promise<Store> {
+  const create = options.create ?? true;
+  const where = whereOf(databaseUrl);
+  if (!create) assertStoreFileExists(databaseUrl);
   const store = isPostgresUrl(databaseUrl)
     ? new PostgresStore(databaseUrl, options.poolMax === undefined ? {} : { max: options.poolMax })
-    : new SqliteStore(sqlitePathOf(databaseUrl), options);
+    : new SqliteStore(where, options);
   try {
-    await store.migrate();
+    if (create) await store.migrate();
+    else await assertCurrent(store, where, migrateHint(where));
   } catch (error) {
     await store.close();
     throw error;
   }
   return store;
+}
+
+async function assertCurrent(store: Store, where: string, migrateHint: string): Promise<void> {
+  let version: number;
+  try {
+    version = await store.schemaVersion();
+  } catch (error) {
+    const message = (error as Error).message;
+    // No schema_migrations table: a database (or file) that is not an Orderline store.
+    if (/schema_migrations/.test(message))
+      throw new StoreUnavailableError(
+        "store_missing",
+        `${where} holds no Orderline store. ${migrateHint}`,
+      );
+    throw new StoreUnavailableError("store_missing", `Cannot open the store ${where}: ${message}`);
+  }
+  const latest = latestVersion(store.kind === "postgres" ? "postgres" : "sqlite");
+  if (version < latest)
+    throw new StoreUnavailableError(
+      "store_outdated",
+      `The store ${where} has schema version ${version}; this build needs ${latest}. ${migrateHint}`,
+    );
+  if (version > latest)
+    throw new StoreUnavailableError(
+      "store_outdated",
+      `The store ${where} has schema version ${version}, newer than this build knows (${latest}); use the orderline-gateway that upgraded it.`,
+    );
 }

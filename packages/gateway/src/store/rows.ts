@@ -75,6 +75,7 @@ export const toSigningKey = (r: SigningKeyRow): SigningKeyRecord => ({
 
 export interface OrderRow {
   seq: number;
+  partner_seq: number;
   id: string;
   partner_id: string;
   purchase_order_no: string | null;
@@ -91,6 +92,7 @@ export interface OrderRow {
 
 export const toOrder = (r: OrderRow): SalesOrderRecord => ({
   seq: r.seq,
+  partnerSeq: r.partner_seq,
   id: r.id,
   partnerId: r.partner_id,
   purchaseOrderNo: r.purchase_order_no,

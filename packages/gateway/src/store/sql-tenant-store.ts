@@ -1,5 +1,6 @@
 import { type OrderRow, pageOf, toOrder } from "./rows.js";
 import type {
+  ExpiringTable,
   LoginFailures,
   OverridesRecord,
   TenantOrderPage,
@@ -9,6 +10,26 @@ import type {
   UserRecord,
   UserRole,
 } from "./tenant-store.js";
+
+/** Each expiring table's key and time columns. */
+const EXPIRING: Record<ExpiringTable, { key: string; time: string }> = {
+  token_refreshes: { key: "jti", time: "refreshed_at" },
+  user_token_refreshes: { key: "jti", time: "refreshed_at" },
+  idempotency_keys: { key: "(partner_id, idem_key)", time: "created_at" },
+  login_failures: { key: "account_key", time: "last_failed_at" },
+};
+
+/**
+ * At most `limit` rows older than a cutoff, by primary key: one short transaction per batch, so
+ * a purge never holds the write lock long. `lock` is a row-locking clause for the dialects that
+ * have one (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so purges racing on several instances take
+ * disjoint rows instead of waiting on, or deadlocking over, each other's).
+ */
+export function purgeStatement(table: ExpiringTable, lock = ""): string {
+  const { key, time } = EXPIRING[table];
+  const columns = key.replace(/[()]/g, "");
+  return `DELETE FROM ${table} WHERE ${key} IN (SELECT ${columns} FROM ${table} WHERE ${time} < ? LIMIT ?${lock ? ` ${lock}` : ""})`;
+}
 
 /**
  * The tenant store in SQL both dialects understand (`?` placeholders; the PostgreSQL subclass
@@ -195,6 +216,10 @@ export abstract class SqlTenantStore implements TenantStore {
 
   async clearLoginFailures(accountKey: string): Promise<void> {
     await this.changes("DELETE FROM login_failures WHERE account_key = ?", [accountKey]);
+  }
+
+  async deleteExpired(table: ExpiringTable, before: number, limit: number): Promise<number> {
+    return this.changes(purgeStatement(table), [before, limit]);
   }
 
   async findOverrides(

@@ -64,8 +64,10 @@ export interface NewSalesOrder {
 }
 
 export interface SalesOrderRecord extends NewSalesOrder {
-  /** Store-assigned, strictly increasing; gives the order number and the listing order. */
+  /** Store-assigned, strictly increasing across partners; gives the listing order. */
   seq: number;
+  /** The order's number among its partner's orders (1, 2, …): gives the order number. */
+  partnerSeq: number;
 }
 
 export interface IdempotencyClaim {

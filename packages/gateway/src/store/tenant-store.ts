@@ -40,6 +40,13 @@ export interface OverridesRecord {
   updatedBy: string | null;
 }
 
+/** The bookkeeping tables whose rows expire (store/purge.ts); orders and keys never do. */
+export type ExpiringTable =
+  | "token_refreshes"
+  | "user_token_refreshes"
+  | "idempotency_keys"
+  | "login_failures";
+
 export interface LoginFailures {
   failures: number;
   lastFailedAt: number;
@@ -80,6 +87,12 @@ export interface TenantStore {
    */
   recordLoginFailure(accountKey: string, at: number, resetBefore: number): Promise<LoginFailures>;
   clearLoginFailures(accountKey: string): Promise<void>;
+  /**
+   * Deletes at most `limit` rows of `table` older than `before` (Unix ms); returns how many.
+   * Serves every bookkeeping table, partner ones included: it is the store's dialect-neutral
+   * SQL executor (store/purge.ts runs it).
+   */
+  deleteExpired(table: ExpiringTable, before: number, limit: number): Promise<number>;
 
   findOverrides(
     tenantId: string,

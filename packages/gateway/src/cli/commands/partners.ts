@@ -1,23 +1,83 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { PartnerAdminError, type PartnerSummary } from "../../auth/partners.js";
-import { PublicKeyError } from "../../auth/public-key.js";
 import { openCore } from "../../gateway.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
-import { configFrom, parse, stringOption } from "../options.js";
+import { configFrom, stringOption } from "../options.js";
+import { type CommandGroup, type CommandSpec, helpOf, parseFor, subcommandOf } from "../spec.js";
 
-export const PARTNERS_HELP = `Usage: orderline-gateway partners <subcommand> [options]   (store: --db FILE|URL or DATABASE_URL)
+const CLIENT_ID = "CLIENT_ID";
 
-  create --name NAME [--public-key FILE] [--tenant ID] [--json]
-                                                    new partner; prints client_id and client_secret ONCE;
-                                                    --tenant: its orders go to that tenant, whose users read them
-  add-key CLIENT_ID --public-key FILE [--json]      register an RSA public key (X.509 PEM, >= 2048 bits; max 2 active)
-  revoke-key CLIENT_ID KEY_ID                       stop accepting signatures made with that key
-  rotate-secret CLIENT_ID [--json]                  issue a new client_secret; tokens from the old one stop working
-  set-tenant CLIENT_ID --tenant ID|none             the tenant whose users read the partner's orders (all of them)
-  disable CLIENT_ID | enable CLIENT_ID              refuse / allow the partner's logins and requests
-  list [--json]                                     partners, their status and keys
-`;
+export const PARTNERS: CommandGroup = {
+  name: "partners",
+  summary: "Partners (the systems that send orders): credentials, RSA keys, tenant, status.",
+  subcommands: {
+    create: {
+      name: "partners create",
+      summary:
+        "New partner; prints its client_id and client_secret ONCE (hand the secret over a secure channel).",
+      options: {
+        name: { type: "string", value: "NAME", help: "the partner's display name", required: true },
+        "public-key": {
+          type: "string",
+          value: "FILE",
+          help: "its RSA public key, X.509 PEM (BEGIN PUBLIC KEY), at least 2048 bits",
+        },
+        tenant: {
+          type: "string",
+          value: "ID",
+          help: "the tenant its orders go to (whose users read them)",
+        },
+      },
+    },
+    "add-key": {
+      name: "partners add-key",
+      args: CLIENT_ID,
+      summary: "Registers an RSA public key (X.509 PEM, >= 2048 bits; at most 2 active).",
+      options: {
+        "public-key": {
+          type: "string",
+          value: "FILE",
+          help: "the public key file (BEGIN PUBLIC KEY)",
+          required: true,
+        },
+      },
+    },
+    "revoke-key": {
+      name: "partners revoke-key",
+      args: `${CLIENT_ID} KEY_ID`,
+      summary: "Stops accepting signatures made with that key.",
+      options: {},
+    },
+    "rotate-secret": {
+      name: "partners rotate-secret",
+      args: CLIENT_ID,
+      summary: "Issues a new client_secret; tokens from the old one stop working.",
+      options: {},
+    },
+    "set-tenant": {
+      name: "partners set-tenant",
+      args: CLIENT_ID,
+      summary: "Sets the tenant whose users read the partner's orders (all of them).",
+      options: {
+        tenant: { type: "string", value: "ID|none", help: "a tenant id, or none", required: true },
+      },
+    },
+    disable: {
+      name: "partners disable",
+      args: CLIENT_ID,
+      summary: "Refuses the partner's logins and requests.",
+      options: {},
+    },
+    enable: {
+      name: "partners enable",
+      args: CLIENT_ID,
+      summary: "Allows the partner's logins and requests again.",
+      options: {},
+    },
+    list: { name: "partners list", summary: "Partners, their status and keys.", options: {} },
+  },
+};
 
 function readKey(io: CliIo, file: string | undefined): string | undefined {
   if (file === undefined) return undefined;
@@ -48,48 +108,30 @@ function formatList(partners: PartnerSummary[]): string {
     .concat("\n");
 }
 
-function requirePositional(positionals: string[], index: number, what: string): string {
+function requirePositional(
+  spec: CommandSpec,
+  positionals: string[],
+  index: number,
+  what: string,
+): string {
   const value = positionals[index];
-  if (value === undefined) throw new UsageError(`Missing ${what}.\n\n${PARTNERS_HELP}`);
+  if (value === undefined) throw new UsageError(`Missing ${what}.`, helpOf(spec));
   return value;
 }
 
 export async function partnersCommand(args: string[], io: CliIo): Promise<number> {
-  const [sub, ...rest] = args;
-  const { values, positionals } = parse(rest, {
-    name: { type: "string" },
-    "public-key": { type: "string" },
-    tenant: { type: "string" },
-    json: { type: "boolean", default: false },
-  });
-  if (
-    sub === undefined ||
-    ![
-      "create",
-      "add-key",
-      "revoke-key",
-      "rotate-secret",
-      "set-tenant",
-      "disable",
-      "enable",
-      "list",
-    ].includes(sub)
-  ) {
-    throw new UsageError(
-      `${sub === undefined ? "Missing subcommand" : `Unknown subcommand '${sub}'`}.\n\n${PARTNERS_HELP}`,
-    );
-  }
+  const [spec, rest] = subcommandOf(PARTNERS, args);
+  const sub = spec.name.slice("partners ".length);
+  const { values, positionals } = parseFor(spec, rest);
   const json = values.json === true;
   const out = (value: unknown, text: string) =>
     io.stdout(json ? `${JSON.stringify(value, null, 2)}\n` : text);
-  const core = await openCore(configFrom(io, values.db));
+  const core = await openCore(configFrom(io, values.db), { create: false });
   try {
     const admin = core.partners;
     switch (sub) {
       case "create": {
-        const name = stringOption(values, "name");
-        if (name === undefined)
-          throw new UsageError(`partners create needs --name.\n\n${PARTNERS_HELP}`);
+        const name = stringOption(values, "name") as string;
         const tenantId = stringOption(values, "tenant");
         const created = await admin.create(
           name,
@@ -115,17 +157,15 @@ export async function partnersCommand(args: string[], io: CliIo): Promise<number
         return EXIT.ok;
       }
       case "add-key": {
-        const clientId = requirePositional(positionals, 0, "CLIENT_ID");
-        const pem = readKey(io, stringOption(values, "public-key"));
-        if (pem === undefined)
-          throw new UsageError(`partners add-key needs --public-key FILE.\n\n${PARTNERS_HELP}`);
+        const clientId = requirePositional(spec, positionals, 0, "CLIENT_ID");
+        const pem = readKey(io, stringOption(values, "public-key")) as string;
         const keyId = await admin.addKey(clientId, pem);
         out({ client_id: clientId, key_id: keyId }, `Added key ${keyId} to ${clientId}.\n`);
         return EXIT.ok;
       }
       case "revoke-key": {
-        const clientId = requirePositional(positionals, 0, "CLIENT_ID");
-        const keyId = requirePositional(positionals, 1, "KEY_ID");
+        const clientId = requirePositional(spec, positionals, 0, "CLIENT_ID");
+        const keyId = requirePositional(spec, positionals, 1, "KEY_ID");
         await admin.revokeKey(clientId, keyId);
         out(
           { client_id: clientId, key_id: keyId, revoked: true },
@@ -134,7 +174,7 @@ export async function partnersCommand(args: string[], io: CliIo): Promise<number
         return EXIT.ok;
       }
       case "rotate-secret": {
-        const clientId = requirePositional(positionals, 0, "CLIENT_ID");
+        const clientId = requirePositional(spec, positionals, 0, "CLIENT_ID");
         const secret = await admin.rotateSecret(clientId);
         out(
           { client_id: clientId, client_secret: secret },
@@ -143,12 +183,8 @@ export async function partnersCommand(args: string[], io: CliIo): Promise<number
         return EXIT.ok;
       }
       case "set-tenant": {
-        const clientId = requirePositional(positionals, 0, "CLIENT_ID");
-        const tenantId = stringOption(values, "tenant");
-        if (tenantId === undefined)
-          throw new UsageError(
-            `partners set-tenant needs --tenant ID (or none).\n\n${PARTNERS_HELP}`,
-          );
+        const clientId = requirePositional(spec, positionals, 0, "CLIENT_ID");
+        const tenantId = stringOption(values, "tenant") as string;
         await admin.setTenant(clientId, tenantId === "none" ? null : tenantId);
         out(
           { client_id: clientId, tenant_id: tenantId === "none" ? null : tenantId },
@@ -158,7 +194,7 @@ export async function partnersCommand(args: string[], io: CliIo): Promise<number
       }
       case "disable":
       case "enable": {
-        const clientId = requirePositional(positionals, 0, "CLIENT_ID");
+        const clientId = requirePositional(spec, positionals, 0, "CLIENT_ID");
         const status = sub === "disable" ? "disabled" : "active";
         await admin.setStatus(clientId, status);
         out({ client_id: clientId, status }, `Partner ${clientId} is now ${status}.\n`);
@@ -170,12 +206,6 @@ export async function partnersCommand(args: string[], io: CliIo): Promise<number
         return EXIT.ok;
       }
     }
-  } catch (error) {
-    if (error instanceof PartnerAdminError || error instanceof PublicKeyError) {
-      io.stderr(`orderline-gateway: ${error.message}\n`);
-      return EXIT.failure;
-    }
-    throw error;
   } finally {
     await core.store.close();
   }

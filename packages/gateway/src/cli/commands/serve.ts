@@ -1,14 +1,32 @@
 import { createGateway } from "../../gateway.js";
 import { ensureDemo } from "../demo.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
-import { configFrom, parse, stringOption } from "../options.js";
+import { configFrom, stringOption } from "../options.js";
+import { type CommandSpec, helpOf, parseFor } from "../spec.js";
 
-export const SERVE_HELP = `Usage: orderline-gateway serve [--port N] [--host H] [--db FILE|URL] [--log-level L] [--demo]
-
-Starts the gateway (PORT, HOST, DATABASE_URL and LOG_LEVEL are read from the environment too).
---demo creates a demo partner when the store has none and prints how to send a signed order,
-and a demo tenant with an admin user (its generated password printed once) when there is none.
-`;
+export const SERVE: CommandSpec = {
+  name: "serve",
+  summary:
+    "Runs the gateway; creates the store and applies pending migrations first. PORT, HOST, DATABASE_URL and LOG_LEVEL are read from the environment too; a flag wins.",
+  json: false,
+  options: {
+    port: { type: "string", value: "N", help: "listening port (default 3000; 0 picks a free one)" },
+    host: {
+      type: "string",
+      value: "H",
+      help: "listening address (default 127.0.0.1; 0.0.0.0 for every interface)",
+    },
+    "log-level": {
+      type: "string",
+      value: "L",
+      help: "pino level: trace … fatal, silent (default info)",
+    },
+    demo: {
+      type: "boolean",
+      help: "create a demo partner (and tenant with an admin user) on an empty store and print how to send a signed order",
+    },
+  },
+};
 
 export interface RunningServer {
   url: string;
@@ -16,15 +34,10 @@ export interface RunningServer {
 }
 
 export async function serve(args: string[], io: CliIo): Promise<RunningServer> {
-  const { values } = parse(args, {
-    port: { type: "string" },
-    host: { type: "string" },
-    "log-level": { type: "string" },
-    demo: { type: "boolean", default: false },
-  });
+  const { values } = parseFor(SERVE, args);
   const portOption = stringOption(values, "port");
   if (portOption !== undefined && !/^\d{1,5}$/.test(portOption))
-    throw new UsageError("--port must be a number");
+    throw new UsageError("--port must be a number.", helpOf(SERVE));
   const base = configFrom(io, values.db);
   const config = {
     ...base,

@@ -1,18 +1,31 @@
 import { openCore } from "../../gateway.js";
-import { type CliIo, EXIT, UsageError } from "../io.js";
-import { configFrom, parse } from "../options.js";
+import { type CliIo, EXIT } from "../io.js";
+import { configFrom } from "../options.js";
+import { type CommandGroup, parseFor, subcommandOf } from "../spec.js";
 
-export const SIGNING_KEYS_HELP = `Usage: orderline-gateway signing-keys <list|rotate> [--db FILE|URL] [--json]
-
-  list     the gateway's JWT signing keys (kid, created, retired)
-  rotate   create a new signing key; the previous one keeps verifying until its tokens can no longer be refreshed
-`;
+export const SIGNING_KEYS: CommandGroup = {
+  name: "signing-keys",
+  summary: "The gateway's own JWT signing keys.",
+  subcommands: {
+    list: {
+      name: "signing-keys list",
+      summary: "The signing keys: kid, created, retired.",
+      options: {},
+    },
+    rotate: {
+      name: "signing-keys rotate",
+      summary:
+        "Creates a new signing key; the previous one keeps verifying until its tokens can no longer be refreshed.",
+      options: {},
+    },
+  },
+};
 
 export async function signingKeysCommand(args: string[], io: CliIo): Promise<number> {
-  const [sub, ...rest] = args;
-  const { values } = parse(rest, { json: { type: "boolean", default: false } });
-  if (sub !== "list" && sub !== "rotate") throw new UsageError(SIGNING_KEYS_HELP);
-  const core = await openCore(configFrom(io, values.db));
+  const [spec, rest] = subcommandOf(SIGNING_KEYS, args);
+  const sub = spec.name.slice("signing-keys ".length);
+  const { values } = parseFor(spec, rest);
+  const core = await openCore(configFrom(io, values.db), { create: false });
   try {
     if (sub === "rotate") {
       const kid = await core.signingKeys.rotate();

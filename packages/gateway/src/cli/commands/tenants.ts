@@ -1,83 +1,135 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { openCore } from "../../gateway.js";
+import { assertStoreFileExists } from "../../store/open.js";
 import { AdminError } from "../../tenant/tenants.js";
 import { NAMESPACE_PATTERN } from "../../tenant/vocabulary.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
-import { configFrom, parse, stringOption } from "../options.js";
+import { configFrom, stringOption } from "../options.js";
+import {
+  type CommandGroup,
+  type CommandSpec,
+  helpOf,
+  parseFor,
+  subcommandOf,
+  type Values,
+} from "../spec.js";
 
-export const TENANTS_HELP = `Usage: orderline-gateway tenants <subcommand> [options]   (store: --db FILE|URL or DATABASE_URL)
+export const TENANTS: CommandGroup = {
+  name: "tenants",
+  summary: "Tenants: the companies whose users sign in to the tenant API (/v1).",
+  subcommands: {
+    create: {
+      name: "tenants create",
+      summary: "New tenant; prints its id (for users create and partners create --tenant).",
+      options: {
+        name: { type: "string", value: "NAME", help: "the tenant's display name", required: true },
+      },
+    },
+    list: { name: "tenants list", summary: "The tenants.", options: {} },
+  },
+};
 
-  create --name NAME [--json]    new tenant; prints its id (use it with users create and partners create --tenant)
-  list [--json]                  tenants
-`;
+const PASSWORD_NOTE = `The password is read from stdin when piped, else prompted without echo (never a flag),
+at least 12 characters:  printf '%s\\n' "$PASSWORD" | orderline-gateway users create …`;
 
-export const USERS_HELP = `Usage: orderline-gateway users <subcommand> [options]   (store: --db FILE|URL or DATABASE_URL)
+export const USERS: CommandGroup = {
+  name: "users",
+  summary: "A tenant's users.",
+  subcommands: {
+    create: {
+      name: "users create",
+      summary: "New tenant user.",
+      notes: PASSWORD_NOTE,
+      options: {
+        tenant: { type: "string", value: "ID", help: "the user's tenant", required: true },
+        email: { type: "string", value: "EMAIL", help: "the sign-in name", required: true },
+        role: {
+          type: "string",
+          value: "admin|member",
+          help: "what the user may do",
+          required: true,
+        },
+        language: {
+          type: "string",
+          value: "TAG",
+          help: "BCP 47 tag of the user's language (default: the first of GATEWAY_LANGUAGES)",
+        },
+      },
+    },
+    "set-password": {
+      name: "users set-password",
+      summary: "A new password for a user; the user's tokens stop working.",
+      notes: PASSWORD_NOTE,
+      options: {
+        email: { type: "string", value: "EMAIL", help: "the user's sign-in name", required: true },
+      },
+    },
+    list: {
+      name: "users list",
+      summary: "The tenant's users.",
+      options: {
+        tenant: { type: "string", value: "ID", help: "the tenant", required: true },
+      },
+    },
+  },
+};
 
-  create --tenant ID --email EMAIL --role admin|member [--language TAG] [--json]
-        new tenant user; the password is read from stdin when piped, else prompted (never a flag),
-        at least 12 characters:  printf '%s\\n' "$PASSWORD" | orderline-gateway users create …
-  set-password --email EMAIL     a new password (stdin or prompt, as above); the user's tokens stop working
-  list --tenant ID [--json]      the tenant's users
-`;
+const OVERRIDE_OPTIONS: CommandSpec["options"] = {
+  tenant: { type: "string", value: "ID", help: "the tenant", required: true },
+  dir: {
+    type: "string",
+    value: "DIR",
+    help: "the directory of <language>/<namespace>.json files",
+    required: true,
+  },
+};
 
-export const OVERRIDES_HELP = `Usage: orderline-gateway overrides <subcommand> --tenant ID --dir DIR   (store: --db FILE|URL or DATABASE_URL)
-
-  export --tenant ID --dir DIR   writes DIR/<language>/<namespace>.json for each stored override set
-  import --tenant ID --dir DIR   reads DIR/<language>/<namespace>.json: each file replaces that
-                                 language's overrides of the namespace; every file is checked first,
-                                 so one bad file imports nothing
-`;
+export const OVERRIDES: CommandGroup = {
+  name: "overrides",
+  summary: "A tenant's vocabulary overrides, as <language>/<namespace>.json files.",
+  subcommands: {
+    export: {
+      name: "overrides export",
+      summary: "Writes DIR/<language>/<namespace>.json for each stored override set.",
+      options: OVERRIDE_OPTIONS,
+    },
+    import: {
+      name: "overrides import",
+      summary:
+        "Reads DIR/<language>/<namespace>.json: each file replaces that language's overrides of the namespace. Every file is checked first, so one bad file imports nothing.",
+      options: OVERRIDE_OPTIONS,
+    },
+  },
+};
 
 const NAMESPACE = new RegExp(NAMESPACE_PATTERN);
 
-/** Opens the admin services, runs `work`, closes the store; AdminError → exit 1 with its message. */
+/** Opens the admin services on an existing store, runs `work`, closes the store. */
 async function withCore(
   io: CliIo,
   db: string | boolean | undefined,
   work: (core: Awaited<ReturnType<typeof openCore>>) => Promise<number>,
 ): Promise<number> {
-  const core = await openCore(configFrom(io, db));
+  const core = await openCore(configFrom(io, db), { create: false });
   try {
     return await work(core);
-  } catch (error) {
-    if (error instanceof AdminError) {
-      io.stderr(`orderline-gateway: ${error.message}\n`);
-      return EXIT.failure;
-    }
-    throw error;
   } finally {
     await core.store.close();
   }
 }
 
-function required(values: Record<string, unknown>, name: string, help: string): string {
-  const value = stringOption(values as Parameters<typeof stringOption>[0], name);
-  if (value === undefined) throw new UsageError(`--${name} is required.\n\n${help}`);
-  return value;
-}
+/** A required option's value (the parser has checked it is there). */
+const required = (values: Values, name: string): string => stringOption(values, name) as string;
 
 const output = (io: CliIo, json: boolean) => (value: unknown, text: string) =>
   io.stdout(json ? `${JSON.stringify(value, null, 2)}\n` : text);
 
-function subcommand(args: string[], known: string[], help: string): [string, string[]] {
-  const [sub, ...rest] = args;
-  if (sub === undefined || !known.includes(sub)) {
-    throw new UsageError(
-      `${sub === undefined ? "Missing subcommand" : `Unknown subcommand '${sub}'`}.\n\n${help}`,
-    );
-  }
-  return [sub, rest];
-}
-
 export async function tenantsCommand(args: string[], io: CliIo): Promise<number> {
-  const [sub, rest] = subcommand(args, ["create", "list"], TENANTS_HELP);
-  const { values } = parse(rest, {
-    name: { type: "string" },
-    json: { type: "boolean", default: false },
-  });
+  const [spec, rest] = subcommandOf(TENANTS, args);
+  const { values } = parseFor(spec, rest);
   const out = output(io, values.json === true);
-  const name = sub === "create" ? required(values, "name", TENANTS_HELP) : undefined;
+  const name = spec === TENANTS.subcommands.create ? required(values, "name") : undefined;
   return withCore(io, values.db, async ({ tenants }) => {
     if (name !== undefined) {
       const tenant = await tenants.create(name);
@@ -96,17 +148,14 @@ export async function tenantsCommand(args: string[], io: CliIo): Promise<number>
 }
 
 export async function usersCommand(args: string[], io: CliIo): Promise<number> {
-  const [sub, rest] = subcommand(args, ["create", "set-password", "list"], USERS_HELP);
-  const { values } = parse(rest, {
-    tenant: { type: "string" },
-    email: { type: "string" },
-    role: { type: "string" },
-    language: { type: "string" },
-    json: { type: "boolean", default: false },
-  });
+  const [spec, rest] = subcommandOf(USERS, args);
+  const sub = spec.name.slice("users ".length);
+  const { values } = parseFor(spec, rest);
   const out = output(io, values.json === true);
+  // A password typed for a store that is not there would be thrown away: check first.
+  if (sub !== "list") assertStoreFileExists(configFrom(io, values.db).databaseUrl);
   if (sub === "set-password") {
-    const email = required(values, "email", USERS_HELP);
+    const email = required(values, "email");
     if (!io.readSecret) throw new UsageError("No way to read a password here.");
     const password = await io.readSecret(`New password for ${email}: `);
     return withCore(io, values.db, async ({ users }) => {
@@ -118,7 +167,7 @@ export async function usersCommand(args: string[], io: CliIo): Promise<number> {
       return EXIT.ok;
     });
   }
-  const tenantId = required(values, "tenant", USERS_HELP);
+  const tenantId = required(values, "tenant");
   if (sub === "list") {
     return withCore(io, values.db, async ({ tenants, users }) => {
       await tenants.get(tenantId);
@@ -132,10 +181,10 @@ export async function usersCommand(args: string[], io: CliIo): Promise<number> {
       return EXIT.ok;
     });
   }
-  const email = required(values, "email", USERS_HELP);
-  const role = required(values, "role", USERS_HELP);
+  const email = required(values, "email");
+  const role = required(values, "role");
   if (role !== "admin" && role !== "member")
-    throw new UsageError(`--role must be admin or member.\n\n${USERS_HELP}`);
+    throw new UsageError("--role must be admin or member.", helpOf(spec));
   if (!io.readSecret) throw new UsageError("No way to read a password here.");
   const password = await io.readSecret(`Password for ${email}: `);
   const language = stringOption(values, "language");
@@ -195,13 +244,12 @@ function readOverridesDir(dir: string): OverridesFile[] {
 }
 
 export async function overridesCommand(args: string[], io: CliIo): Promise<number> {
-  const [sub, rest] = subcommand(args, ["import", "export"], OVERRIDES_HELP);
-  const { values } = parse(rest, {
-    tenant: { type: "string" },
-    dir: { type: "string" },
-  });
-  const tenantId = required(values, "tenant", OVERRIDES_HELP);
-  const dir = resolve(io.cwd, required(values, "dir", OVERRIDES_HELP));
+  const [spec, rest] = subcommandOf(OVERRIDES, args);
+  const sub = spec.name.slice("overrides ".length);
+  const { values } = parseFor(spec, rest);
+  const out = output(io, values.json === true);
+  const tenantId = required(values, "tenant");
+  const dir = resolve(io.cwd, required(values, "dir"));
   return withCore(io, values.db, async ({ tenants, vocabulary }) => {
     await tenants.get(tenantId);
     if (sub === "export") {
@@ -214,12 +262,16 @@ export async function overridesCommand(args: string[], io: CliIo): Promise<numbe
           `${JSON.stringify(overrides, null, 2)}\n`,
         );
       }
-      io.stdout(`Exported ${records.length} override file(s) to ${dir}.\n`);
+      out(
+        { dir, files: records.map((r) => `${r.language}/${r.namespace}.json`) },
+        `Exported ${records.length} override file(s) to ${dir}.\n`,
+      );
       return EXIT.ok;
     }
     const files = readOverridesDir(dir);
     // Check every file before writing any, so a bad one imports nothing.
     const checked = await vocabulary.check(files);
+    const report: { file: string; added: number; changed: number; removed: number }[] = [];
     for (const file of checked) {
       const { changes, language } = await vocabulary.replace(
         tenantId,
@@ -228,10 +280,22 @@ export async function overridesCommand(args: string[], io: CliIo): Promise<numbe
         file.overrides,
         null,
       );
-      io.stdout(
-        `${language}/${file.namespace}: ${changes.added.length} added, ${changes.changed.length} changed, ${changes.removed.length} removed\n`,
-      );
+      report.push({
+        file: `${language}/${file.namespace}.json`,
+        added: changes.added.length,
+        changed: changes.changed.length,
+        removed: changes.removed.length,
+      });
     }
+    out(
+      report,
+      report
+        .map(
+          (r) =>
+            `${r.file.slice(0, -".json".length)}: ${r.added} added, ${r.changed} changed, ${r.removed} removed\n`,
+        )
+        .join(""),
+    );
     return EXIT.ok;
   });
 }

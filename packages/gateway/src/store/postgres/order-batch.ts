@@ -5,33 +5,63 @@ import type { CreateOrderOutcome, NewSalesOrder } from "../store.js";
 
 /**
  * Inserts many orders (without Idempotency-Key) in one statement and one commit: the
- * PostgreSQL side of group commit. ON CONFLICT DO NOTHING skips an order whose
- * purchase_order_no the partner already used (also earlier in the same batch); RETURNING says
- * which rows went in, and their seqs, assigned in batch order.
+ * PostgreSQL side of group commit. Orders whose purchase_order_no the partner already used (or
+ * that repeat one earlier in the batch) are left out; the others get their partner's next
+ * numbers from partners.orders_issued, whose row lock makes concurrent batches of one partner,
+ * from any instance, take turns (UPDATE re-reads the row a concurrent commit changed).
+ * ON CONFLICT still catches a duplicate committed by another instance after this statement's
+ * snapshot; its number is then skipped, never reused. RETURNING says which rows went in, with
+ * their seqs (assigned in batch order) and numbers.
  */
-const INSERT_MANY = `INSERT INTO sales_orders (id, partner_id, purchase_order_no, customer_code, site_code, sales_name, address, products, status, created_at, currency)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::jsonb[], $9::text[], $10::bigint[], $11::text[])
+const INSERT_MANY = `WITH input AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::jsonb[], $9::text[], $10::bigint[], $11::text[])
+      WITH ORDINALITY AS t(id, partner_id, purchase_order_no, customer_code, site_code, sales_name, address, products, status, created_at, currency, ord)
+  ), fresh AS (
+    SELECT i.* FROM input i
+    WHERE i.purchase_order_no IS NULL
+      OR (NOT EXISTS (SELECT 1 FROM sales_orders s WHERE s.partner_id = i.partner_id AND s.purchase_order_no = i.purchase_order_no)
+        AND NOT EXISTS (SELECT 1 FROM input e WHERE e.partner_id = i.partner_id AND e.purchase_order_no = i.purchase_order_no AND e.ord < i.ord))
+  ), counts AS (
+    SELECT partner_id, count(*) AS n FROM fresh GROUP BY partner_id
+  ), numbered AS (
+    UPDATE partners p SET orders_issued = p.orders_issued + c.n FROM counts c
+    WHERE p.id = c.partner_id
+    RETURNING p.id, p.orders_issued - c.n AS base
+  )
+  INSERT INTO sales_orders (id, partner_id, purchase_order_no, customer_code, site_code, sales_name, address, products, status, created_at, currency, partner_seq)
+  SELECT f.id, f.partner_id, f.purchase_order_no, f.customer_code, f.site_code, f.sales_name, f.address, f.products, f.status, f.created_at, f.currency,
+    n.base + row_number() OVER (PARTITION BY f.partner_id ORDER BY f.ord)
+  FROM fresh f JOIN numbered n ON n.id = f.partner_id
+  ORDER BY f.ord
   ON CONFLICT (partner_id, purchase_order_no) DO NOTHING
-  RETURNING id, seq`;
+  RETURNING id, seq, partner_seq`;
+
+/** Runs INSERT_MANY for `orders` on a pool or a client in a transaction. */
+export async function insertOrderRows(
+  db: Pick<pg.Pool, "query"> | pg.PoolClient,
+  orders: NewSalesOrder[],
+): Promise<Map<string, { seq: number; partnerSeq: number }>> {
+  // Column-wise arrays for unnest: the i-th array holds every order's i-th value.
+  const rows = orders.map(orderParams);
+  const { rows: inserted } = await db.query<{ id: string; seq: number; partner_seq: number }>({
+    name: "orderline_insert_orders_v2",
+    text: INSERT_MANY,
+    values: (rows[0] ?? []).map((_, column) => rows.map((row) => row[column])),
+  });
+  return new Map(inserted.map((r) => [r.id, { seq: r.seq, partnerSeq: r.partner_seq }]));
+}
 
 export async function insertOrders(
   pool: pg.Pool,
   orders: NewSalesOrder[],
   duplicateOf: (order: NewSalesOrder) => Promise<CreateOrderOutcome>,
 ): Promise<BatchOutcome<CreateOrderOutcome>[]> {
-  // Column-wise arrays for unnest: the i-th array holds every order's i-th value.
-  const rows = orders.map(orderParams);
-  const { rows: inserted } = await pool.query<{ id: string; seq: number }>({
-    name: "orderline_insert_orders",
-    text: INSERT_MANY,
-    values: (rows[0] ?? []).map((_, column) => rows.map((row) => row[column])),
-  });
-  const seqs = new Map(inserted.map((r) => [r.id, r.seq]));
+  const numbers = await insertOrderRows(pool, orders);
   return Promise.all(
     orders.map(async (order): Promise<BatchOutcome<CreateOrderOutcome>> => {
-      const seq = seqs.get(order.id);
-      if (seq !== undefined)
-        return { ok: true, value: { kind: "created", order: { ...order, seq } } };
+      const number = numbers.get(order.id);
+      if (number !== undefined)
+        return { ok: true, value: { kind: "created", order: { ...order, ...number } } };
       try {
         return { ok: true, value: await duplicateOf(order) };
       } catch (error) {

@@ -2,7 +2,6 @@ import type pg from "pg";
 import { type BatchOutcome, GroupCommit } from "../group-commit.js";
 import {
   type OrderRow,
-  orderParams,
   type PartnerKeyRow,
   type PartnerRow,
   pageOf,
@@ -26,13 +25,9 @@ import type {
   Store,
 } from "../store.js";
 import { migratePostgres, postgresSchemaVersion } from "./migrate.js";
-import { insertOrders } from "./order-batch.js";
+import { insertOrderRows, insertOrders } from "./order-batch.js";
 import { createPool, DEFAULT_POOL_MAX, type PoolOptions, redactedUrl } from "./pool.js";
 import { PostgresTenantStore } from "./tenant-store.js";
-
-const INSERT_ORDER = `INSERT INTO sales_orders (id, partner_id, purchase_order_no, customer_code, site_code, sales_name, address, products, status, created_at, currency)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-  ON CONFLICT (partner_id, purchase_order_no) DO NOTHING RETURNING seq`;
 
 /**
  * The PostgreSQL store, for several gateway instances on one database. Every rule that must hold
@@ -223,10 +218,8 @@ export class PostgresStore implements Store {
         );
         if (claimed.rowCount !== 1) outcome = "key_taken";
         else {
-          const { rows } = await client.query<{ seq: number }>(INSERT_ORDER, orderParams(order));
-          outcome = rows[0]
-            ? { kind: "created", order: { ...order, seq: rows[0].seq } }
-            : "po_taken";
+          const number = (await insertOrderRows(client, [order])).get(order.id);
+          outcome = number ? { kind: "created", order: { ...order, ...number } } : "po_taken";
         }
         await client.query(typeof outcome === "string" ? "ROLLBACK" : "COMMIT");
       } catch (error) {

@@ -1,6 +1,11 @@
 import type pg from "pg";
-import { SqlTenantStore, UPSERT_OVERRIDES, upsertParams } from "../sql-tenant-store.js";
-import type { OverridesRecord } from "../tenant-store.js";
+import {
+  purgeStatement,
+  SqlTenantStore,
+  UPSERT_OVERRIDES,
+  upsertParams,
+} from "../sql-tenant-store.js";
+import type { ExpiringTable, OverridesRecord } from "../tenant-store.js";
 
 /** `?` placeholders to PostgreSQL's `$1, $2, …` (none of the shared statements quote a `?`). */
 const numbered = (sql: string): string => {
@@ -31,6 +36,14 @@ export class PostgresTenantStore extends SqlTenantStore {
 
   protected async changes(sql: string, params: unknown[]): Promise<number> {
     return (await this.pool.query(this.#text(sql), params)).rowCount ?? 0;
+  }
+
+  override async deleteExpired(
+    table: ExpiringTable,
+    before: number,
+    limit: number,
+  ): Promise<number> {
+    return this.changes(purgeStatement(table, "FOR UPDATE SKIP LOCKED"), [before, limit]);
   }
 
   async replaceOverrides(record: OverridesRecord): Promise<string | undefined> {

@@ -49,24 +49,26 @@ export function createOrderWriter(db: Database.Database): (jobs: CreateJob[]) =>
       }
     }
     // Insert first and let the unique index report a repeat: one statement on the common path.
+    // The partner's next number; taken (orders_issued bumped) only when the order goes in.
     const inserted = prepare(
-      `INSERT INTO sales_orders (id, partner_id, purchase_order_no, customer_code, site_code, sales_name, address, products, status, created_at, currency)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (partner_id, purchase_order_no) DO NOTHING RETURNING seq`,
-    ).get(...orderParams(o)) as { seq: number } | undefined;
+      `INSERT INTO sales_orders (id, partner_id, purchase_order_no, customer_code, site_code, sales_name, address, products, status, created_at, currency, partner_seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT orders_issued + 1 FROM partners WHERE id = ?))
+       ON CONFLICT (partner_id, purchase_order_no) DO NOTHING RETURNING seq, partner_seq`,
+    ).get(...orderParams(o), o.partnerId) as { seq: number; partner_seq: number } | undefined;
     if (inserted === undefined) {
       const existing = prepare(
         "SELECT * FROM sales_orders WHERE partner_id = ? AND purchase_order_no = ?",
       ).get(o.partnerId, o.purchaseOrderNo) as OrderRow;
       return { kind: "duplicate_purchase_order", existing: toOrder(existing) };
     }
-    const { seq } = inserted;
+    const { seq, partner_seq: partnerSeq } = inserted;
+    prepare("UPDATE partners SET orders_issued = ? WHERE id = ?").run(partnerSeq, o.partnerId);
     if (idempotency !== undefined) {
       prepare(
         "INSERT INTO idempotency_keys (partner_id, idem_key, request_hash, order_id, created_at) VALUES (?, ?, ?, ?, ?)",
       ).run(o.partnerId, idempotency.key, idempotency.requestHash, o.id, o.createdAt);
     }
-    return { kind: "created", order: { ...o, seq } };
+    return { kind: "created", order: { ...o, seq, partnerSeq } };
   };
 
   const createInSavepoint = db.transaction(createOne);

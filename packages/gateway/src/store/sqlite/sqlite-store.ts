@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -84,6 +84,20 @@ class WriterThread {
 }
 
 /**
+ * Creates the database file 0600 (its directory 0700) before SQLite opens it: the file holds
+ * orders and personal data, and SQLite gives its WAL and SHM files the mode of the database
+ * file. An existing file keeps the mode its operator gave it.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    closeSync(openSync(path, "wx", 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+}
+
+/**
  * The embedded store: one SQLite file in WAL mode with synchronous=FULL, so a committed order
  * survives a power cut. Order creation goes through group commit to keep that durability fast.
  */
@@ -98,7 +112,7 @@ export class SqliteStore implements Store {
     readonly path: string,
     options: { writerThread?: boolean; synchronous?: SqliteSynchronous } = {},
   ) {
-    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    if (path !== ":memory:") createPrivately(path);
     this.#db = openConnection(path, options.synchronous);
     this.tenants = new SqliteTenantStore(this.#db);
     const useThread =

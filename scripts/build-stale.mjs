@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// `npm start` runs this before serving: it rebuilds only the workspaces whose inputs changed
+// since their last build, so a start with nothing changed skips every compiler and bundler
+// (seconds saved on each start), while a fresh clone or an edited source still gets built.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+
+// In dependency order; `after` names the workspaces whose build output this one consumes.
+const WORKSPACES = [
+  { name: "@orderline/i18n", dir: "packages/i18n", inputs: ["src", "locales"], after: [] },
+  { name: "@orderline/diagrams", dir: "packages/diagrams", inputs: ["src", "scripts"], after: [] },
+  { name: "@orderline/gateway", dir: "packages/gateway", inputs: ["src", "scripts"], after: [] },
+  {
+    name: "@orderline/console",
+    dir: "apps/console",
+    inputs: ["src", "locales", "scripts", "index.html", "vite.config.ts", "../../examples/diagrams"],
+    after: ["@orderline/i18n", "@orderline/diagrams"],
+  },
+];
+const ALWAYS = ["package.json", "tsconfig.json", "tsconfig.build.json"];
+const STAMP = "dist/.build-stamp";
+
+/** The newest modification time under `path` (0 when it does not exist). */
+function newest(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let latest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) {
+    if (entry === "node_modules" || entry === "dist") continue;
+    latest = Math.max(latest, newest(join(path, entry)));
+  }
+  return latest;
+}
+
+// `--stamp`: everything was just built (the install's `prepare`); record that, build nothing.
+if (process.argv.includes("--stamp")) {
+  for (const ws of WORKSPACES) writeFileSync(join(root, ws.dir, STAMP), `${new Date().toISOString()}\n`);
+  process.exit(0);
+}
+
+const rebuilt = new Set();
+for (const ws of WORKSPACES) {
+  const dir = join(root, ws.dir);
+  const stamp = join(dir, STAMP);
+  const built = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
+  const changed = Math.max(...[...ws.inputs, ...ALWAYS].map((input) => newest(join(dir, input))));
+  if (built > changed && !ws.after.some((dep) => rebuilt.has(dep))) continue;
+  const run = spawnSync("npm", ["run", "build", "-w", ws.name], { cwd: root, stdio: "inherit" });
+  if (run.status !== 0) process.exit(run.status ?? 1);
+  writeFileSync(stamp, `${new Date().toISOString()}\n`);
+  rebuilt.add(ws.name);
+}
