@@ -3,7 +3,7 @@
 // alternative, each diagram's title, subtitle and guided views in src/generated/diagrams.json.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { formatProblems, renderSvg, validateSource } from "@orderline/diagrams";
+import { exportDiagram, formatProblems, validateSource } from "@orderline/diagrams";
 
 const examples = new URL("../../../examples/diagrams/", import.meta.url);
 /** The diagrams the Integration page shows, in order (sequence and lifecycle join as they land). */
@@ -14,16 +14,17 @@ const generatedDir = new URL("../src/generated/", import.meta.url);
 mkdirSync(publicDir, { recursive: true });
 mkdirSync(generatedDir, { recursive: true });
 
-const described = DIAGRAMS.map((name) => {
+const described = [];
+for (const name of DIAGRAMS) {
   const file = fileURLToPath(new URL(`${name}.json`, examples));
-  const result = validateSource(readFileSync(file, "utf8"), { file });
+  const result = await validateSource(readFileSync(file, "utf8"), { file });
   if (!result.ok) {
-    console.error(formatProblems(result.problems));
+    console.error(formatProblems(result.problems, "text"));
     process.exit(1);
   }
   const { diagram } = result;
-  writeFileSync(new URL(`${name}.svg`, publicDir), renderSvg(diagram));
-  return {
+  writeFileSync(new URL(`${name}.svg`, publicDir), await exportDiagram(diagram, "svg"));
+  described.push({
     name,
     language: diagram.meta.locale ?? "en",
     title: diagram.meta.title,
@@ -32,7 +33,7 @@ const described = DIAGRAMS.map((name) => {
       title: view.title,
       caption: view.caption ?? "",
     })),
-  };
-});
+  });
+}
 writeFileSync(new URL("diagrams.json", generatedDir), `${JSON.stringify(described, null, 2)}\n`);
 console.log(`rendered ${DIAGRAMS.length} diagram(s) into public/diagrams/`);
