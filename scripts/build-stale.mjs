@@ -16,7 +16,14 @@ const WORKSPACES = [
   {
     name: "@orderline/console",
     dir: "apps/console",
-    inputs: ["src", "locales", "scripts", "index.html", "vite.config.ts", "../../examples/diagrams"],
+    inputs: [
+      "src",
+      "locales",
+      "scripts",
+      "index.html",
+      "vite.config.ts",
+      "../../examples/diagrams",
+    ],
     after: ["@orderline/i18n", "@orderline/diagrams"],
   },
 ];
@@ -38,7 +45,8 @@ function newest(path) {
 
 // `--stamp`: everything was just built (the install's `prepare`); record that, build nothing.
 if (process.argv.includes("--stamp")) {
-  for (const ws of WORKSPACES) writeFileSync(join(root, ws.dir, STAMP), `${new Date().toISOString()}\n`);
+  for (const ws of WORKSPACES)
+    writeFileSync(join(root, ws.dir, STAMP), `${new Date().toISOString()}\n`);
   process.exit(0);
 }
 
