@@ -119,6 +119,8 @@ async function rawDatabase(kind: StoreKind, url: string) {
   await client.connect();
   return {
     run: async (sql: string, params: unknown[] = []) => {
+      // Whole migrations go as they are: their `?` is jsonpath, not a placeholder.
+      if (params.length === 0) return void (await client.query(sql));
       let n = 0;
       await client.query(
         sql.replace(/\?/g, () => `$${++n}`),
