@@ -1,0 +1,362 @@
+import { text } from "../../render/lib/text.js";
+import { el, esc, ID, num } from "../../render/lib/xml.js";
+import { renderNode } from "../../render/node.js";
+import type { Theme } from "../../render/theme.js";
+import type { Point } from "../../schema/types.js";
+import { FONT_STACK } from "../../text/measure.js";
+import type { FrameLayout, MessageLayout, SequenceLayout } from "./layout.js";
+
+/** Line pattern by message kind (UML): replies and creations dashed, the rest solid. */
+const DASH: Record<string, string | undefined> = { reply: "6 4", create: "6 4" };
+/** Open arrowheads for messages nobody waits on and for replies; filled for calls. */
+const OPEN = new Set(["async", "reply", "create"]);
+
+function arrowHead(m: MessageLayout, color: string): string {
+  const { tip, dx, dy } = m.arrow;
+  const len = 9;
+  const half = 4.5;
+  const base = { x: tip.x - dx * len, y: tip.y - dy * len };
+  const a = { x: base.x - dy * half, y: base.y + dx * half };
+  const b = { x: base.x + dy * half, y: base.y - dx * half };
+  const d = `M${num(a.x)} ${num(a.y)}L${num(tip.x)} ${num(tip.y)}L${num(b.x)} ${num(b.y)}`;
+  return OPEN.has(m.kind)
+    ? el("path", {
+        d,
+        fill: "none",
+        stroke: color,
+        "stroke-width": 1.5,
+        "stroke-linecap": "round",
+        "stroke-linejoin": "round",
+      })
+    : el("path", { d: `${d}Z`, fill: color });
+}
+
+function linePath(points: Point[], cut: number, dx: number): string {
+  const pts = points.slice();
+  const last = pts[pts.length - 1] as Point;
+  pts[pts.length - 1] = { x: last.x - dx * cut, y: last.y };
+  return pts.map((p, i) => `${i === 0 ? "M" : "L"}${num(p.x)} ${num(p.y)}`).join("");
+}
+
+function renderMessage(m: MessageLayout, theme: Theme, names: Map<string, string>): string {
+  const color = theme.edge[m.role];
+  const cut = OPEN.has(m.kind) ? 0.75 : 7;
+  const line = el("path", {
+    class: "message-line",
+    d: linePath(m.points, cut, m.arrow.dx),
+    fill: "none",
+    stroke: color,
+    "stroke-width": m.role === "main" ? 1.75 : 1.5,
+    "stroke-dasharray": DASH[m.kind],
+    "stroke-linejoin": "round",
+  });
+  const parts = [line, arrowHead(m, color)];
+  if (m.label) {
+    parts.push(
+      el("rect", {
+        ...m.label.background,
+        rx: 3,
+        fill: theme.edge.labelFill,
+        "fill-opacity": 0.92,
+      }),
+    );
+    parts.push(text(m.label, theme.edge.labelText));
+  }
+  if (m.badge) {
+    parts.push(el("circle", { cx: m.badge.cx, cy: m.badge.cy, r: m.badge.r, fill: color }));
+    parts.push(
+      el(
+        "text",
+        {
+          x: m.badge.cx,
+          y: m.badge.cy + 3.3,
+          "font-size": 9,
+          "font-weight": 600,
+          fill: theme.background,
+          "text-anchor": "middle",
+        },
+        esc(m.badge.text),
+      ),
+    );
+  }
+  const from = names.get(m.message.from) ?? m.message.from;
+  const to = names.get(m.message.to) ?? m.message.to;
+  const aria = `${m.number}. ${m.kind} from ${from} to ${to}${m.message.label ? `: ${m.message.label}` : ""}`;
+  return el(
+    "g",
+    {
+      id: `${ID}-msg-${m.id}`,
+      class: `message message-${m.kind}`,
+      "data-id": m.id,
+      "data-from": m.message.from,
+      "data-to": m.message.to,
+      "data-step": m.number,
+      role: "img",
+      "aria-label": aria,
+    },
+    parts.join(""),
+  );
+}
+
+function renderFrame(f: FrameLayout, theme: Theme): string {
+  const color = theme.muted;
+  const { x, y, width: w, height: h } = f.box;
+  const t = f.tab;
+  const parts = [
+    el("rect", { x, y, width: w, height: h, fill: "none", stroke: color, "stroke-width": 1 }),
+    el("path", {
+      d: `M${num(t.x)} ${num(t.y)}H${num(t.x + t.width)}V${num(t.y + t.height - 6)}L${num(t.x + t.width - 6)} ${num(t.y + t.height)}H${num(t.x)}Z`,
+      fill: theme.lane.headerFill,
+      "fill-opacity": theme.name === "blueprint" ? 0.2 : 1,
+      stroke: color,
+      "stroke-width": 1,
+    }),
+    text(f.tabLabel, theme.lane.headerText),
+  ];
+  for (const s of f.separators) {
+    parts.push(
+      el("path", {
+        d: `M${num(s.x1)} ${num(s.y)}H${num(s.x2)}`,
+        stroke: color,
+        "stroke-width": 1,
+        "stroke-dasharray": "5 4",
+      }),
+    );
+  }
+  for (const g of f.guards) {
+    parts.push(el("rect", { ...g.background, rx: 3, fill: theme.background, "fill-opacity": 0.9 }));
+    parts.push(text(g, theme.text));
+  }
+  return el(
+    "g",
+    {
+      class: `fragment fragment-${f.kind}`,
+      "data-id": f.id,
+      "data-depth": f.depth,
+      role: "group",
+      "aria-label": f.kind,
+    },
+    parts.join(""),
+  );
+}
+
+/** Renders a laid-out sequence diagram to SVG (deterministic: same layout, same bytes). */
+export function renderSequenceSvg(l: SequenceLayout, theme: Theme, showcase: boolean): string {
+  const d = l.diagram;
+  const out: string[] = [];
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${num(l.width)}" height="${num(l.height)}" viewBox="0 0 ${num(l.width)} ${num(l.height)}" role="img" aria-labelledby="${ID}-title ${ID}-desc" font-family="${esc(FONT_STACK)}" data-preset="${theme.name}" data-type="sequence"${d.meta.locale ? ` xml:lang="${esc(d.meta.locale)}"` : ""}>`,
+  );
+  const names = new Map(d.participants.map((p) => [p.id, p.label]));
+  out.push(el("title", { id: `${ID}-title` }, esc(d.meta.title)));
+  const desc = [
+    d.meta.subtitle,
+    `Sequence between ${d.participants.length} participant${d.participants.length === 1 ? "" : "s"} (${d.participants.map((p) => p.label).join(", ")}) with ${l.messages.length} message${l.messages.length === 1 ? "" : "s"}.`,
+  ]
+    .filter((s) => s !== undefined && s !== "")
+    .join(" ");
+  out.push(el("desc", { id: `${ID}-desc` }, esc(desc)));
+  if (showcase) {
+    const dark = theme.name === "signal-flow" || theme.name === "blueprint";
+    out.push(
+      el(
+        "defs",
+        {},
+        el(
+          "filter",
+          { id: `${ID}-shadow`, x: "-20%", y: "-20%", width: "140%", height: "160%" },
+          el("feDropShadow", {
+            dx: 0,
+            dy: dark ? 0 : 2,
+            stdDeviation: dark ? 4 : 3,
+            "flood-color": dark ? theme.accent : "#0f172a",
+            "flood-opacity": dark ? 0.35 : 0.14,
+          }),
+        ) +
+          el(
+            "linearGradient",
+            { id: `${ID}-node-fill`, x1: 0, y1: 0, x2: 0, y2: 1 },
+            el("stop", { offset: 0, "stop-color": theme.node.fill }) +
+              el("stop", { offset: 1, "stop-color": dark ? theme.background : theme.lane.fillAlt }),
+          ),
+      ),
+    );
+  }
+  if (theme.grid) {
+    out.push(
+      el(
+        "defs",
+        {},
+        el(
+          "pattern",
+          { id: `${ID}-grid`, width: 100, height: 100, patternUnits: "userSpaceOnUse" },
+          el("path", {
+            d: "M20 0V100M40 0V100M60 0V100M80 0V100M0 20H100M0 40H100M0 60H100M0 80H100",
+            stroke: theme.grid.minor,
+            "stroke-width": 0.5,
+            fill: "none",
+          }) +
+            el("path", {
+              d: "M0 0H100V100",
+              stroke: theme.grid.major,
+              "stroke-width": 1,
+              fill: "none",
+            }),
+        ),
+      ),
+    );
+  }
+  out.push(el("rect", { width: l.width, height: l.height, fill: theme.background }));
+  if (theme.grid)
+    out.push(el("rect", { width: l.width, height: l.height, fill: `url(#${ID}-grid)` }));
+  const body: string[] = [];
+  body.push(text(l.title, theme.text));
+  if (theme.titleRule) {
+    body.push(
+      el("rect", {
+        x: l.title.box.x,
+        y: l.title.box.y - 8,
+        width: 40,
+        height: 3,
+        fill: theme.accent,
+      }),
+    );
+  } else if (showcase) {
+    const y = l.title.box.y + l.title.box.height + 1;
+    body.push(el("rect", { x: l.title.box.x, y, width: 28, height: 2, rx: 1, fill: theme.accent }));
+  }
+  if (l.subtitle) body.push(text(l.subtitle, theme.muted));
+  if (l.boxes.length > 0) {
+    const drawn = l.boxes
+      .map((b) =>
+        el(
+          "g",
+          {
+            class: "box",
+            "data-id": b.id,
+            role: "group",
+            "aria-label": `box ${b.label.lines.join(" ")}`,
+          },
+          el("rect", {
+            ...b.box,
+            rx: Math.min(theme.lane.radius, 8),
+            fill: theme.group.default.fill,
+            "fill-opacity": theme.group.default.fillOpacity,
+            stroke: theme.group.default.stroke,
+            "stroke-width": 1,
+          }) + text(b.label, theme.group.default.label),
+        ),
+      )
+      .join("");
+    body.push(el("g", { class: "boxes" }, drawn));
+  }
+  body.push(el("g", { class: "fragments" }, l.frames.map((f) => renderFrame(f, theme)).join("")));
+  const lifelines = l.participants
+    .map((p) => {
+      let line = el("path", {
+        class: "lifeline",
+        "data-id": p.id,
+        d: `M${num(p.lifeline.x)} ${num(p.lifeline.y1)}V${num(p.lifeline.y2)}`,
+        stroke: theme.lane.stroke === theme.background ? theme.muted : theme.edge.return,
+        "stroke-width": 1,
+        "stroke-dasharray": "4 4",
+      });
+      if (p.destroyed) {
+        const { x, y } = p.destroyed;
+        line += el("path", {
+          class: "destroyed",
+          d: `M${num(x - 8)} ${num(y - 8)}L${num(x + 8)} ${num(y + 8)}M${num(x + 8)} ${num(y - 8)}L${num(x - 8)} ${num(y + 8)}`,
+          stroke: theme.edge.error,
+          "stroke-width": 2,
+        });
+      }
+      return line;
+    })
+    .join("");
+  body.push(el("g", { class: "lifelines" }, lifelines));
+  body.push(
+    el(
+      "g",
+      { class: "activations" },
+      l.activations
+        .map((a) =>
+          el("rect", {
+            class: "activation",
+            "data-id": a.participant,
+            ...a.box,
+            fill: theme.node.fill,
+            stroke: theme.edge.main,
+            "stroke-width": 1,
+          }),
+        )
+        .join(""),
+    ),
+  );
+  body.push(
+    el(
+      "g",
+      { class: "notes" },
+      l.notes
+        .map((n) =>
+          el(
+            "g",
+            { class: "note", "data-index": n.index, role: "note" },
+            el("path", {
+              d: `M${num(n.box.x)} ${num(n.box.y)}H${num(n.box.x + n.box.width - 8)}L${num(n.box.x + n.box.width)} ${num(n.box.y + 8)}V${num(n.box.y + n.box.height)}H${num(n.box.x)}Z`,
+              fill: theme.phase.emphasis.fill,
+              "fill-opacity": Math.max(0.85, theme.phase.emphasis.fillOpacity),
+              stroke: theme.phase.emphasis.stroke,
+              "stroke-width": 1,
+            }) + text(n.text, theme.phase.emphasis.label),
+          ),
+        )
+        .join(""),
+    ),
+  );
+  body.push(
+    el(
+      "g",
+      { class: "dividers" },
+      l.dividers
+        .map((v) =>
+          el(
+            "g",
+            { class: "divider" },
+            el("path", {
+              d: `M${num(v.x1)} ${num(v.y - 2)}H${num(v.x2)}M${num(v.x1)} ${num(v.y + 2)}H${num(v.x2)}`,
+              stroke: theme.muted,
+              "stroke-width": 1,
+            }) +
+              el("rect", {
+                ...v.label.background,
+                rx: 4,
+                fill: theme.lane.headerFill,
+                stroke: theme.muted,
+                "stroke-width": 1,
+              }) +
+              text(v.label, theme.lane.headerText),
+          ),
+        )
+        .join(""),
+    ),
+  );
+  const heads = l.participants.flatMap((p) => (p.foot ? [p.head, p.foot] : [p.head]));
+  body.push(
+    el("g", { class: "participants" }, heads.map((h) => renderNode(h, theme, showcase)).join("")),
+  );
+  body.push(
+    el("g", { class: "messages" }, l.messages.map((m) => renderMessage(m, theme, names)).join("")),
+  );
+  const transform =
+    l.scale !== 1 || l.offset.x !== 0 || l.offset.y !== 0
+      ? `translate(${num(l.offset.x)} ${num(l.offset.y)}) scale(${l.scale})`
+      : undefined;
+  out.push(el("g", { transform }, body.join("")));
+  out.push("</svg>\n");
+  return out.join("");
+}
+
+/** Element ids of the messages in play order, for the HTML trace. */
+export function sequenceTrace(l: SequenceLayout): string[] {
+  return l.messages.map((m) => `${ID}-msg-${m.id}`);
+}
