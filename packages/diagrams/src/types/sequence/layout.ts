@@ -1,9 +1,9 @@
-import { round } from "../../layout/geometry.js";
-import { lineHeight, place, textBlock } from "../../layout/metrics.js";
-import type { Box, NodeLayout, TextBlock } from "../../layout/types.js";
-import type { EdgeRole, Point } from "../../schema/types.js";
-import { LEGEND_CATEGORY } from "../../schema/types.js";
-import { measureText } from "../../text/measure.js";
+import { type Box, round } from "../../core/geometry.js";
+import type { EdgeRole, Point } from "../../core/model.js";
+import { LEGEND_CATEGORY } from "../../core/model.js";
+import type { NodeBox } from "../../core/svg/boxes.js";
+import { lineHeight, place, type TextBlock, textBlock } from "../../core/text/block.js";
+import { measureText } from "../../core/text/measure.js";
 import {
   type Branch,
   isBranched,
@@ -51,7 +51,7 @@ export const SEQ = {
   minHeight: 240,
 } as const;
 
-export interface HeadLayout extends NodeLayout {}
+export type HeadLayout = NodeBox;
 
 export interface ParticipantLayout {
   id: string;
@@ -118,7 +118,6 @@ export interface GroupBoxLayout {
 }
 
 export interface SequenceLayout {
-  diagram: SequenceDiagram;
   width: number;
   height: number;
   scale: number;
@@ -142,7 +141,7 @@ const DEFAULT_ROLE: Record<MessageKind, EdgeRole> = {
   destroy: "main",
 };
 
-function measureHead(p: Participant): { width: number; block: NodeLayout } {
+function measureHead(p: Participant): { width: number; block: NodeBox } {
   const pad = 10;
   const icon = 26;
   const natural =
@@ -161,10 +160,9 @@ function measureHead(p: Participant): { width: number; block: NodeLayout } {
       : undefined;
   const content = label.box.height + (sublabel ? 2 + sublabel.box.height : 0);
   const height = Math.max(52, content + 2 * pad + 4);
-  const block: NodeLayout = {
+  const block: NodeBox = {
     id: p.id,
-    // The node renderer reads type, labels and brand only; lane and col mean nothing here.
-    node: { ...p, lane: "", col: 0 },
+    node: p,
     type: p.type,
     category: LEGEND_CATEGORY[p.type],
     box: { x: 0, y: 0, width, height },
@@ -176,7 +174,7 @@ function measureHead(p: Participant): { width: number; block: NodeLayout } {
 }
 
 /** The header box placed with its centre at (cx, top + height / 2). */
-function placeHead(h: NodeLayout, p: Participant, cx: number, top: number): HeadLayout {
+function placeHead(h: NodeBox, p: Participant, cx: number, top: number): HeadLayout {
   const pad = 10;
   const { width, height } = h.box;
   const box = { x: round(cx - width / 2), y: round(top), width, height };
@@ -222,7 +220,7 @@ const BADGE_ROOM = 2 * SEQ.badge + 4;
 
 /** Everything measured once, before any position is known. */
 interface Measured {
-  heads: { width: number; block: NodeLayout }[];
+  heads: { width: number; block: NodeBox }[];
   labels: Map<Message, LabelSize>;
   notes: Map<Step, TextBlock>;
   dividers: Map<Step, TextBlock>;
@@ -486,7 +484,7 @@ export function layoutSequence(d: SequenceDiagram): SequenceLayout {
   const lifeTop = new Map<string, number>();
   d.participants.forEach((p, i) => {
     if (created.has(p.id)) return;
-    const h = m.heads[i] as { block: NodeLayout };
+    const h = m.heads[i] as { block: NodeBox };
     const top = headTop + (headHeight - h.block.box.height);
     heads.set(p.id, placeHead(h.block, p, xs[i] as number, top));
     lifeTop.set(p.id, headTop + headHeight);
@@ -783,7 +781,7 @@ export function layoutSequence(d: SequenceDiagram): SequenceLayout {
     };
     if (end) out.destroyed = end;
     else if (long) {
-      const h = m.heads[i] as { block: NodeLayout };
+      const h = m.heads[i] as { block: NodeBox };
       out.foot = placeHead(h.block, p, x, lifeEnd);
     }
     return out;
@@ -807,7 +805,6 @@ export function layoutSequence(d: SequenceDiagram): SequenceLayout {
   const height = requested ? requested[1] : contentH;
   const scale = Math.min(1, width / contentW, height / contentH);
   const layout: SequenceLayout = {
-    diagram: d,
     width: round(width),
     height: round(height),
     scale: round(scale * 10000) / 10000,

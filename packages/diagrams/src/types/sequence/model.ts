@@ -3,7 +3,7 @@
  * Schema in `schema/sequence.schema.json` is the authority; these types describe the same
  * shapes. Reference for writers: docs/diagrams/sequence.md.
  */
-import type { BrandMark, ComponentType, EdgeRole, Id, Meta } from "../../schema/types.js";
+import type { BrandMark, ComponentType, EdgeRole, Id, Meta } from "../../core/model.js";
 
 export interface Participant {
   id: Id;

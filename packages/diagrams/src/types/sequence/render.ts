@@ -1,10 +1,12 @@
-import { text } from "../../render/lib/text.js";
-import { el, esc, ID, num } from "../../render/lib/xml.js";
-import { renderNode } from "../../render/node.js";
-import type { Theme } from "../../render/theme.js";
-import type { Point } from "../../schema/types.js";
-import { FONT_STACK } from "../../text/measure.js";
+import type { RenderOptions } from "../../core/diagram-type.js";
+import type { Point } from "../../core/model.js";
+import { renderNode } from "../../core/svg/node.js";
+import { text } from "../../core/svg/text.js";
+import { el, esc, ID, num } from "../../core/svg/xml.js";
+import { FONT_STACK } from "../../core/text/measure.js";
+import { THEMES, type Theme } from "../../core/theme.js";
 import type { FrameLayout, MessageLayout, SequenceLayout } from "./layout.js";
+import type { SequenceDiagram } from "./model.js";
 
 /** Line pattern by message kind (UML): replies and creations dashed, the rest solid. */
 const DASH: Record<string, string | undefined> = { reply: "6 4", create: "6 4" };
@@ -98,36 +100,12 @@ function renderMessage(m: MessageLayout, theme: Theme, names: Map<string, string
   );
 }
 
-function renderFrame(f: FrameLayout, theme: Theme): string {
-  const color = theme.muted;
-  const { x, y, width: w, height: h } = f.box;
-  const t = f.tab;
-  const parts = [
-    el("rect", { x, y, width: w, height: h, fill: "none", stroke: color, "stroke-width": 1 }),
-    el("path", {
-      d: `M${num(t.x)} ${num(t.y)}H${num(t.x + t.width)}V${num(t.y + t.height - 6)}L${num(t.x + t.width - 6)} ${num(t.y + t.height)}H${num(t.x)}Z`,
-      fill: theme.lane.headerFill,
-      "fill-opacity": theme.name === "blueprint" ? 0.2 : 1,
-      stroke: color,
-      "stroke-width": 1,
-    }),
-    text(f.tabLabel, theme.lane.headerText),
-  ];
-  for (const s of f.separators) {
-    parts.push(
-      el("path", {
-        d: `M${num(s.x1)} ${num(s.y)}H${num(s.x2)}`,
-        stroke: color,
-        "stroke-width": 1,
-        "stroke-dasharray": "5 4",
-      }),
-    );
-  }
-  for (const g of f.guards) {
-    parts.push(el("rect", { ...g.background, rx: 3, fill: theme.background, "fill-opacity": 0.9 }));
-    parts.push(text(g, theme.text));
-  }
-  return el(
+/** A note: a sheet with its top-right corner folded. */
+const notePath = (b: { x: number; y: number; width: number; height: number }) =>
+  `M${num(b.x)} ${num(b.y)}H${num(b.x + b.width - 8)}L${num(b.x + b.width)} ${num(b.y + 8)}V${num(b.y + b.height)}H${num(b.x)}Z`;
+
+const frameGroup = (f: FrameLayout, parts: string[]) =>
+  el(
     "g",
     {
       class: `fragment fragment-${f.kind}`,
@@ -138,11 +116,50 @@ function renderFrame(f: FrameLayout, theme: Theme): string {
     },
     parts.join(""),
   );
+
+/** A frame's border and branch separators, drawn behind the lifelines. */
+function renderFrame(f: FrameLayout, theme: Theme): string {
+  const parts = [
+    el("rect", { ...f.box, fill: "none", stroke: theme.muted, "stroke-width": 1 }),
+    ...f.separators.map((s) =>
+      el("path", {
+        d: `M${num(s.x1)} ${num(s.y)}H${num(s.x2)}`,
+        stroke: theme.muted,
+        "stroke-width": 1,
+        "stroke-dasharray": "5 4",
+      }),
+    ),
+  ];
+  return frameGroup(f, parts);
+}
+
+/** A frame's tab and guards, drawn over the lifelines and bars so they stay readable. */
+function renderFrameLabels(f: FrameLayout, theme: Theme): string {
+  const t = f.tab;
+  const parts = [
+    el("path", {
+      d: `M${num(t.x)} ${num(t.y)}H${num(t.x + t.width)}V${num(t.y + t.height - 6)}L${num(t.x + t.width - 6)} ${num(t.y + t.height)}H${num(t.x)}Z`,
+      fill: theme.name === "blueprint" ? theme.background : theme.lane.headerFill,
+      stroke: theme.muted,
+      "stroke-width": 1,
+    }),
+    text(f.tabLabel, theme.lane.headerText),
+  ];
+  for (const g of f.guards) {
+    parts.push(el("rect", { ...g.background, rx: 3, fill: theme.background, "fill-opacity": 0.9 }));
+    parts.push(text(g, theme.text));
+  }
+  return frameGroup(f, parts);
 }
 
 /** Renders a laid-out sequence diagram to SVG (deterministic: same layout, same bytes). */
-export function renderSequenceSvg(l: SequenceLayout, theme: Theme, showcase: boolean): string {
-  const d = l.diagram;
+export function renderSequenceSvg(
+  d: SequenceDiagram,
+  l: SequenceLayout,
+  options: RenderOptions = {},
+): string {
+  const theme = THEMES[options.preset ?? d.meta.visual_preset ?? "classic"];
+  const showcase = (options.quality ?? d.meta.quality_profile) === "showcase";
   const out: string[] = [];
   out.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${num(l.width)}" height="${num(l.height)}" viewBox="0 0 ${num(l.width)} ${num(l.height)}" role="img" aria-labelledby="${ID}-title ${ID}-desc" font-family="${esc(FONT_STACK)}" data-preset="${theme.name}" data-type="sequence"${d.meta.locale ? ` xml:lang="${esc(d.meta.locale)}"` : ""}>`,
@@ -301,13 +318,16 @@ export function renderSequenceSvg(l: SequenceLayout, theme: Theme, showcase: boo
           el(
             "g",
             { class: "note", "data-index": n.index, role: "note" },
-            el("path", {
-              d: `M${num(n.box.x)} ${num(n.box.y)}H${num(n.box.x + n.box.width - 8)}L${num(n.box.x + n.box.width)} ${num(n.box.y + 8)}V${num(n.box.y + n.box.height)}H${num(n.box.x)}Z`,
-              fill: theme.phase.emphasis.fill,
-              "fill-opacity": Math.max(0.85, theme.phase.emphasis.fillOpacity),
-              stroke: theme.phase.emphasis.stroke,
-              "stroke-width": 1,
-            }) + text(n.text, theme.phase.emphasis.label),
+            // An opaque sheet under the tint, so lifelines never show through a note.
+            el("path", { d: notePath(n.box), fill: theme.background }) +
+              el("path", {
+                d: notePath(n.box),
+                fill: theme.phase.emphasis.fill,
+                "fill-opacity": theme.phase.emphasis.fillOpacity,
+                stroke: theme.phase.emphasis.stroke,
+                "stroke-width": 1,
+              }) +
+              text(n.text, theme.phase.emphasis.label),
           ),
         )
         .join(""),
@@ -330,14 +350,21 @@ export function renderSequenceSvg(l: SequenceLayout, theme: Theme, showcase: boo
               el("rect", {
                 ...v.label.background,
                 rx: 4,
-                fill: theme.lane.headerFill,
+                fill: theme.background,
                 stroke: theme.muted,
                 "stroke-width": 1,
               }) +
-              text(v.label, theme.lane.headerText),
+              text(v.label, theme.text),
           ),
         )
         .join(""),
+    ),
+  );
+  body.push(
+    el(
+      "g",
+      { class: "fragment-labels" },
+      l.frames.map((f) => renderFrameLabels(f, theme)).join(""),
     ),
   );
   const heads = l.participants.flatMap((p) => (p.foot ? [p.head, p.foot] : [p.head]));
@@ -356,7 +383,7 @@ export function renderSequenceSvg(l: SequenceLayout, theme: Theme, showcase: boo
   return out.join("");
 }
 
-/** Element ids of the messages in play order, for the HTML trace. */
-export function sequenceTrace(l: SequenceLayout): string[] {
-  return l.messages.map((m) => `${ID}-msg-${m.id}`);
+/** The messages' data-ids in play order, for the HTML trace. */
+export function sequenceTrace(_d: SequenceDiagram, l: SequenceLayout): string[] {
+  return l.messages.map((m) => m.id);
 }

@@ -1,5 +1,5 @@
-import type { UnlocatedProblem } from "../../validate/schema-problems.js";
-import { didYouMean } from "../../validate/suggest.js";
+import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
+import { closest, didYouMean } from "../../core/validate/suggest.js";
 
 /**
  * The rules of a sequence description that the JSON Schema cannot say: unique ids, references
@@ -19,6 +19,17 @@ const isId = (v: unknown): v is string => typeof v === "string" && ID_PATTERN.te
 const MESSAGES = new Set(["call", "async", "reply", "create", "destroy"]);
 const FRAGMENTS = new Set(["opt", "loop", "critical", "break"]);
 const BRANCHED = new Set(["alt", "par"]);
+
+const KINDS = [...MESSAGES, "activate", "deactivate", "note", "divider", ...FRAGMENTS, ...BRANCHED];
+
+/**
+ * The step's kind; a misspelt one (a schema problem) is read as the kind it is closest to, so
+ * that a typo in one kind does not also unbalance every reply and activation after it.
+ */
+function kindOf(step: Obj): string | undefined {
+  if (typeof step.kind !== "string") return undefined;
+  return KINDS.includes(step.kind) ? step.kind : closest(step.kind, KINDS);
+}
 
 function objects(v: unknown): [Obj, number][] {
   return Array.isArray(v)
@@ -152,6 +163,12 @@ function boxes(root: Obj, ctx: Context): void {
   }
 }
 
+function meant(ctx: Context, id: unknown): string | undefined {
+  if (!isId(id)) return undefined;
+  if (ctx.participants === undefined || ctx.participants.has(id)) return id;
+  return closest(id, ctx.participants) ?? id;
+}
+
 /** A participant used by a step: it must exist at this point of the sequence. */
 function alive(ctx: Context, state: State, id: string, path: string): void {
   const destroyedAt = state.destroyed.get(id);
@@ -171,14 +188,17 @@ function alive(ctx: Context, state: State, id: string, path: string): void {
   }
 }
 
-function message(ctx: Context, state: State, step: Obj, path: string): void {
-  const from = participantRef(ctx, step.from, `${path}/from`, "from")
-    ? (step.from as string)
-    : undefined;
-  const to = participantRef(ctx, step.to, `${path}/to`, "to") ? (step.to as string) : undefined;
-  if (from !== undefined) alive(ctx, state, from, `${path}/from`);
-  if (to !== undefined) {
-    if (step.kind === "create") {
+function message(ctx: Context, state: State, step: Obj, kind: string, path: string): void {
+  // An end that names no participant is reported once; the bookkeeping goes on with the
+  // participant it most probably meant, so a typo does not also unbalance every reply and
+  // activation after it.
+  const fromKnown = participantRef(ctx, step.from, `${path}/from`, "from");
+  const toKnown = participantRef(ctx, step.to, `${path}/to`, "to");
+  const from = meant(ctx, step.from);
+  const to = meant(ctx, step.to);
+  if (fromKnown) alive(ctx, state, step.from as string, `${path}/from`);
+  if (toKnown && to !== undefined) {
+    if (kind === "create") {
       if (state.seen.has(to) || state.destroyed.has(to)) {
         ctx.problems.push({
           path: `${path}/to`,
@@ -192,7 +212,7 @@ function message(ctx: Context, state: State, step: Obj, path: string): void {
   }
   if (from === undefined || to === undefined) return;
   if (step.deactivate === true) deactivate(ctx, state, from, `${path}/deactivate`);
-  if (step.kind === "reply") {
+  if (kind === "reply") {
     let k = state.open.length - 1;
     while (k >= 0 && !(state.open[k]?.from === to && state.open[k]?.to === from)) k--;
     if (k < 0) {
@@ -207,8 +227,8 @@ function message(ctx: Context, state: State, step: Obj, path: string): void {
       });
     } else state.open.splice(k, 1);
   }
-  if (step.kind === "call") state.open.push({ from, to, path });
-  if (step.kind === "destroy") state.destroyed.set(to, path);
+  if (kind === "call") state.open.push({ from, to, path });
+  if (kind === "destroy") state.destroyed.set(to, path);
   if (step.activate === true) {
     const list = state.active.get(to) ?? [];
     list.push(`${path}/activate`);
@@ -234,9 +254,9 @@ function walk(ctx: Context, state: State, steps: unknown, base: string): State {
   let current = state;
   for (const [step, i] of objects(steps)) {
     const path = `${base}/${i}`;
-    const kind = step.kind;
-    if (typeof kind !== "string") continue;
-    if (MESSAGES.has(kind)) message(ctx, current, step, path);
+    const kind = kindOf(step);
+    if (kind === undefined) continue;
+    if (MESSAGES.has(kind)) message(ctx, current, step, kind, path);
     else if (kind === "activate" || kind === "deactivate") {
       if (!participantRef(ctx, step.participant, `${path}/participant`, "participant")) continue;
       const id = step.participant as string;
@@ -258,9 +278,11 @@ function walk(ctx: Context, state: State, steps: unknown, base: string): State {
           suggestion: `keep one participant, or use "position": "over" to span several`,
         });
       }
-    } else if (FRAGMENTS.has(kind)) {
-      if (Array.isArray(step.steps) && step.steps.length === 0)
+    } else if (FRAGMENTS.has(kind) || (BRANCHED.has(kind) && !Array.isArray(step.branches))) {
+      // An alt written with steps (a schema problem) is still walked, as one branch.
+      if (Array.isArray(step.steps) && step.steps.length === 0) {
         emptyBranch(ctx, `${path}/steps`, kind);
+      }
       current = walk(ctx, current, step.steps, `${path}/steps`);
     } else if (BRANCHED.has(kind)) {
       // Each branch starts from the state before the fragment; what follows continues from the
@@ -321,9 +343,9 @@ export function sequenceRuleProblems(value: unknown): UnlocatedProblem[] {
   const created = new Set<string>();
   const collect = (steps: unknown) => {
     for (const [step] of objects(steps)) {
-      if (typeof step.kind === "string" && MESSAGES.has(step.kind) && isId(step.id))
-        messageIds.add(step.id);
-      if (step.kind === "create" && isId(step.to)) created.add(step.to);
+      const kind = kindOf(step);
+      if (kind !== undefined && MESSAGES.has(kind) && isId(step.id)) messageIds.add(step.id);
+      if (kind === "create" && isId(step.to)) created.add(step.to);
       collect(step.steps);
       for (const [branch] of objects(step.branches)) collect(branch.steps);
     }
