@@ -127,7 +127,10 @@ function faults(g: SvgGeometry): string[] {
   }
   for (const [id, texts] of messageTexts) {
     const line = g.shapes.find(
-      (s) => s.owner?.kind === "message" && s.owner.id === id && s.class === "message-line",
+      (s) =>
+        s.owner?.kind === "message" &&
+        s.owner.id === id &&
+        s.class?.split(" ").includes("message-line"),
     );
     const x1 = Math.min(...texts.map((t) => t.box.x));
     const y1 = Math.min(...texts.map((t) => t.box.y));
@@ -198,7 +201,7 @@ describe("sequence geometry, read back from the SVG", () => {
     const before = layoutSequence(d).participants;
     const long = structuredClone(d);
     const first = long.steps[0];
-    if (!first || first.kind !== "call") throw new Error("the first step is a call");
+    if (first?.kind !== "call") throw new Error("the first step is a call");
     first.label = `${first.label} ${"and a good deal more text ".repeat(8)}`;
     const after = layoutSequence(long);
     const gap = (ps: typeof before) => (ps[1]?.x ?? 0) - (ps[0]?.x ?? 0);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { CORE_RULES } from "../src/core/validate/catalog.js";
 import { validateAs } from "../src/core/validate/index.js";
 import type { Problem } from "../src/core/validate/problem.js";
+import { RULES } from "../src/types/sequence/catalog.js";
 import { type } from "../src/types/sequence/index.js";
 import type { SequenceDiagram } from "../src/types/sequence/model.js";
 import { starter } from "../src/types/sequence/starter.js";
@@ -236,6 +238,16 @@ describe("sequence conformance: each rule passes and fails", () => {
       expect(check(fine)).toEqual([]);
     });
   }
+});
+
+describe("the sequence rule catalogue", () => {
+  it("every value rule is broken by some case here", () => {
+    const broken = new Set(CASES.flatMap((c) => c.expect.map((e) => e.rule)));
+    // Rules of the text, of workflow-only fields and of every schema keyword are proven by the
+    // workflow conformance suite, which runs the same core.
+    const own = Object.keys(RULES).filter((rule) => !Object.hasOwn(CORE_RULES, rule));
+    expect(own.filter((rule) => !broken.has(rule))).toEqual([]);
+  });
 });
 
 describe("sequence problems are located and explained", () => {

@@ -1,8 +1,8 @@
 import type { DiagramType } from "../../core/diagram-type.js";
 import { layoutSequence, type SequenceLayout } from "./layout.js";
 import type { SequenceDiagram } from "./model.js";
-import { renderSequenceSvg, sequenceTrace } from "./render.js";
-import { sequenceRuleProblems } from "./rules.js";
+import { renderSequenceSvg, sequenceInteraction } from "./render.js";
+import { sequenceRuleProblems, viewTargets } from "./rules.js";
 import { schema } from "./schema.js";
 import { starter } from "./starter.js";
 
@@ -11,8 +11,9 @@ export const type: DiagramType<SequenceDiagram, SequenceLayout> = {
   name: "sequence",
   schema,
   rules: sequenceRuleProblems,
+  viewTargets,
   layout: layoutSequence,
   render: renderSequenceSvg,
-  trace: sequenceTrace,
+  interaction: sequenceInteraction,
   starter,
 };

@@ -1,10 +1,10 @@
-import type { RenderOptions } from "../../core/diagram-type.js";
+import type { Interaction, RenderOptions } from "../../core/diagram-type.js";
 import type { Point } from "../../core/model.js";
+import { fitTransform, look, SVG_CLOSE, svgOpen, titleBlock } from "../../core/svg/document.js";
 import { renderNode } from "../../core/svg/node.js";
 import { text } from "../../core/svg/text.js";
 import { el, esc, ID, num } from "../../core/svg/xml.js";
-import { FONT_STACK } from "../../core/text/measure.js";
-import { THEMES, type Theme } from "../../core/theme.js";
+import type { Theme } from "../../core/theme.js";
 import type { FrameLayout, MessageLayout, SequenceLayout } from "./layout.js";
 import type { SequenceDiagram } from "./model.js";
 
@@ -44,7 +44,7 @@ function renderMessage(m: MessageLayout, theme: Theme, names: Map<string, string
   const color = theme.edge[m.role];
   const cut = OPEN.has(m.kind) ? 0.75 : 7;
   const line = el("path", {
-    class: "message-line",
+    class: "edge-line message-line",
     d: linePath(m.points, cut, m.arrow.dx),
     fill: "none",
     stroke: color,
@@ -88,7 +88,8 @@ function renderMessage(m: MessageLayout, theme: Theme, names: Map<string, string
     "g",
     {
       id: `${ID}-msg-${m.id}`,
-      class: `message message-${m.kind}`,
+      // g.edge with an .edge-line: the HTML page lights and traces it like any edge.
+      class: `edge message message-${m.kind}`,
       "data-id": m.id,
       "data-from": m.message.from,
       "data-to": m.message.to,
@@ -158,91 +159,17 @@ export function renderSequenceSvg(
   l: SequenceLayout,
   options: RenderOptions = {},
 ): string {
-  const theme = THEMES[options.preset ?? d.meta.visual_preset ?? "classic"];
-  const showcase = (options.quality ?? d.meta.quality_profile) === "showcase";
-  const out: string[] = [];
-  out.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${num(l.width)}" height="${num(l.height)}" viewBox="0 0 ${num(l.width)} ${num(l.height)}" role="img" aria-labelledby="${ID}-title ${ID}-desc" font-family="${esc(FONT_STACK)}" data-preset="${theme.name}" data-type="sequence"${d.meta.locale ? ` xml:lang="${esc(d.meta.locale)}"` : ""}>`,
-  );
+  const { theme, showcase } = look(d.meta, options);
   const names = new Map(d.participants.map((p) => [p.id, p.label]));
-  out.push(el("title", { id: `${ID}-title` }, esc(d.meta.title)));
+  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   const desc = [
     d.meta.subtitle,
-    `Sequence between ${d.participants.length} participant${d.participants.length === 1 ? "" : "s"} (${d.participants.map((p) => p.label).join(", ")}) with ${l.messages.length} message${l.messages.length === 1 ? "" : "s"}.`,
+    `Sequence between ${count(d.participants.length, "participant")} (${d.participants.map((p) => p.label).join(", ")}) with ${count(l.messages.length, "message")}.`,
   ]
     .filter((s) => s !== undefined && s !== "")
     .join(" ");
-  out.push(el("desc", { id: `${ID}-desc` }, esc(desc)));
-  if (showcase) {
-    const dark = theme.name === "signal-flow" || theme.name === "blueprint";
-    out.push(
-      el(
-        "defs",
-        {},
-        el(
-          "filter",
-          { id: `${ID}-shadow`, x: "-20%", y: "-20%", width: "140%", height: "160%" },
-          el("feDropShadow", {
-            dx: 0,
-            dy: dark ? 0 : 2,
-            stdDeviation: dark ? 4 : 3,
-            "flood-color": dark ? theme.accent : "#0f172a",
-            "flood-opacity": dark ? 0.35 : 0.14,
-          }),
-        ) +
-          el(
-            "linearGradient",
-            { id: `${ID}-node-fill`, x1: 0, y1: 0, x2: 0, y2: 1 },
-            el("stop", { offset: 0, "stop-color": theme.node.fill }) +
-              el("stop", { offset: 1, "stop-color": dark ? theme.background : theme.lane.fillAlt }),
-          ),
-      ),
-    );
-  }
-  if (theme.grid) {
-    out.push(
-      el(
-        "defs",
-        {},
-        el(
-          "pattern",
-          { id: `${ID}-grid`, width: 100, height: 100, patternUnits: "userSpaceOnUse" },
-          el("path", {
-            d: "M20 0V100M40 0V100M60 0V100M80 0V100M0 20H100M0 40H100M0 60H100M0 80H100",
-            stroke: theme.grid.minor,
-            "stroke-width": 0.5,
-            fill: "none",
-          }) +
-            el("path", {
-              d: "M0 0H100V100",
-              stroke: theme.grid.major,
-              "stroke-width": 1,
-              fill: "none",
-            }),
-        ),
-      ),
-    );
-  }
-  out.push(el("rect", { width: l.width, height: l.height, fill: theme.background }));
-  if (theme.grid)
-    out.push(el("rect", { width: l.width, height: l.height, fill: `url(#${ID}-grid)` }));
-  const body: string[] = [];
-  body.push(text(l.title, theme.text));
-  if (theme.titleRule) {
-    body.push(
-      el("rect", {
-        x: l.title.box.x,
-        y: l.title.box.y - 8,
-        width: 40,
-        height: 3,
-        fill: theme.accent,
-      }),
-    );
-  } else if (showcase) {
-    const y = l.title.box.y + l.title.box.height + 1;
-    body.push(el("rect", { x: l.title.box.x, y, width: 28, height: 2, rx: 1, fill: theme.accent }));
-  }
-  if (l.subtitle) body.push(text(l.subtitle, theme.muted));
+  const out = [svgOpen(d.meta, l, theme, showcase, desc)];
+  const body: string[] = [titleBlock(l, theme, showcase)];
   if (l.boxes.length > 0) {
     const drawn = l.boxes
       .map((b) =>
@@ -374,16 +301,15 @@ export function renderSequenceSvg(
   body.push(
     el("g", { class: "messages" }, l.messages.map((m) => renderMessage(m, theme, names)).join("")),
   );
-  const transform =
-    l.scale !== 1 || l.offset.x !== 0 || l.offset.y !== 0
-      ? `translate(${num(l.offset.x)} ${num(l.offset.y)}) scale(${l.scale})`
-      : undefined;
-  out.push(el("g", { transform }, body.join("")));
-  out.push("</svg>\n");
+  out.push(el("g", { transform: fitTransform(l) }, body.join("")));
+  out.push(SVG_CLOSE);
   return out.join("");
 }
 
-/** The messages' data-ids in play order, for the HTML trace. */
-export function sequenceTrace(_d: SequenceDiagram, l: SequenceLayout): string[] {
-  return l.messages.map((m) => m.id);
+/** The HTML page plays the messages in order: each one lit with its two participants. */
+export function sequenceInteraction(_d: SequenceDiagram, l: SequenceLayout): Interaction {
+  return {
+    trace: l.messages.map((m) => ({ kind: "edge", id: m.id })),
+    traceLabel: "Play messages",
+  };
 }

@@ -1,5 +1,7 @@
+import type { ViewTargets } from "../../core/validate/meta-rules.js";
 import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
 import { closest, didYouMean } from "../../core/validate/suggest.js";
+import { idSet, isId, isObj, type Obj, objects } from "../../core/validate/values.js";
 
 /**
  * The rules of a sequence description that the JSON Schema cannot say: unique ids, references
@@ -11,11 +13,6 @@ import { closest, didYouMean } from "../../core/validate/suggest.js";
  * problem still gets every other problem in the same run; what has the wrong shape is skipped.
  */
 
-type Obj = Record<string, unknown>;
-
-const ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const isId = (v: unknown): v is string => typeof v === "string" && ID_PATTERN.test(v);
 const MESSAGES = new Set(["call", "async", "reply", "create", "destroy"]);
 const FRAGMENTS = new Set(["opt", "loop", "critical", "break"]);
 const BRANCHED = new Set(["alt", "par"]);
@@ -29,12 +26,6 @@ const KINDS = [...MESSAGES, "activate", "deactivate", "note", "divider", ...FRAG
 function kindOf(step: Obj): string | undefined {
   if (typeof step.kind !== "string") return undefined;
   return KINDS.includes(step.kind) ? step.kind : closest(step.kind, KINDS);
-}
-
-function objects(v: unknown): [Obj, number][] {
-  return Array.isArray(v)
-    ? v.flatMap((item, i): [Obj, number][] => (isObj(item) ? [[item, i]] : []))
-    : [];
 }
 
 /** What is true of the lifelines at one point of the walk through the steps. */
@@ -58,7 +49,6 @@ const clone = (s: State): State => ({
 
 interface Context {
   participants: Set<string> | undefined;
-  messageIds: Set<string>;
   /** Participants whose lifeline starts at a create message. */
   created: Set<string>;
   problems: UnlocatedProblem[];
@@ -92,19 +82,6 @@ function uniqueIds(root: Obj, problems: UnlocatedProblem[]): void {
     }
   };
   walk(root.steps, "/steps");
-  const views = isObj(root.meta) ? root.meta.views : undefined;
-  const viewIds = new Map<string, number>();
-  for (const [view, i] of objects(views)) {
-    if (!isId(view.id)) continue;
-    const earlier = viewIds.get(view.id);
-    if (earlier === undefined) viewIds.set(view.id, i);
-    else
-      problems.push({
-        path: `/meta/views/${i}/id`,
-        rule: "id/duplicate",
-        message: `view id "${view.id}" is already used by /meta/views/${earlier}; view ids must be unique`,
-      });
-  }
 }
 
 function participantRef(ctx: Context, id: unknown, path: string, where: string): id is string {
@@ -311,47 +288,39 @@ function emptyBranch(ctx: Context, path: string, kind: string): void {
   });
 }
 
-function views(root: Obj, ctx: Context): void {
-  const list = isObj(root.meta) ? root.meta.views : undefined;
-  for (const [view, v] of objects(list)) {
-    (Array.isArray(view.nodes) ? view.nodes : []).forEach((id, i) => {
-      participantRef(ctx, id, `/meta/views/${v}/nodes/${i}`, "view participant");
-    });
-    (Array.isArray(view.edges) ? view.edges : []).forEach((id, i) => {
-      if (!isId(id) || ctx.messageIds.has(id)) return;
-      const suggestion = didYouMean(id, ctx.messageIds);
-      ctx.problems.push({
-        path: `/meta/views/${v}/edges/${i}`,
-        rule: "ref/message",
-        message: `view message "${id}" does not name any message id`,
-        ...(suggestion ? { suggestion } : {}),
-      });
-    });
-  }
+/** What guided views highlight in a sequence: participants and messages (by id). */
+export function viewTargets(value: unknown): ViewTargets {
+  const root = isObj(value) ? value : {};
+  const messageIds = new Set<string>();
+  const collect = (steps: unknown) => {
+    for (const [step] of objects(steps)) {
+      const kind = kindOf(step);
+      if (kind !== undefined && MESSAGES.has(kind) && isId(step.id)) messageIds.add(step.id);
+      collect(step.steps);
+      for (const [branch] of objects(step.branches)) collect(branch.steps);
+    }
+  };
+  collect(root.steps);
+  return {
+    nodes: { kind: "participant", noun: "participant", ids: idSet(root.participants) },
+    edges: { kind: "message", noun: "message id", ids: messageIds },
+  };
 }
 
 /** Every problem the sequence rules find, each with its JSON path. */
 export function sequenceRuleProblems(value: unknown): UnlocatedProblem[] {
   if (!isObj(value)) return [];
-  const list = Array.isArray(value.participants) && value.participants.length > 0;
-  const participants = list
-    ? new Set(
-        objects(value.participants).flatMap(([p]) => (typeof p.id === "string" ? [p.id] : [])),
-      )
-    : undefined;
-  const messageIds = new Set<string>();
+  const participants = idSet(value.participants);
   const created = new Set<string>();
   const collect = (steps: unknown) => {
     for (const [step] of objects(steps)) {
-      const kind = kindOf(step);
-      if (kind !== undefined && MESSAGES.has(kind) && isId(step.id)) messageIds.add(step.id);
-      if (kind === "create" && isId(step.to)) created.add(step.to);
+      if (kindOf(step) === "create" && isId(step.to)) created.add(step.to);
       collect(step.steps);
       for (const [branch] of objects(step.branches)) collect(branch.steps);
     }
   };
   collect(value.steps);
-  const ctx: Context = { participants, messageIds, created, problems: [] };
+  const ctx: Context = { participants, created, problems: [] };
   uniqueIds(value, ctx.problems);
   boxes(value, ctx);
   const state: State = {
@@ -371,6 +340,5 @@ export function sequenceRuleProblems(value: unknown): UnlocatedProblem[] {
       });
     }
   }
-  views(value, ctx);
   return ctx.problems;
 }
