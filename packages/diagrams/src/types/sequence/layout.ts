@@ -536,19 +536,20 @@ export function layoutSequence(d: SequenceDiagram): SequenceLayout {
   ): Pick<MessageLayout, "label" | "badge"> => {
     const out: Pick<MessageLayout, "label" | "badge"> = {};
     let tx = x;
+    // The text sits at the bottom of the label's room, just above the line; the number badge
+    // (a little taller than one line) is centred on the text's first line.
+    const blockTop = top + label.height - (label.block?.box.height ?? 0);
     if (numbered) {
       out.badge = {
         cx: round(x + SEQ.badge),
-        cy: round(
-          top + (label.block ? Math.min(label.height, lineHeight(SEQ.labelSize)) / 2 : SEQ.badge),
-        ),
+        cy: round(label.block ? blockTop + lineHeight(SEQ.labelSize) / 2 : top + SEQ.badge),
         r: SEQ.badge,
         text: String(no),
       };
       tx += BADGE_ROOM;
     }
     if (label.block) {
-      const block = place(label.block, tx, top);
+      const block = place(label.block, tx, blockTop);
       out.label = {
         ...block,
         background: {
