@@ -151,7 +151,8 @@ function measureHead(p: Participant): { width: number; block: NodeBox } {
       measureText(p.label, 13, "semibold"),
       p.sublabel ? measureText(p.sublabel, 11, "regular") : 0,
     );
-  const width = round(Math.min(SEQ.headMaxWidth, Math.max(SEQ.headMinWidth, natural)));
+  // Up to the next whole unit, so the label measured for the width fits on one line in it.
+  const width = Math.min(SEQ.headMaxWidth, Math.max(SEQ.headMinWidth, Math.ceil(natural)));
   const textWidth = width - 3 * pad - icon;
   const label = textBlock(p.label, 13, "semibold", textWidth, 3);
   const sublabel =
