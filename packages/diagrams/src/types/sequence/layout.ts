@@ -1,7 +1,9 @@
 import { type Box, round } from "../../core/geometry.js";
+import { planLegend } from "../../core/legend.js";
 import type { EdgeRole, Point } from "../../core/model.js";
 import { LEGEND_CATEGORY } from "../../core/model.js";
 import type { NodeBox } from "../../core/svg/boxes.js";
+import type { LegendLayout } from "../../core/svg/document.js";
 import { lineHeight, place, type TextBlock, textBlock } from "../../core/text/block.js";
 import { measureText } from "../../core/text/measure.js";
 import {
@@ -47,6 +49,7 @@ export const SEQ = {
   boxLabelSize: 11,
   boxPad: 10,
   repeatHeadsAfter: 480,
+  legendGap: 22,
   minWidth: 700,
   minHeight: 240,
 } as const;
@@ -131,6 +134,7 @@ export interface SequenceLayout {
   notes: NoteLayout[];
   frames: FrameLayout[];
   dividers: DividerLayout[];
+  legend?: LegendLayout;
 }
 
 const DEFAULT_ROLE: Record<MessageKind, EdgeRole> = {
@@ -800,6 +804,14 @@ export function layoutSequence(d: SequenceDiagram): SequenceLayout {
     label: place(b.label, b.x1 + 8, boxTop + 5),
   }));
   if (boxes.length > 0) bottom += SEQ.boxPad;
+  // The legend names the participants' categories. Line styles are left out: a sequence
+  // draws them by message kind, which the workflow's role samples would misdescribe.
+  const legend = planLegend(
+    d.meta,
+    d.participants.map((p) => p.type),
+    [],
+  ).place(SEQ.margin, bottom + SEQ.legendGap, contentW - 2 * SEQ.margin);
+  if (legend) bottom = legend.box.y + legend.box.height;
 
   const contentH = Math.max(bottom + SEQ.margin, SEQ.minHeight);
   const requested = d.meta.viewBox;
@@ -821,5 +833,6 @@ export function layoutSequence(d: SequenceDiagram): SequenceLayout {
     dividers,
   };
   if (subtitle) layout.subtitle = subtitle;
+  if (legend) layout.legend = legend;
   return layout;
 }

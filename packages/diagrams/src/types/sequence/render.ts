@@ -1,6 +1,13 @@
 import type { Interaction, RenderOptions } from "../../core/diagram-type.js";
 import type { Point } from "../../core/model.js";
-import { fitTransform, look, SVG_CLOSE, svgOpen, titleBlock } from "../../core/svg/document.js";
+import {
+  fitTransform,
+  look,
+  renderLegend,
+  SVG_CLOSE,
+  svgOpen,
+  titleBlock,
+} from "../../core/svg/document.js";
 import { renderNode } from "../../core/svg/node.js";
 import { text } from "../../core/svg/text.js";
 import { el, esc, ID, num } from "../../core/svg/xml.js";
@@ -301,6 +308,7 @@ export function renderSequenceSvg(
   body.push(
     el("g", { class: "messages" }, l.messages.map((m) => renderMessage(m, theme, names)).join("")),
   );
+  if (l.legend) body.push(renderLegend(l.legend, theme));
   out.push(el("g", { transform: fitTransform(l) }, body.join("")));
   out.push(SVG_CLOSE);
   return out.join("");
