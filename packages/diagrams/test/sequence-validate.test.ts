@@ -6,7 +6,7 @@ import { RULES } from "../src/types/sequence/catalog.js";
 import { type } from "../src/types/sequence/index.js";
 import type { SequenceDiagram } from "../src/types/sequence/model.js";
 import { starter } from "../src/types/sequence/starter.js";
-import { del, set } from "./validate-pointer.js";
+import { del, get, set } from "./validate-pointer.js";
 
 /** A small valid sequence that uses every field once, for one-mutation conformance cases. */
 function base(): SequenceDiagram {
@@ -232,7 +232,22 @@ describe("sequence conformance: each rule passes and fails", () => {
     it(c.name, () => {
       const broken = base();
       c.fail(broken);
-      expect(rulesAndPaths(check(broken))).toEqual(c.expect);
+      const problems = check(broken);
+      expect(rulesAndPaths(problems)).toEqual(c.expect);
+      // line:column points at the offending value in the text (its key for an unknown
+      // property, the enclosing object for a missing one).
+      const lines = JSON.stringify(broken, null, 2).split("\n");
+      for (const p of problems) {
+        const at = lines[p.line - 1]?.slice(p.column - 1) ?? "";
+        const value = get(broken, p.path);
+        const key = JSON.stringify(p.path.split("/").at(-1));
+        const shown = value === undefined ? "{" : JSON.stringify(value).slice(0, 1);
+        const ok =
+          (typeof value !== "object" && at.startsWith(`${JSON.stringify(value)}`)) ||
+          at.startsWith(`${key}:`) ||
+          at.startsWith(shown);
+        expect(ok, `${p.rule} at ${p.line}:${p.column}: ${at}`).toBe(true);
+      }
       const fine = base();
       c.pass(fine);
       expect(check(fine)).toEqual([]);
