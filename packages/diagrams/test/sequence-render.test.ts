@@ -246,6 +246,17 @@ describe("sequence geometry, read back from the SVG", () => {
     expect(faults(readSvg(renderSequenceSvg(d, l)))).toEqual([]);
   });
 
+  it("meta.viewBox fixes the size and scales a larger drawing down to fit", () => {
+    const d = load("token-refresh-sequence");
+    d.meta.viewBox = [700, 500];
+    const l = layoutSequence(d);
+    expect([l.width, l.height]).toEqual([700, 500]);
+    expect(l.scale).toBeLessThan(1);
+    const svg = renderSequenceSvg(d, l);
+    expect(svg).toMatch(/^<svg [^>]*width="700" height="500" viewBox="0 0 700 500"/);
+    expect(svg).toContain(`scale(${l.scale})`);
+  });
+
   it("is the same bytes twice, with two decimals at most", () => {
     const svg = render(large());
     expect(svg).toBe(render(large()));
