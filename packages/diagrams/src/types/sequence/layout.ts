@@ -39,6 +39,8 @@ export const SEQ = {
   noteSize: 11,
   noteMaxWidth: 200,
   notePad: 8,
+  /** How far a note over several participants reaches past the outer two lifelines. */
+  noteOverhang: 20,
   barWidth: 10,
   barStep: 5,
   selfWidth: 32,
@@ -316,7 +318,7 @@ function spacing(d: SequenceDiagram, m: Measured, index: Map<string, number>): n
       else if (position === "right" && lo < n - 1)
         need.push({ i: lo, j: lo + 1, d: w + 2 * clear });
       else if (position === "over") {
-        if (hi > lo) need.push({ i: lo, j: hi, d: w - 2 * SEQ.framePad * 2 });
+        if (hi > lo) need.push({ i: lo, j: hi, d: w - 2 * SEQ.noteOverhang });
         else {
           if (lo > 0) need.push({ i: lo - 1, j: lo, d: w / 2 + clear });
           if (lo < n - 1) need.push({ i: lo, j: lo + 1, d: w / 2 + clear });
@@ -364,7 +366,7 @@ function noteSpan(
   const position = s.position ?? "over";
   if (position === "left") return { x1: lo - clear - w, x2: lo - clear };
   if (position === "right") return { x1: lo + clear, x2: lo + clear + w };
-  const width = Math.max(w, hi - lo + 2 * SEQ.framePad * 2);
+  const width = Math.max(w, hi - lo + 2 * SEQ.noteOverhang);
   const mid = (lo + hi) / 2;
   return { x1: mid - width / 2, x2: mid + width / 2 };
 }
