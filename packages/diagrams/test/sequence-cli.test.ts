@@ -115,7 +115,7 @@ describe("the sequence HTML page in headless Chromium", () => {
     })()`);
     await page.click("#trace");
     await expect
-      .poll(() => page.locator("body").getAttribute("data-trace"), { timeout: 40_000 })
+      .poll(() => page.locator("body").getAttribute("data-trace"), { timeout: 75_000 })
       .toBe("done");
     const order = await page.evaluate("window.litOrder");
     expect(order).toEqual([
@@ -138,5 +138,5 @@ describe("the sequence HTML page in headless Chromium", () => {
     expect(await page.locator('g.message[data-id="order"]').getAttribute("class")).toContain("dim");
     expect(errors).toEqual([]);
     await page.close();
-  }, 90_000);
+  }, 120_000);
 });
