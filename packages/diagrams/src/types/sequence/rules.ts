@@ -49,8 +49,6 @@ const clone = (s: State): State => ({
 
 interface Context {
   participants: Set<string> | undefined;
-  /** Participants whose lifeline starts at a create message. */
-  created: Set<string>;
   problems: UnlocatedProblem[];
 }
 
@@ -99,7 +97,7 @@ function participantRef(ctx: Context, id: unknown, path: string, where: string):
 
 function boxes(root: Obj, ctx: Context): void {
   const order = new Map(
-    objects(root.participants).flatMap(([p], i) => (isId(p.id) ? [[p.id, i] as const] : [])),
+    objects(root.participants).flatMap(([p, i]) => (isId(p.id) ? [[p.id, i] as const] : [])),
   );
   const owner = new Map<string, string>();
   for (const [box, b] of objects(root.boxes)) {
@@ -140,6 +138,7 @@ function boxes(root: Obj, ctx: Context): void {
   }
 }
 
+/** The participant an end most probably names: itself when declared, else the closest one. */
 function meant(ctx: Context, id: unknown): string | undefined {
   if (!isId(id)) return undefined;
   if (ctx.participants === undefined || ctx.participants.has(id)) return id;
@@ -320,7 +319,7 @@ export function sequenceRuleProblems(value: unknown): UnlocatedProblem[] {
     }
   };
   collect(value.steps);
-  const ctx: Context = { participants, created, problems: [] };
+  const ctx: Context = { participants, problems: [] };
   uniqueIds(value, ctx.problems);
   boxes(value, ctx);
   const state: State = {
