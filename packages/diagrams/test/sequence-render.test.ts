@@ -295,6 +295,13 @@ describe("sequence geometry, read back from the SVG", () => {
     expect(svg).toContain(`scale(${l.scale})`);
   });
 
+  it("leaves the description as it was (layout and render are pure)", () => {
+    const d = large();
+    const before = structuredClone(d);
+    render(d);
+    expect(d).toEqual(before);
+  });
+
   it("is the same bytes twice, with two decimals at most", () => {
     const svg = render(large());
     expect(svg).toBe(render(large()));
