@@ -25,10 +25,13 @@ function load(name: string, file: string): RenderCase {
   return { name, file, source, diagram: result.diagram };
 }
 
-/** Every example in examples/diagrams, plus the render cases kept in test/testdata/<case>/in.json. */
+/** Every workflow example in examples/diagrams, plus the render cases kept in test/testdata/<case>/in.json. */
 export function renderCases(): RenderCase[] {
   const examples = readdirSync(EXAMPLES_DIR)
     .filter((f) => f.endsWith(".json"))
+    .filter(
+      (f) => JSON.parse(readFileSync(join(EXAMPLES_DIR, f), "utf8")).diagram_type === "workflow",
+    )
     .sort()
     .map((f) => load(basename(f, ".json"), join(EXAMPLES_DIR, f)));
   const own = readdirSync(TESTDATA_DIR)

@@ -1,7 +1,6 @@
-import { round } from "../../layout/geometry.js";
-import { lineHeight, METRICS, place, textBlock } from "../../layout/metrics.js";
-import type { Box, TextBlock } from "../../layout/types.js";
-import type { EdgeRole, Point } from "../../schema/types.js";
+import { type Box, round } from "../../core/geometry.js";
+import type { EdgeRole, Point } from "../../core/model.js";
+import { lineHeight, place, type TextBlock, textBlock } from "../../core/text/block.js";
 import {
   allStates,
   type LifecycleDiagram,
@@ -12,6 +11,12 @@ import {
 
 /** Sizes of a lifecycle drawing, in diagram units; every preset shares them. */
 export const LIFECYCLE_METRICS = {
+  margin: 28,
+  titleSize: 22,
+  subtitleSize: 13,
+  labelSize: 13,
+  sublabelSize: 11,
+  edgeLabelSize: 11,
   stateMinWidth: 96,
   stateMaxText: 168,
   stateMinHeight: 40,
@@ -143,16 +148,10 @@ function measureState(state: State): Measured {
   if (kind === "initial") return { shape: "initial", width: LM.initial, height: LM.initial };
   if (kind === "final") return { shape: "final", width: LM.final, height: LM.final };
   if (kind === "choice") return { shape: "choice", width: LM.choice, height: LM.choice };
-  const label = textBlock(
-    state.label ?? state.id,
-    METRICS.labelSize,
-    "semibold",
-    LM.stateMaxText,
-    3,
-  );
+  const label = textBlock(state.label ?? state.id, LM.labelSize, "semibold", LM.stateMaxText, 3);
   const sublabel =
     state.sublabel !== undefined && state.sublabel !== ""
-      ? textBlock(state.sublabel, METRICS.sublabelSize, "regular", LM.stateMaxText, 3)
+      ? textBlock(state.sublabel, LM.sublabelSize, "regular", LM.stateMaxText, 3)
       : undefined;
   const textW = Math.max(label.box.width, sublabel?.box.width ?? 0);
   const textH = label.box.height + (sublabel ? 2 + sublabel.box.height : 0);
@@ -169,19 +168,17 @@ function measureState(state: State): Measured {
 
 function labelBlock(lines: string[]): TextBlock {
   // Each part (event, [guard], / action) wraps on its own, so a part never shares a line.
-  const blocks = lines.map((l) =>
-    textBlock(l, METRICS.edgeLabelSize, "regular", LM.labelMaxWidth, 3),
-  );
+  const blocks = lines.map((l) => textBlock(l, LM.edgeLabelSize, "regular", LM.labelMaxWidth, 3));
   const all = blocks.flatMap((b) => b.lines);
   return {
     lines: all,
-    size: METRICS.edgeLabelSize,
+    size: LM.edgeLabelSize,
     weight: "regular",
     box: {
       x: 0,
       y: 0,
       width: round(Math.max(...blocks.map((b) => b.box.width))),
-      height: all.length * lineHeight(METRICS.edgeLabelSize),
+      height: all.length * lineHeight(LM.edgeLabelSize),
     },
   };
 }
@@ -203,6 +200,8 @@ const LAYOUT_OPTIONS = {
   "elk.layered.spacing.edgeEdgeBetweenLayers": "12",
   "elk.layered.nodePlacement.strategy": "BRANDES_KOEPF",
   "elk.layered.considerModelOrder.strategy": "NODES_AND_EDGES",
+  // Back edges are the ones a walk from the initial state meets last: the reading order.
+  "elk.layered.cycleBreaking.strategy": "DEPTH_FIRST",
   "elk.layered.crossingMinimization.forceNodeModelOrder": "false",
 } as const;
 
@@ -213,7 +212,7 @@ const LAYOUT_OPTIONS = {
  * so the same description gives the same SVG on every machine.
  */
 export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<LifecycleLayout> {
-  const M = METRICS;
+  const M = LM;
   const measured = new Map<string, Measured>();
   const parents = new Map<string, string | undefined>();
   for (const { state, parent } of allStates(diagram.states)) {
@@ -222,7 +221,15 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
   }
   const toElk = (state: State): ElkNode => {
     const m = measured.get(state.id) as Measured;
-    if (m.shape !== "composite") return { id: state.id, width: m.width, height: m.height };
+    if (m.shape !== "composite") {
+      const node: ElkNode = { id: state.id, width: m.width, height: m.height };
+      // Read from the start: initial states open their region, final states close it.
+      if (m.shape === "initial")
+        node.layoutOptions = { "elk.layered.layering.layerConstraint": "FIRST" };
+      if (m.shape === "final")
+        node.layoutOptions = { "elk.layered.layering.layerConstraint": "LAST" };
+      return node;
+    }
     const top = m.height - LM.statePadY + LM.compositeHeaderGap;
     return {
       id: state.id,

@@ -3,7 +3,7 @@
  * types. `schema/lifecycle.schema.json` is the authority for what a file may contain; these
  * types describe the same shapes. Reference: docs/diagrams/lifecycle.md.
  */
-import type { EdgeRole, Id, Meta } from "../../schema/types.js";
+import type { EdgeRole, Id, Meta } from "../../core/model.js";
 
 /** Which way the layers run: the initial state sits at the start, transitions flow onwards. */
 export const DIRECTIONS = ["right", "down", "left", "up"] as const;

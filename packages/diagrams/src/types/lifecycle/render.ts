@@ -1,18 +1,12 @@
-import type { EdgeLayout } from "../../layout/types.js";
-import { renderEdge, renderEdgeLabel } from "../../render/edge.js";
-import { text } from "../../render/lib/text.js";
-import { el, esc, ID, num } from "../../render/lib/xml.js";
-import { THEMES, type Theme } from "../../render/theme.js";
-import type { VisualPreset } from "../../schema/types.js";
-import { FONT_STACK } from "../../text/measure.js";
+import type { RenderOptions } from "../../core/diagram-type.js";
+import type { EdgeBox } from "../../core/svg/boxes.js";
+import { renderEdge, renderEdgeLabel } from "../../core/svg/edge.js";
+import { text } from "../../core/svg/text.js";
+import { el, esc, ID, num } from "../../core/svg/xml.js";
+import { FONT_STACK } from "../../core/text/measure.js";
+import { THEMES, type Theme } from "../../core/theme.js";
 import type { LifecycleLayout, NoteLayout, StateLayout, TransitionLayout } from "./layout.js";
-
-export interface LifecycleRenderOptions {
-  /** Overrides meta.visual_preset. */
-  preset?: VisualPreset;
-  /** Overrides meta.quality_profile. */
-  quality?: "standard" | "showcase";
-}
+import type { LifecycleDiagram } from "./model.js";
 
 /** The colour a state's outline takes: the preset's node stroke, or its accent. */
 const outlineColor = (theme: Theme) =>
@@ -101,15 +95,12 @@ function renderState(s: StateLayout, theme: Theme, showcase: boolean): string {
   }
 }
 
-/** The workflow edge drawing, reused: a transition is drawn exactly like a workflow edge. */
-function asEdge(t: TransitionLayout, strokeWidth: number): EdgeLayout {
-  const edge: EdgeLayout = {
+/** A transition as the family's edge: drawn like every other line with an arrowhead. */
+function asEdge(t: TransitionLayout, strokeWidth: number): EdgeBox {
+  const edge: EdgeBox = {
     id: t.id,
-    index: t.index,
-    edge: { from: t.from, to: t.to, label: t.label?.lines.join(" ") ?? "", role: t.role },
+    edge: { from: t.from, to: t.to, label: t.label?.lines.join(" ") ?? "" },
     role: t.role,
-    fromSide: "right",
-    toSide: "left",
     points: t.points,
     arrow: t.arrow,
     strokeWidth,
@@ -204,8 +195,9 @@ function describe(layout: LifecycleLayout): string {
 
 /** Renders a laid-out lifecycle to an SVG document (same layout, same bytes). */
 export function renderLifecycle(
+  _diagram: LifecycleDiagram,
   layout: LifecycleLayout,
-  options: LifecycleRenderOptions = {},
+  options: RenderOptions = {},
 ): string {
   const meta = layout.meta;
   const theme = THEMES[options.preset ?? meta.visual_preset ?? "classic"];

@@ -1,5 +1,5 @@
-import type { UnlocatedProblem } from "../../validate/schema-problems.js";
-import { didYouMean } from "../../validate/suggest.js";
+import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
+import { didYouMean } from "../../core/validate/suggest.js";
 
 /**
  * The lifecycle rules the JSON Schema cannot say: unique ids, references that resolve, one
@@ -273,12 +273,13 @@ function unreachable(
   const out = new Map<string, string[]>();
   for (const t of transitions) out.set(t.from, [...(out.get(t.from) ?? []), t.to]);
   const reached = new Set<string>();
-  const queue = [start.id];
+  const queue: string[] = [];
   const reach = (id: string) => {
     if (reached.has(id)) return;
     reached.add(id);
     queue.push(id);
   };
+  reach(start.id);
   while (queue.length > 0) {
     const id = queue.shift() as string;
     const info = states.get(id) as StateInfo;
