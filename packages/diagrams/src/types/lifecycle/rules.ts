@@ -176,8 +176,10 @@ export function lifecycleRuleProblems(value: unknown): UnlocatedProblem[] {
     }
   }
   ambiguous(problems, transitions);
-  initials(problems, regions, states, transitions);
-  if (!unresolved && states.size > 0) unreachable(problems, states, regions, transitions);
+  const startless = initials(problems, regions, states, transitions);
+  if (!unresolved && states.size > 0) {
+    unreachable(problems, states, regions, transitions, startless);
+  }
   return problems;
 }
 
@@ -220,14 +222,21 @@ function ambiguous(problems: UnlocatedProblem[], transitions: TransitionInfo[]) 
   }
 }
 
+/** Reports regions without their one initial state; returns the regions it reported. */
 function initials(
   problems: UnlocatedProblem[],
   regions: Map<string, StateInfo[]>,
   states: Map<string, StateInfo>,
   transitions: TransitionInfo[],
-) {
+): Set<string> {
+  const reported = new Set<string>();
   const entered = new Set(transitions.map((t) => t.to));
   for (const [region, members] of regions) {
+    if (region !== "" && states.get(region)?.kind !== "normal") {
+      // state/pseudo-composite already says these states should not be there.
+      reported.add(region);
+      continue;
+    }
     const initial = members.filter((s) => s.kind === "initial");
     for (const extra of initial.slice(1)) {
       problems.push({
@@ -240,6 +249,7 @@ function initials(
     // The top level always starts somewhere; a composite needs its own start only when a
     // transition enters the composite itself rather than one of its states.
     if (region === "") {
+      reported.add(region);
       problems.push({
         path: "/states",
         rule: "region/initial",
@@ -247,6 +257,7 @@ function initials(
         suggestion: 'add { "id": "start", "kind": "initial" } and a transition from it',
       });
     } else if (entered.has(region)) {
+      reported.add(region);
       const owner = states.get(region) as StateInfo;
       problems.push({
         path: `${owner.pointer}/states`,
@@ -257,6 +268,7 @@ function initials(
       });
     }
   }
+  return reported;
 }
 
 const regionName = (region: string) =>
@@ -267,6 +279,7 @@ function unreachable(
   states: Map<string, StateInfo>,
   regions: Map<string, StateInfo[]>,
   transitions: TransitionInfo[],
+  startless: Set<string>,
 ) {
   const start = regions.get("")?.find((s) => s.kind === "initial");
   if (!start) return; // region/initial says so already
@@ -293,7 +306,9 @@ function unreachable(
     }
   }
   for (const info of states.values()) {
-    if (reached.has(info.id)) continue;
+    // An initial state is where its region is entered (region/initial judges it), and the
+    // states of a region without its initial state are that one problem, not one each.
+    if (reached.has(info.id) || info.kind === "initial" || startless.has(info.region)) continue;
     problems.push({
       path: info.pointer,
       rule: "state/unreachable",
