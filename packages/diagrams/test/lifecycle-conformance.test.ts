@@ -66,7 +66,7 @@ function pointsAt(source: string, p: Problem, d: unknown, at: "key" | "value" | 
 }
 
 interface Case {
-  rule: keyof typeof LIFECYCLE_RULES | `schema/${string}`;
+  rule: keyof typeof LIFECYCLE_RULES | "id/duplicate" | `schema/${string}`;
   path: string;
   /** What the line and column point at: the value (default), its key, or the object missing it. */
   at?: "key" | "value" | "object";

@@ -16,7 +16,12 @@ function renderState(s: StateLayout, theme: Theme, showcase: boolean): string {
   const { x, y, width: w, height: h } = s.box;
   const flow = theme.category.flow === theme.background ? theme.text : theme.edge.main;
   const shadow = showcase ? `url(#${ID}-shadow)` : undefined;
-  const attrs = { class: `state state-${s.shape}`, "data-id": s.id, role: "img" };
+  const attrs = {
+    class: `state state-${s.shape}`,
+    "data-id": s.id,
+    "data-parent": s.parent,
+    role: "img",
+  };
   const name = [s.label?.lines.join(" "), s.sublabel?.lines.join(" ")].filter(Boolean).join(": ");
   switch (s.shape) {
     case "initial":
@@ -124,14 +129,14 @@ function renderNote(n: NoteLayout, theme: Theme): string {
       "stroke-width": 1,
       "stroke-dasharray": "3 3",
     }) +
-      el("path", { d, fill: theme.lane.fillAlt, stroke: theme.muted, "stroke-width": 1 }) +
+      el("path", { d, fill: theme.node.fill, stroke: theme.muted, "stroke-width": 1 }) +
       el("path", {
         d: `M${num(x + w - fold)} ${num(y)}V${num(y + fold)}H${num(x + w)}`,
         fill: "none",
         stroke: theme.muted,
         "stroke-width": 1,
       }) +
-      text(n.text, theme.text),
+      text(n.text, theme.node.label),
   );
 }
 
