@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { summarize, timeInProcess, timeProcess } from "./lib.mjs";
+import { benchLifecycle } from "./lifecycle.mjs";
 import { benchValidate, formatRows } from "./validate.mjs";
 import { generateWorkflow } from "./workload.mjs";
 
@@ -87,6 +88,16 @@ for (const [label, file] of [
   }
 }
 
+const lifecycle = await benchLifecycle({
+  runs: Math.min(RUNS, 50),
+  coldRuns: COLD_RUNS,
+  mermaidRuns: Number(process.env.BENCH_MERMAID_RUNS ?? 5),
+});
+rows.push(...lifecycle.rows);
+
 const validation = await benchValidate({ runs: RUNS, coldRuns: COLD_RUNS });
 console.log(`Node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);
 console.log(formatRows([...validation, ...rows]));
+if (lifecycle.ratio !== undefined) {
+  console.log(`\nmmdc / orderline cold lifecycle SVG (medians): ${lifecycle.ratio.toFixed(1)}×`);
+}
