@@ -17,7 +17,7 @@ const quoted = (text) => text.replaceAll('"', "'").replaceAll(":", " ");
 /** The same machine in Mermaid's stateDiagram-v2: states, composites, labelled transitions. */
 export function toMermaidState(diagram) {
   const lines = ["stateDiagram-v2"];
-  const dir = { right: "LR", down: "TB", left: "RL", up: "BT" }[diagram.meta.direction ?? "right"];
+  const dir = { right: "LR", down: "TB", left: "RL", up: "BT" }[diagram.direction ?? "right"];
   lines.push(`  direction ${dir}`);
   const kinds = new Map();
   const declare = (states, indent) => {

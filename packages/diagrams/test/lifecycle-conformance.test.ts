@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { validateAs } from "../src/core/validate/index.js";
 import type { Problem } from "../src/core/validate/problem.js";
+import { LIFECYCLE_RULES } from "../src/types/lifecycle/catalog.js";
 import { type } from "../src/types/lifecycle/index.js";
 import type { LifecycleDiagram } from "../src/types/lifecycle/model.js";
-import { LIFECYCLE_RULES } from "../src/types/lifecycle/rules.js";
 import { del, get, set } from "./validate-pointer.js";
 
 /** A valid description using every field once, so each case breaks one rule by one change. */
@@ -11,9 +11,9 @@ function base(): LifecycleDiagram {
   return {
     schema_version: 2,
     diagram_type: "lifecycle",
+    direction: "down",
     meta: {
       title: "Base",
-      direction: "down",
       views: [{ id: "v1", title: "View", nodes: ["open"], edges: ["t-open"] }],
     },
     states: [
@@ -193,9 +193,9 @@ const CASES: Record<string, Case> = {
   },
   "the direction is one of four": {
     rule: "schema/enum",
-    path: "/meta/direction",
-    fail: (d) => set(d, "/meta/direction", "dwon"),
-    pass: (d) => set(d, "/meta/direction", "up"),
+    path: "/direction",
+    fail: (d) => set(d, "/direction", "dwon"),
+    pass: (d) => set(d, "/direction", "up"),
     suggestion: 'did you mean "down"?',
   },
 };
@@ -238,7 +238,7 @@ describe("lifecycle conformance: each rule passes and fails", () => {
   it("reports every problem at once, sorted by position", () => {
     const d = base();
     set(d, "/transitions/1/to", "opn");
-    set(d, "/meta/direction", "sideways");
+    set(d, "/direction", "sideways");
     set(d, "/transitions/-", { from: "end", to: "closed" });
     const problems = check(d).problems;
     expect(problems.map((p) => p.rule)).toEqual(["schema/enum", "ref/state", "final/outgoing"]);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateLifecycle } from "../bench/lifecycle-workload.mjs";
 import type { RenderOptions } from "../src/core/diagram-type.js";
-import { boxesOverlap, containsBox, inflate, segmentHitsBox } from "../src/core/geometry.js";
+import { boxContains, boxesOverlap, inflate, segmentMeetsBox } from "../src/core/geometry.js";
 import { VISUAL_PRESETS } from "../src/core/model.js";
 import { validateAs } from "../src/core/validate/index.js";
 import { type } from "../src/types/lifecycle/index.js";
@@ -85,9 +85,7 @@ function geometryProblems(drawn: DrawnSvg): string[] {
   const labels = [...drawn.labels];
   for (const [id, box] of labels) {
     const line = drawn.edges.get(id) ?? [];
-    const touches = line.some(
-      (p, i) => i > 0 && segmentHitsBox(line[i - 1] ?? p, p, inflate(box, 1)),
-    );
+    const touches = line.some((p, i) => i > 0 && segmentMeetsBox(line[i - 1] ?? p, p, box));
     if (!touches) found.push(`label of ${id} does not touch its line`);
     for (const s of solid) {
       if (boxesOverlap(shrink(box), s.box)) found.push(`label of ${id} is over state ${s.id}`);
@@ -102,7 +100,7 @@ function geometryProblems(drawn: DrawnSvg): string[] {
   for (const s of drawn.states) {
     if (s.parent === undefined) continue;
     const parent = byId.get(s.parent);
-    if (!parent || !containsBox(parent.box, s.box)) found.push(`${s.id} is not inside ${s.parent}`);
+    if (!parent || !boxContains(parent.box, s.box)) found.push(`${s.id} is not inside ${s.parent}`);
   }
   for (let i = 0; i < drawn.states.length; i++) {
     for (let j = i + 1; j < drawn.states.length; j++) {
@@ -122,13 +120,13 @@ const cases: [string, () => LifecycleDiagram][] = [
     () => load(join(EXAMPLES_DIR, `${n}.json`)),
   ]),
   ["starter", () => starter],
-  ["starter, direction down", () => ({ ...starter, meta: { ...starter.meta, direction: "down" } })],
+  ["starter, direction down", () => ({ ...starter, direction: "down" })],
   ["generated 40 states", () => generateLifecycle({ states: 40 })],
   [
     "generated 40 states, direction down",
     () => {
       const d = generateLifecycle({ states: 40, seed: 11 });
-      return { ...d, meta: { ...d.meta, direction: "down" } };
+      return { ...d, direction: "down" as const };
     },
   ],
 ];

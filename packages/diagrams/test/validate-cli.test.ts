@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { starterText } from "../src/cli/commands/init.js";
 import { main } from "../src/cli/dispatch.js";
 import type { Problem } from "../src/core/validate/problem.js";
+import { TYPE_NAMES } from "../src/types/index.js";
 import { type as workflow } from "../src/types/workflow/index.js";
 import { baseDiagram } from "./validate-base.js";
 import { set } from "./validate-pointer.js";
@@ -163,7 +164,7 @@ describe("orderline-diagrams schema and init (in-process)", () => {
       expect(r.code).toBe(2);
       expect(r.stdout).toBe("");
       expect(r.stderr).toContain(
-        `unknown diagram type "workflw"; known types: workflow (did you mean "workflow"?)`,
+        `unknown diagram type "workflw"; known types: ${TYPE_NAMES.join(", ")} (did you mean "workflow"?)`,
       );
     },
   );

@@ -14,21 +14,6 @@ export function round(n: number): number {
   return r === 0 ? 0 : r;
 }
 
-/** True when the interiors of two boxes overlap (touching edges do not count). */
-export function boxesOverlap(a: Box, b: Box): boolean {
-  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-}
-
-/** True when `inner` lies inside `outer` (edges may coincide). */
-export function containsBox(outer: Box, inner: Box): boolean {
-  return (
-    inner.x >= outer.x &&
-    inner.y >= outer.y &&
-    inner.x + inner.width <= outer.x + outer.width &&
-    inner.y + inner.height <= outer.y + outer.height
-  );
-}
-
 export function inflate(box: Box, by: number): Box {
   return { x: box.x - by, y: box.y - by, width: box.width + 2 * by, height: box.height + 2 * by };
 }

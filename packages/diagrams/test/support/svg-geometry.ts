@@ -116,10 +116,11 @@ export function readSvg(svg: string): DrawnSvg {
     const inner = body as string;
     const cls = attr(tag, "class") ?? "";
     const owner = attr(tag, "data-id") ?? attr(tag, "data-edge") ?? attr(tag, "class") ?? "";
-    if (cls.startsWith("state ")) {
+    const classes = cls.split(" ");
+    if (classes.includes("state")) {
       states.push({
         id: attr(tag, "data-id") as string,
-        shape: cls.replace("state state-", ""),
+        shape: (classes.find((c) => c.startsWith("state-")) ?? "").slice("state-".length),
         parent: attr(tag, "data-parent"),
         box: shapeBox(inner),
       });

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename, extname, resolve } from "node:path";
-import { type ImportedTable, importTables } from "../../types/lifecycle/import-table.js";
+import type { ImportedTable } from "../../types/lifecycle/import-table.js";
 import { parseArgsOrReport, usageError } from "../args.js";
 import { type Command, EXIT } from "../command.js";
 
@@ -72,6 +72,8 @@ export const command: Command = {
     }
     const name = file === "-" ? "<stdin>" : file;
     const fallback = file === "-" ? "Lifecycle" : basename(file, extname(file));
+    // Loaded here, so other commands never load a type folder they do not use.
+    const { importTables } = await import("../../types/lifecycle/import-table.js");
     const result = importTables(source, fallback);
     if (!result.ok) {
       for (const e of result.errors) io.stderr(`${name}:${e.line}: ${e.message}\n`);

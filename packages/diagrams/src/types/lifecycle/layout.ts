@@ -283,7 +283,7 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
     id: "root",
     layoutOptions: {
       ...LAYOUT_OPTIONS,
-      "elk.direction": ELK_DIRECTION[diagram.meta.direction ?? "right"],
+      "elk.direction": ELK_DIRECTION[diagram.direction ?? "right"],
       "elk.padding": "[top=0,left=0,bottom=0,right=0]",
     },
     children,

@@ -17,10 +17,8 @@ export type Direction = (typeof DIRECTIONS)[number];
 export const STATE_KINDS = ["normal", "initial", "final", "choice"] as const;
 export type StateKind = (typeof STATE_KINDS)[number];
 
-/** The shared meta, plus the layout direction. Guided views name states and transitions. */
-export interface LifecycleMeta extends Meta {
-  direction?: Direction;
-}
+/** The shared meta; its guided views name states (nodes) and transition ids (edges). */
+export type LifecycleMeta = Meta;
 
 export interface State {
   id: Id;
@@ -58,6 +56,8 @@ export interface LifecycleDiagram {
   schema_version: 2;
   diagram_type: "lifecycle";
   meta: LifecycleMeta;
+  /** Which way the layers run; right when absent. */
+  direction?: Direction;
   states: State[];
   transitions: Transition[];
   notes?: Note[];

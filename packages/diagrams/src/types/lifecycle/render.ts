@@ -17,7 +17,8 @@ function renderState(s: StateLayout, theme: Theme, showcase: boolean): string {
   const flow = theme.category.flow === theme.background ? theme.text : theme.edge.main;
   const shadow = showcase ? `url(#${ID}-shadow)` : undefined;
   const attrs = {
-    class: `state state-${s.shape}`,
+    // "node" as in every type: the HTML page lights and traces g.node elements.
+    class: `node state state-${s.shape}`,
     "data-id": s.id,
     "data-parent": s.parent,
     role: "img",

@@ -1,5 +1,7 @@
+import type { ViewTargets } from "../../core/validate/meta-rules.js";
 import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
 import { didYouMean } from "../../core/validate/suggest.js";
+import { duplicateIds, isId, isObj, objects, suggestion } from "../../core/validate/values.js";
 
 /**
  * The lifecycle rules the JSON Schema cannot say: unique ids, references that resolve, one
@@ -11,29 +13,6 @@ import { didYouMean } from "../../core/validate/suggest.js";
  * schema reports them). The graph rules wait until every transition end resolves, so a misspelt
  * state gives one `ref/state` problem, not also "unreachable".
  */
-
-/** The rule ids this type adds to the family's catalogue, with what each means. */
-export const LIFECYCLE_RULES = {
-  "ref/state": "a transition end, note or view node naming no state",
-  "ref/transition": "a view edge naming no transition id",
-  "state/pseudo-composite": "an initial, final or choice state holding states of its own",
-  "region/initial": "a region without its initial state, or with more than one",
-  "state/unreachable": "a state no path of transitions reaches from the initial state",
-  "final/outgoing": "a transition leaving a final state",
-  "initial/incoming": "a transition entering an initial state",
-  "transition/ambiguous": "two transitions from one state on the same event, neither guarded",
-} as const;
-
-type Obj = Record<string, unknown>;
-const ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const isId = (v: unknown): v is string => typeof v === "string" && ID_PATTERN.test(v);
-
-function objects(v: unknown): [Obj, number][] {
-  return Array.isArray(v)
-    ? v.flatMap((item, i): [Obj, number][] => (isObj(item) ? [[item, i]] : []))
-    : [];
-}
 
 interface StateInfo {
   id: string;
@@ -52,8 +31,7 @@ interface TransitionInfo {
   guarded: boolean;
 }
 
-const suggestion = (text: string | undefined) => (text === undefined ? {} : { suggestion: text });
-const kindOf = (s: Obj) => (typeof s.kind === "string" ? s.kind : "normal");
+const kindOf = (s: Record<string, unknown>) => (typeof s.kind === "string" ? s.kind : "normal");
 
 export function lifecycleRuleProblems(value: unknown): UnlocatedProblem[] {
   if (!isObj(value)) return [];
@@ -97,15 +75,14 @@ export function lifecycleRuleProblems(value: unknown): UnlocatedProblem[] {
   };
   walk(root.states, "/states", "");
 
-  uniqueIds(problems, "transitions", root.transitions, "transition");
-  uniqueIds(problems, "notes", root.notes, "note");
-  const views = isObj(root.meta) ? root.meta.views : undefined;
-  uniqueIds(problems, "meta/views", views, "view");
+  problems.push(
+    ...duplicateIds([
+      ["transitions", root.transitions, "transition"],
+      ["notes", root.notes, "note"],
+    ]),
+  );
 
   const stateIds = [...states.keys()];
-  const transitionIds = new Set(
-    objects(root.transitions).flatMap(([t]) => (isId(t.id) ? [t.id] : [])),
-  );
   let unresolved = !Array.isArray(root.transitions);
   const ref = (id: unknown, path: string, where: string): boolean => {
     if (!isId(id)) return false;
@@ -135,24 +112,6 @@ export function lifecycleRuleProblems(value: unknown): UnlocatedProblem[] {
     });
   }
   for (const [n, i] of objects(root.notes)) ref(n.state, `/notes/${i}/state`, "note state");
-  for (const [view, v] of objects(views)) {
-    if (Array.isArray(view.nodes)) {
-      view.nodes.forEach((id, i) => {
-        ref(id, `/meta/views/${v}/nodes/${i}`, "view node");
-      });
-    }
-    if (Array.isArray(view.edges)) {
-      view.edges.forEach((id, i) => {
-        if (!isId(id) || transitionIds.has(id)) return;
-        problems.push({
-          path: `/meta/views/${v}/edges/${i}`,
-          rule: "ref/transition",
-          message: `view edge "${id}" does not name any transition id`,
-          ...suggestion(didYouMean(id, transitionIds)),
-        });
-      });
-    }
-  }
 
   // Per-transition rules: they need both ends, not the whole graph.
   for (const t of transitions) {
@@ -184,23 +143,6 @@ export function lifecycleRuleProblems(value: unknown): UnlocatedProblem[] {
 }
 
 const article = (word: string) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
-
-function uniqueIds(problems: UnlocatedProblem[], base: string, list: unknown, kind: string) {
-  const first = new Map<string, number>();
-  for (const [item, i] of objects(list)) {
-    if (!isId(item.id)) continue;
-    const earlier = first.get(item.id);
-    if (earlier === undefined) {
-      first.set(item.id, i);
-      continue;
-    }
-    problems.push({
-      path: `/${base}/${i}/id`,
-      rule: "id/duplicate",
-      message: `${kind} id "${item.id}" is already used by /${base}/${earlier}; ${kind} ids must be unique`,
-    });
-  }
-}
 
 function ambiguous(problems: UnlocatedProblem[], transitions: TransitionInfo[]) {
   const seen = new Map<string, TransitionInfo>();
@@ -316,4 +258,24 @@ function unreachable(
       suggestion: "add a transition into it, or remove it",
     });
   }
+}
+
+/** Guided views highlight states (nested ones included) and transitions with an id. */
+export function viewTargets(value: unknown): ViewTargets {
+  const root = isObj(value) ? value : {};
+  const ids = new Set<string>();
+  const walk = (list: unknown) => {
+    for (const [s] of objects(list)) {
+      if (typeof s.id === "string") ids.add(s.id);
+      walk(s.states);
+    }
+  };
+  walk(root.states);
+  const transitions = objects(root.transitions).flatMap(([t]) =>
+    typeof t.id === "string" ? [t.id] : [],
+  );
+  return {
+    nodes: { kind: "state", noun: "state", ids: ids.size > 0 ? ids : undefined },
+    edges: { kind: "transition", noun: "transition id", ids: new Set(transitions) },
+  };
 }

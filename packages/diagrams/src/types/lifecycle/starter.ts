@@ -4,7 +4,8 @@ import type { LifecycleDiagram } from "./model.js";
 export const starter: LifecycleDiagram = {
   schema_version: 2,
   diagram_type: "lifecycle",
-  meta: { title: "Order lifecycle", direction: "right" },
+  meta: { title: "Order lifecycle" },
+  direction: "right",
   states: [
     { id: "start", kind: "initial" },
     { id: "draft", label: "Draft", sublabel: "editable by the buyer" },
