@@ -204,6 +204,26 @@ describe("lifecycle rendering", () => {
     SLOW,
   );
 
+  it(
+    "the HTML trace plays the main run from the initial state, transition by transition",
+    async () => {
+      const d = load(join(EXAMPLES_DIR, "sales-order-lifecycle.json"));
+      const steps = type.interaction?.(d, await type.layout(d)).trace ?? [];
+      expect(steps.map((s) => `${s.kind}:${s.id}`)).toEqual([
+        "node:start",
+        "edge:t0",
+        "node:received",
+        "edge:accept",
+        "node:accepted",
+        "edge:fulfil",
+        "node:fulfilled",
+        "edge:t7",
+        "node:end",
+      ]);
+    },
+    SLOW,
+  );
+
   it("the starter uses every kind of state", () => {
     const kinds = new Set<string>();
     const walk = (list: LifecycleDiagram["states"]) => {
