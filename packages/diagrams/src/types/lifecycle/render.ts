@@ -1,10 +1,10 @@
 import type { RenderOptions } from "../../core/diagram-type.js";
 import type { EdgeBox } from "../../core/svg/boxes.js";
+import { fitTransform, look, SVG_CLOSE, svgOpen, titleBlock } from "../../core/svg/document.js";
 import { renderEdge, renderEdgeLabel } from "../../core/svg/edge.js";
 import { text } from "../../core/svg/text.js";
-import { el, esc, ID, num } from "../../core/svg/xml.js";
-import { FONT_STACK } from "../../core/text/measure.js";
-import { THEMES, type Theme } from "../../core/theme.js";
+import { el, ID, num } from "../../core/svg/xml.js";
+import type { Theme } from "../../core/theme.js";
 import type { LifecycleLayout, NoteLayout, StateLayout, TransitionLayout } from "./layout.js";
 import type { LifecycleDiagram } from "./model.js";
 
@@ -88,7 +88,7 @@ function renderState(s: StateLayout, theme: Theme, showcase: boolean): string {
         width: w,
         height: h,
         rx: Math.max(10, theme.node.radius),
-        fill: showcase ? `url(#${ID}-state-fill)` : theme.node.fill,
+        fill: showcase ? `url(#${ID}-node-fill)` : theme.node.fill,
         stroke: outlineColor(theme),
         "stroke-width": theme.node.strokeWidth,
         filter: shadow,
@@ -141,53 +141,6 @@ function renderNote(n: NoteLayout, theme: Theme): string {
   );
 }
 
-function defs(theme: Theme, showcase: boolean): string {
-  const parts: string[] = [];
-  if (theme.grid) {
-    parts.push(
-      el(
-        "pattern",
-        { id: `${ID}-grid`, width: 100, height: 100, patternUnits: "userSpaceOnUse" },
-        el("path", {
-          d: "M20 0V100M40 0V100M60 0V100M80 0V100M0 20H100M0 40H100M0 60H100M0 80H100",
-          stroke: theme.grid.minor,
-          "stroke-width": 0.5,
-          fill: "none",
-        }) +
-          el("path", {
-            d: "M0 0H100V100",
-            stroke: theme.grid.major,
-            "stroke-width": 1,
-            fill: "none",
-          }),
-      ),
-    );
-  }
-  if (showcase) {
-    const dark = theme.name === "signal-flow" || theme.name === "blueprint";
-    parts.push(
-      el(
-        "filter",
-        { id: `${ID}-shadow`, x: "-20%", y: "-20%", width: "140%", height: "160%" },
-        el("feDropShadow", {
-          dx: 0,
-          dy: dark ? 0 : 2,
-          stdDeviation: dark ? 4 : 3,
-          "flood-color": dark ? theme.accent : "#0f172a",
-          "flood-opacity": dark ? 0.35 : 0.14,
-        }),
-      ),
-      el(
-        "linearGradient",
-        { id: `${ID}-state-fill`, x1: 0, y1: 0, x2: 0, y2: 1 },
-        el("stop", { offset: 0, "stop-color": theme.node.fill }) +
-          el("stop", { offset: 1, "stop-color": dark ? theme.background : theme.lane.fillAlt }),
-      ),
-    );
-  }
-  return parts.length ? el("defs", {}, parts.join("")) : "";
-}
-
 function describe(layout: LifecycleLayout): string {
   const named = layout.states.filter((s) => s.shape === "state" || s.shape === "composite");
   const names = named.map((s) => s.label?.lines.join(" ") ?? s.id);
@@ -205,35 +158,9 @@ export function renderLifecycle(
   layout: LifecycleLayout,
   options: RenderOptions = {},
 ): string {
-  const meta = layout.meta;
-  const theme = THEMES[options.preset ?? meta.visual_preset ?? "classic"];
-  const showcase = (options.quality ?? meta.quality_profile) === "showcase";
-  const out: string[] = [];
-  out.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${num(layout.width)}" height="${num(layout.height)}" viewBox="0 0 ${num(layout.width)} ${num(layout.height)}" role="img" aria-labelledby="${ID}-title ${ID}-desc" font-family="${esc(FONT_STACK)}" data-preset="${theme.name}" data-diagram-type="lifecycle"${meta.locale ? ` xml:lang="${esc(meta.locale)}"` : ""}>`,
-  );
-  out.push(el("title", { id: `${ID}-title` }, esc(meta.title)));
-  out.push(el("desc", { id: `${ID}-desc` }, esc(describe(layout))));
-  out.push(defs(theme, showcase));
-  out.push(el("rect", { width: layout.width, height: layout.height, fill: theme.background }));
-  if (theme.grid) {
-    out.push(el("rect", { width: layout.width, height: layout.height, fill: `url(#${ID}-grid)` }));
-  }
-  const transform =
-    layout.scale !== 1 || layout.offset.x !== 0 || layout.offset.y !== 0
-      ? `translate(${num(layout.offset.x)} ${num(layout.offset.y)}) scale(${layout.scale})`
-      : undefined;
-  const body: string[] = [text(layout.title, theme.text)];
-  if (theme.titleRule) {
-    const y = layout.title.box.y - 8;
-    body.push(el("rect", { x: layout.title.box.x, y, width: 40, height: 3, fill: theme.accent }));
-  } else if (showcase) {
-    const y = layout.title.box.y + layout.title.box.height + 1;
-    body.push(
-      el("rect", { x: layout.title.box.x, y, width: 28, height: 2, rx: 1, fill: theme.accent }),
-    );
-  }
-  if (layout.subtitle) body.push(text(layout.subtitle, theme.muted));
+  const { theme, showcase } = look(layout.meta, options);
+  const out = [svgOpen(layout.meta, layout, theme, showcase, describe(layout))];
+  const body: string[] = [titleBlock(layout, theme, showcase)];
   const composites = layout.states.filter((s) => s.shape === "composite");
   const simple = layout.states.filter((s) => s.shape !== "composite");
   body.push(
@@ -253,7 +180,6 @@ export function renderLifecycle(
   body.push(
     el("g", { class: "edge-labels" }, edges.map((e) => renderEdgeLabel(e, theme)).join("")),
   );
-  out.push(el("g", { transform }, body.join("")));
-  out.push("</svg>\n");
+  out.push(el("g", { transform: fitTransform(layout) }, body.join("")), SVG_CLOSE);
   return out.join("");
 }
