@@ -1,7 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateLifecycle } from "../bench/lifecycle-workload.mjs";
+import { main } from "../src/cli/dispatch.js";
 import type { RenderOptions } from "../src/core/diagram-type.js";
 import { boxContains, boxesOverlap, inflate, segmentMeetsBox } from "../src/core/geometry.js";
 import { VISUAL_PRESETS } from "../src/core/model.js";
@@ -271,4 +273,38 @@ describe("golden lifecycle SVGs", () => {
     },
     SLOW,
   );
+});
+
+describe("orderline-diagrams on a lifecycle", () => {
+  it(
+    "render writes the SVG the library draws, and PNG and HTML",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "lifecycle-cli-"));
+      const file = join(EXAMPLES_DIR, "sales-order-lifecycle.json");
+      let stderr = "";
+      const io = { stdout: () => {}, stderr: (t: string) => (stderr += t), cwd: dir };
+      for (const ext of ["svg", "png", "html"]) {
+        expect(await main(["render", file, "-o", `out.${ext}`], io), stderr).toBe(0);
+      }
+      expect(readFileSync(join(dir, "out.svg"), "utf8")).toBe(await render(load(file)));
+      expect(readFileSync(join(dir, "out.png")).subarray(1, 4).toString()).toBe("PNG");
+      const html = readFileSync(join(dir, "out.html"), "utf8");
+      expect(html).toContain("Play the main run");
+      expect(html).toContain("Cancellations");
+    },
+    SLOW,
+  );
+
+  it("validate reports a lifecycle rule with file:line:col and rule id", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lifecycle-cli-"));
+    const d = structuredClone(starter);
+    d.transitions.push({ from: "end", to: "draft", event: "reopen" });
+    writeFileSync(join(dir, "bad.json"), JSON.stringify(d, null, 2));
+    let stdout = "";
+    const io = { stdout: (t: string) => (stdout += t), stderr: () => {}, cwd: dir };
+    expect(await main(["validate", "bad.json"], io)).toBe(1);
+    expect(stdout).toMatch(
+      /^bad\.json:\d+:\d+ {2}\/transitions\/8\/from {2}transition leaves final state "end".*\[final\/outgoing\]$/m,
+    );
+  });
 });
