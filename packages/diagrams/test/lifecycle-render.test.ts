@@ -123,6 +123,19 @@ const cases: [string, () => LifecycleDiagram][] = [
   ]),
   ["starter", () => starter],
   ["starter, direction down", () => ({ ...starter, direction: "down" })],
+  [
+    "self-transitions, a note inside a composite, direction up",
+    () => {
+      const d = structuredClone(starter);
+      d.direction = "up";
+      d.transitions.push(
+        { from: "draft", to: "draft", event: "edit", action: "saved as a new version" },
+        { from: "checking", to: "checking", event: "retry", guard: "supplier slow" },
+      );
+      d.notes?.push({ state: "checking", text: "Stock comes from the warehouse system." });
+      return d;
+    },
+  ],
   ["generated 40 states", () => generateLifecycle({ states: 40 })],
   [
     "generated 40 states, direction down",

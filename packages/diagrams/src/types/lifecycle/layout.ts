@@ -183,7 +183,20 @@ function labelBlock(lines: string[]): TextBlock {
   };
 }
 
+/** Spacing for the top-level graph and every composite's own. */
+const SPACING = {
+  "elk.spacing.nodeNode": String(LM.nodeGap),
+  "elk.layered.spacing.nodeNodeBetweenLayers": String(LM.layerGap),
+  "elk.spacing.edgeNode": "14",
+  "elk.spacing.edgeEdge": "12",
+  // Labels elk places beside a line rather than on it (self-transitions) touch that line.
+  "elk.spacing.edgeLabel": "0",
+  "elk.layered.spacing.edgeNodeBetweenLayers": "16",
+  "elk.layered.spacing.edgeEdgeBetweenLayers": "12",
+} as const;
+
 const LAYOUT_OPTIONS = {
+  ...SPACING,
   "elk.algorithm": "layered",
   "elk.hierarchyHandling": "INCLUDE_CHILDREN",
   "elk.edgeRouting": "ORTHOGONAL",
@@ -191,13 +204,6 @@ const LAYOUT_OPTIONS = {
   "elk.json.edgeCoords": "ROOT",
   "elk.json.shapeCoords": "ROOT",
   "elk.randomSeed": "1",
-  "elk.spacing.nodeNode": String(LM.nodeGap),
-  "elk.layered.spacing.nodeNodeBetweenLayers": String(LM.layerGap),
-  "elk.spacing.edgeNode": "14",
-  "elk.spacing.edgeEdge": "12",
-  "elk.spacing.edgeLabel": "4",
-  "elk.layered.spacing.edgeNodeBetweenLayers": "16",
-  "elk.layered.spacing.edgeEdgeBetweenLayers": "12",
   "elk.layered.nodePlacement.strategy": "BRANDES_KOEPF",
   "elk.layered.considerModelOrder.strategy": "NODES_AND_EDGES",
   // Back edges are the ones a walk from the initial state meets last: the reading order.
@@ -234,7 +240,10 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
     return {
       id: state.id,
       children: (state.states ?? []).map(toElk),
+      // elk does not pass spacing down to a nested graph, so it is repeated. (Repeating the
+      // model-order options too made elk 0.12 throw inside its crossing minimisation.)
       layoutOptions: {
+        ...SPACING,
         "elk.padding": `[top=${top},left=${LM.compositePad},bottom=${LM.compositePad},right=${LM.compositePad}]`,
         "elk.nodeSize.constraints": "MINIMUM_SIZE",
         "elk.nodeSize.minimum": `(${m.width}, ${m.height})`,
@@ -289,7 +298,14 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
     children,
     edges,
   };
-  const laid = await (await elk()).layout(graph);
+  let laid: ElkNode;
+  try {
+    laid = await (await elk()).layout(graph);
+  } catch (error) {
+    // elk reports its own failures as Java exceptions with a minified stack: say what failed.
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`the lifecycle layout engine (elkjs) failed on this description: ${reason}`);
+  }
 
   // Flatten elk's result: every shape and edge is in root coordinates (json.*Coords ROOT).
   const boxes = new Map<string, Box>();
