@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { summarize, timeInProcess, timeProcess } from "./lib.mjs";
 import { benchSequence } from "./sequence.mjs";
+import { benchLifecycle } from "./lifecycle.mjs";
 import { benchValidate, formatRows } from "./validate.mjs";
 import { generateWorkflow } from "./workload.mjs";
 
@@ -95,9 +96,17 @@ const sequence = await benchSequence({
   coldRuns: COLD_RUNS,
   mermaidRuns: Number(process.env.BENCH_MERMAID_RUNS ?? 5),
 });
+const lifecycle = await benchLifecycle({
+  runs: Math.min(RUNS, 50),
+  coldRuns: COLD_RUNS,
+  mermaidRuns: Number(process.env.BENCH_MERMAID_RUNS ?? 5),
+});
 const validation = await benchValidate({ runs: RUNS, coldRuns: COLD_RUNS });
 console.log(`Node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);
-console.log(formatRows([...validation, ...rows, ...sequence.rows]));
+console.log(formatRows([...validation, ...rows, ...sequence.rows, ...lifecycle.rows]));
+if (lifecycle.ratio !== undefined) {
+  console.log(`\nmmdc / orderline cold lifecycle SVG (medians): ${lifecycle.ratio.toFixed(1)}×`);
+}
 if (sequence.speedUp !== undefined) {
   console.log(
     `\nSequence, cold CLI SVG vs mmdc: ${sequence.speedUp.toFixed(1)}× faster (median over median)`,
