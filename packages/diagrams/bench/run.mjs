@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { summarize, timeInProcess, timeProcess } from "./lib.mjs";
-import { benchSequence } from "./sequence.mjs";
 import { benchLifecycle } from "./lifecycle.mjs";
+import { benchSequence } from "./sequence.mjs";
 import { benchValidate, formatRows } from "./validate.mjs";
 import { generateWorkflow } from "./workload.mjs";
 
