@@ -131,6 +131,8 @@ describe.each(storeKinds)("prices in the store (%s store)", (kind) => {
         status: "active",
         createdAt: 0,
         updatedAt: 0,
+        previousSecretHash: null,
+        previousSecretUntil: null,
       });
       const line = (unit_price: number) => [{ product_code: "A", quantity: 1, unit_price }];
       const orderOf = (id: string, unit_price: number) => ({

@@ -9,6 +9,7 @@ import {
   stringToSign,
   verifiesWithAnyKey,
 } from "./request-signature.js";
+import { sessionRevoked } from "./session-revocation.js";
 import { assertTokenPartnerUsable } from "./token-partner.js";
 import type { TokenService } from "./tokens.js";
 
@@ -40,8 +41,9 @@ function single(headers: HeaderBag, name: string): string | undefined {
 /**
  * The two layers in front of every order operation, checked in this order, each failure with
  * its own code: bearer token; the three signature headers present; X-CLIENT-ID equal to the
- * token's client_id; partner active and secret not rotated; X-TIMESTAMP readable and within the
- * allowed skew; X-SIGNATURE verifying against one of the partner's active keys.
+ * token's client_id; partner active, secret not rotated (beyond its grace period) and session
+ * not revoked; X-TIMESTAMP readable and within the allowed skew; X-SIGNATURE verifying against
+ * one of the partner's active keys.
  */
 export class SignedRequestAuthenticator {
   constructor(
@@ -77,9 +79,15 @@ export class SignedRequestAuthenticator {
         "X-CLIENT-ID must equal the client_id the token was issued to.",
       );
     }
-    const partner = assertTokenPartnerUsable(await this.directory.get(claims.client_id), claims.sv);
-
     const nowMs = this.now();
+    const partner = assertTokenPartnerUsable(
+      await this.directory.get(claims.client_id),
+      claims.sv,
+      nowMs,
+    );
+    if (partner.revokedSessions.has(claims.sid))
+      throw sessionRevoked("log in again with the client credentials");
+
     const sentAt = parseTimestamp(timestamp);
     const serverTime = { server_time: toUnixSeconds(nowMs) };
     if (sentAt === undefined) {

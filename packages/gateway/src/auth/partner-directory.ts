@@ -11,11 +11,16 @@ export interface PartnerView {
   name: string;
   status: PartnerStatus;
   secretVersion: number;
+  /** End of the grace period of the secret before the last rotation (null: none). */
+  previousSecretUntil: number | null;
   activeKeys: { id: string; keyObject: KeyObject }[];
+  /** Login sessions (`sid`) revoked after a refresh token was reused. */
+  revokedSessions: ReadonlySet<string>;
 }
 
 /**
- * Partner status, secret version and active keys, cached per process for `ttlMs` (default 1 s)
+ * Partner status, secret version, active keys and revoked sessions, cached per process for
+ * `ttlMs` (default 1 s)
  * so a change made elsewhere (the admin CLI, another instance) takes effect within that time.
  * Changes made through this process invalidate the entry at once. Parsed public keys are kept
  * by key id, so a PEM is parsed once per process.
@@ -37,15 +42,19 @@ export class PartnerDirectory {
     const partner = await this.store.findPartnerByClientId(clientId);
     let view: PartnerView | null = null;
     if (partner) {
-      const keys = (await this.store.listPartnerKeys(partner.id)).filter(
-        (k) => k.revokedAt === null,
-      );
+      const [allKeys, revokedSessions] = await Promise.all([
+        this.store.listPartnerKeys(partner.id),
+        this.store.tenants.revokedSessions(`partner:${partner.id}`, now),
+      ]);
+      const keys = allKeys.filter((k) => k.revokedAt === null);
       view = {
         id: partner.id,
         clientId: partner.clientId,
         name: partner.name,
         status: partner.status,
         secretVersion: partner.secretVersion,
+        previousSecretUntil: partner.previousSecretUntil,
+        revokedSessions: new Set(revokedSessions),
         activeKeys: keys.map((k) => {
           let keyObject = this.#keyObjects.get(k.id, now);
           if (keyObject === undefined) {

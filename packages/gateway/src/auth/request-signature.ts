@@ -32,8 +32,10 @@ export function decodeSignature(header: string): Buffer | undefined {
 
 /**
  * Whether the signature verifies against any of the keys (RSASSA-PKCS1-v1_5 with SHA-256).
- * The callback form of crypto.verify runs on libuv's thread pool, so the RSA work (the largest
- * single cost of a signed request) does not occupy the thread that serves HTTP.
+ * Synchronous on purpose: an RSA verification (public exponent 65537) takes tens of
+ * microseconds, while the callback form queues on libuv's thread pool behind whatever else
+ * runs there (password hashing above all), which made signed requests wait seconds under a
+ * sign-in flood.
  */
 export async function verifiesWithAnyKey(
   keys: readonly KeyObject[],
@@ -42,9 +44,12 @@ export async function verifiesWithAnyKey(
 ): Promise<boolean> {
   const bytes = Buffer.from(data, "utf8");
   for (const key of keys) {
-    const ok = await new Promise<boolean>((resolve) =>
-      verify("sha256", bytes, key, signature, (error, result) => resolve(!error && result)),
-    );
+    let ok = false;
+    try {
+      ok = verify("sha256", bytes, key, signature);
+    } catch {
+      ok = false;
+    }
     if (ok) return true;
   }
   return false;

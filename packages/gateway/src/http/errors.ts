@@ -31,6 +31,10 @@ export const ERROR_CATALOGUE = {
   },
   refresh_window_closed: { status: 401, title: "The token expired too long ago to be refreshed" },
   refresh_token_reused: { status: 401, title: "The token was already refreshed" },
+  session_revoked: {
+    status: 401,
+    title: "The token's session was revoked after a refresh token was reused",
+  },
   session_expired: { status: 401, title: "The session has reached its maximum age" },
   header_missing: { status: 401, title: "A required authentication header is missing" },
   client_id_mismatch: { status: 401, title: "X-CLIENT-ID does not match the token" },
@@ -66,6 +70,7 @@ export const ERROR_CATALOGUE = {
   headers_too_large: { status: 431, title: "The request headers are too large" },
   internal_error: { status: 500, title: "Internal error" },
   shutting_down: { status: 503, title: "This instance is shutting down" },
+  login_busy: { status: 503, title: "Too many sign-ins are being checked; retry shortly" },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

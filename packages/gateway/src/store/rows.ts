@@ -22,6 +22,8 @@ export interface PartnerRow {
   status: PartnerStatus;
   created_at: number;
   updated_at: number;
+  previous_secret_hash: string | null;
+  previous_secret_until: number | null;
 }
 
 export interface PartnerKeyRow {
@@ -52,6 +54,8 @@ export const toPartner = (r: PartnerRow): PartnerRecord => ({
   status: r.status,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  previousSecretHash: r.previous_secret_hash,
+  previousSecretUntil: r.previous_secret_until,
 });
 
 export const toPartnerKey = (r: PartnerKeyRow): PartnerKeyRecord => ({

@@ -222,6 +222,28 @@ export abstract class SqlTenantStore implements TenantStore {
     return this.changes(purgeStatement(table), [before, limit]);
   }
 
+  async revokeSession(sid: string, subject: string, at: number, expiresAt: number): Promise<void> {
+    await this.changes(
+      "INSERT INTO revoked_sessions (sid, subject, revoked_at, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (sid) DO NOTHING",
+      [sid, subject, at, expiresAt],
+    );
+  }
+
+  async isSessionRevoked(sid: string): Promise<boolean> {
+    return (
+      (await this.#one("SELECT 1 AS revoked FROM revoked_sessions WHERE sid = ?", [sid])) !==
+      undefined
+    );
+  }
+
+  async revokedSessions(subject: string, now: number): Promise<string[]> {
+    const rows = await this.rows<{ sid: string }>(
+      "SELECT sid FROM revoked_sessions WHERE subject = ? AND expires_at > ?",
+      [subject, now],
+    );
+    return rows.map((r) => r.sid);
+  }
+
   async findOverrides(
     tenantId: string,
     namespace: string,

@@ -18,6 +18,10 @@ export interface PartnerRecord {
   status: PartnerStatus;
   createdAt: number;
   updatedAt: number;
+  /** The secret before the last rotation, hashed like secretHash, while its grace period runs. */
+  previousSecretHash: string | null;
+  /** End of that grace period: the previous secret and its tokens work until then. */
+  previousSecretUntil: number | null;
 }
 
 export interface PartnerKeyRecord {
@@ -102,8 +106,17 @@ export interface Store {
   listPartners(): Promise<PartnerRecord[]>;
   countPartners(): Promise<number>;
   setPartnerStatus(partnerId: string, status: PartnerStatus, at: number): Promise<void>;
-  /** Stores the new secret hash and bumps secretVersion; returns the new version. */
-  rotatePartnerSecret(partnerId: string, secretHash: string, at: number): Promise<number>;
+  /**
+   * Stores the new secret hash and bumps secretVersion; returns the new version. With
+   * `previousUntil`, the replaced hash is kept as the previous secret until then; with null, no
+   * previous secret remains.
+   */
+  rotatePartnerSecret(
+    partnerId: string,
+    secretHash: string,
+    at: number,
+    previousUntil: number | null,
+  ): Promise<number>;
 
   addPartnerKey(key: PartnerKeyRecord): Promise<void>;
   listPartnerKeys(partnerId: string): Promise<PartnerKeyRecord[]>;

@@ -252,7 +252,9 @@ export async function tenantPartnerRoutes(
     async (request, reply) => {
       const context = admin(request, "manage partners");
       const { client_id } = await ownPartner(context, request.params.client_id);
-      const secret = await partners.rotateSecret(client_id);
+      // Immediate, as this route has always promised ("old tokens stop"); the admin CLI's
+      // rotate-secret is the one with a grace period.
+      const { clientSecret: secret } = await partners.rotateSecret(client_id, 0);
       audit(request, context, "tenant_partner_secret_rotated", { client_id });
       reply.header("cache-control", "no-store");
       return { data: { client_id, client_secret: secret } };

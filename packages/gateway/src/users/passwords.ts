@@ -5,7 +5,8 @@ import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from "node:c
  * r = 8, p = 1 by default (OWASP's recommendation; 128 MiB and a few hundred ms per hash), a
  * 16-byte random salt, a 32-byte key. The parameters are stored with each hash
  * (`scrypt$N$r$p$salt$hash`), so raising GATEWAY_SCRYPT_COST applies to new passwords and old
- * hashes still verify. scrypt runs on libuv's thread pool and does not block the event loop.
+ * hashes still verify. scrypt runs on libuv's thread pool and does not block the event loop;
+ * sign-in bounds how many run at once (GATEWAY_HASH_CONCURRENCY), so they leave threads free.
  */
 
 export const DEFAULT_SCRYPT_COST = 2 ** 17;
