@@ -177,6 +177,7 @@ async function runOnce(name) {
     ]);
     return {
       quiet: median(quiet),
+      quietP99: quantile(quiet, 0.99),
       median: median(loaded),
       p95: quantile(loaded, 0.95),
       p99: quantile(loaded, 0.99),
@@ -197,9 +198,9 @@ console.log(
   `${logins} sign-ins with random emails, ${concurrency} at a time, against signed GET /api/v1/sales-orders`,
 );
 console.log(
-  "| setup | run | probe alone median ms | during flood median ms | p95 ms | p99 ms | probes | flood s | sign-in answers |",
+  "| setup | run | alone median ms | alone p99 ms | flood median ms | flood p95 ms | flood p99 ms | probes | flood s | sign-in answers |",
 );
-console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 for (const name of names) {
   const results = [];
   for (let run = 1; run <= runs; run++) {
@@ -209,11 +210,11 @@ for (const name of names) {
       .map(([status, n]) => `${n}× ${status}`)
       .join(", ");
     console.log(
-      `| ${name} | ${run} | ${fmt(r.quiet)} | ${fmt(r.median)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${r.samples} | ${r.floodSeconds.toFixed(1)} | ${answers} |`,
+      `| ${name} | ${run} | ${fmt(r.quiet)} | ${fmt(r.quietP99)} | ${fmt(r.median)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${r.samples} | ${r.floodSeconds.toFixed(1)} | ${answers} |`,
     );
   }
   const m = (key) => fmt(median(results.map((r) => r[key])));
   console.log(
-    `| ${name} | median | ${m("quiet")} | ${m("median")} | ${m("p95")} | ${m("p99")} | | ${median(results.map((r) => r.floodSeconds)).toFixed(1)} | |`,
+    `| ${name} | median | ${m("quiet")} | ${m("quietP99")} | ${m("median")} | ${m("p95")} | ${m("p99")} | | ${median(results.map((r) => r.floodSeconds)).toFixed(1)} | |`,
   );
 }

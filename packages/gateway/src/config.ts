@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { corsOriginsFrom } from "./http/cors.js";
@@ -142,11 +143,15 @@ export const DEFAULTS = {
 
 /**
  * scrypt runs on libuv's thread pool (UV_THREADPOOL_SIZE, default 4), shared with everything
- * else asynchronous (file system, DNS, zlib); two threads stay free of password hashing.
+ * else asynchronous (file system, DNS, zlib), and is CPU-bound: two pool threads and one CPU
+ * core stay free of password hashing, so the thread serving HTTP keeps a core.
  */
-export function defaultHashConcurrency(env: Env = process.env): number {
+export function defaultHashConcurrency(
+  env: Env = process.env,
+  cores: number = availableParallelism(),
+): number {
   const pool = Number(env.UV_THREADPOOL_SIZE) || 4;
-  return Math.max(1, pool - 2);
+  return Math.max(1, Math.min(pool - 2, cores - 1));
 }
 
 /** GATEWAY_TRUST_PROXY: unset or "false", a hop count, or a comma-separated list of addresses/CIDRs. */

@@ -72,11 +72,13 @@ describe("BoundedConcurrency", () => {
 });
 
 describe("configuration of the login limits", () => {
-  it("leaves two threads of libuv's pool free of hashing", () => {
-    expect(defaultHashConcurrency({})).toBe(2);
-    expect(defaultHashConcurrency({ UV_THREADPOOL_SIZE: "8" })).toBe(6);
-    expect(defaultHashConcurrency({ UV_THREADPOOL_SIZE: "2" })).toBe(1);
-    expect(loadConfig({}).hashing).toEqual({ concurrency: 2, queue: 16 });
+  it("leaves two threads of libuv's pool and one core free of hashing", () => {
+    expect(defaultHashConcurrency({}, 8)).toBe(2);
+    expect(defaultHashConcurrency({ UV_THREADPOOL_SIZE: "8" }, 16)).toBe(6);
+    expect(defaultHashConcurrency({ UV_THREADPOOL_SIZE: "2" }, 16)).toBe(1);
+    expect(defaultHashConcurrency({}, 2)).toBe(1);
+    expect(defaultHashConcurrency({}, 1)).toBe(1);
+    expect(loadConfig({}).hashing).toEqual({ concurrency: defaultHashConcurrency({}), queue: 16 });
     expect(loadConfig({ GATEWAY_HASH_CONCURRENCY: "3", GATEWAY_HASH_QUEUE: "0" }).hashing).toEqual({
       concurrency: 3,
       queue: 0,
