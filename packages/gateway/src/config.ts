@@ -142,9 +142,9 @@ export const DEFAULTS = {
 } as const;
 
 /**
- * scrypt runs on libuv's thread pool (UV_THREADPOOL_SIZE, default 4), shared with everything
- * else asynchronous (file system, DNS, zlib), and is CPU-bound: two pool threads and one CPU
- * core stay free of password hashing, so the thread serving HTTP keeps a core.
+ * Password hashing is CPU-bound: one core stays free of it, so the thread serving HTTP keeps a
+ * core. The cap of UV_THREADPOOL_SIZE − 2 (default 4) is from when scrypt ran on libuv's pool
+ * and stays as a sane upper default.
  */
 export function defaultHashConcurrency(
   env: Env = process.env,
@@ -152,6 +152,19 @@ export function defaultHashConcurrency(
 ): number {
   const pool = Number(env.UV_THREADPOOL_SIZE) || 4;
   return Math.max(1, Math.min(pool - 2, cores - 1));
+}
+
+/** Each concurrent hash is a thread of its own holding 128 MiB while it runs. */
+const MAX_HASH_CONCURRENCY = 64;
+
+function hashConcurrencyFrom(env: Env): number {
+  const value = intFrom(env, "GATEWAY_HASH_CONCURRENCY", defaultHashConcurrency(env));
+  if (value < 1 || value > MAX_HASH_CONCURRENCY) {
+    throw new Error(
+      `GATEWAY_HASH_CONCURRENCY must be between 1 and ${MAX_HASH_CONCURRENCY}, got ${value}`,
+    );
+  }
+  return value;
 }
 
 /** GATEWAY_TRUST_PROXY: unset or "false", a hop count, or a comma-separated list of addresses/CIDRs. */
@@ -327,10 +340,7 @@ export function loadConfig(
     trustProxy: trustProxyFrom(env.GATEWAY_TRUST_PROXY),
     loginThrottle: { ...DEFAULTS.loginThrottle },
     hashing: {
-      concurrency: Math.max(
-        1,
-        intFrom(env, "GATEWAY_HASH_CONCURRENCY", defaultHashConcurrency(env)),
-      ),
+      concurrency: hashConcurrencyFrom(env),
       queue: intFrom(env, "GATEWAY_HASH_QUEUE", DEFAULTS.hashQueue),
     },
     ...overrides,

@@ -31,6 +31,7 @@ import { UserAdmin } from "./users/accounts.js";
 import { UserAuthenticator } from "./users/authenticate.js";
 import { LoginThrottle } from "./users/login-throttle.js";
 import { profileRoutes, userAuthRoutes } from "./users/routes.js";
+import { ScryptThreads } from "./users/scrypt-threads.js";
 import { UserSessionService } from "./users/sessions.js";
 import { UserTokens } from "./users/tokens.js";
 
@@ -124,6 +125,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     now,
   );
   const hashing = new BoundedConcurrency(config.hashing.concurrency, config.hashing.queue);
+  const scryptThreads = new ScryptThreads(config.hashing.concurrency);
   const userSessions = new UserSessionService(
     store.tenants,
     userTokens,
@@ -131,6 +133,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     config.users.scryptCost,
     now,
     hashing,
+    scryptThreads.scrypt,
   );
   const userAuthenticator = new UserAuthenticator(userTokens, store.tenants);
   const logger = options.logger ?? createLogger(config.logLevel);
@@ -186,6 +189,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await app.close();
       await purge.stop();
       await rateLimiter.close();
+      await scryptThreads.close();
       if (!options.store) await store.close();
     },
   };

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, sign } from "node:crypto";
+import { generateKeyPairSync, scryptSync, sign } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { verifyCompactJws } from "../src/auth/jws.js";
 import { parseDuration } from "../src/cli/options.js";
@@ -6,6 +6,8 @@ import { defaultHashConcurrency, loadConfig, trustProxyFrom } from "../src/confi
 import { addressBucket } from "../src/http/source-address.js";
 import { BoundedConcurrency, QueueFull } from "../src/lib/bounded-concurrency.js";
 import { lockSecondsFor } from "../src/users/login-throttle.js";
+import { hashPassword, verifyPassword } from "../src/users/passwords.js";
+import { ScryptThreads } from "../src/users/scrypt-threads.js";
 
 describe("addressBucket", () => {
   it("counts IPv4 by address and IPv6 by /64, a mapped IPv4 as IPv4", () => {
@@ -83,6 +85,8 @@ describe("configuration of the login limits", () => {
       concurrency: 3,
       queue: 0,
     });
+    for (const bad of ["0", "65"])
+      expect(() => loadConfig({ GATEWAY_HASH_CONCURRENCY: bad })).toThrow("between 1 and 64");
   });
 
   it("trusts no proxy unless told which, and refuses to trust every peer", () => {
@@ -151,5 +155,31 @@ describe("verifyCompactJws", () => {
     ];
     for (const token of refused)
       expect(await verifyCompactJws(token, keyFor), token).toBeUndefined();
+  });
+});
+
+describe("ScryptThreads", () => {
+  it("derives what node:crypto derives, on its own threads, and reports bad parameters", async () => {
+    const threads = new ScryptThreads(2);
+    try {
+      const salt = Buffer.from("0123456789abcdef");
+      const options = { N: 1024, r: 8, p: 1 };
+      const keys = await Promise.all(
+        ["one", "two", "three"].map((pw) => threads.scrypt(pw, salt, 32, options)),
+      );
+      expect(keys.map((k) => k.toString("hex"))).toEqual(
+        ["one", "two", "three"].map((pw) => scryptSync(pw, salt, 32, options).toString("hex")),
+      );
+      const hash = await hashPassword("a password of length", 1024, threads.scrypt);
+      expect(await verifyPassword("a password of length", hash, threads.scrypt)).toBe(true);
+      expect(await verifyPassword("a password of length", hash)).toBe(true);
+      expect(await verifyPassword("another password!!", hash, threads.scrypt)).toBe(false);
+      await expect(threads.scrypt("x", salt, 32, { N: 1000 })).rejects.toThrow();
+      // A failed job leaves the thread usable.
+      expect((await threads.scrypt("one", salt, 32, options)).equals(keys[0] as Buffer)).toBe(true);
+    } finally {
+      await threads.close();
+    }
+    await expect(threads.scrypt("x", Buffer.alloc(16), 32, {})).rejects.toThrow("closed");
   });
 });

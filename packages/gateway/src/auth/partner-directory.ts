@@ -20,10 +20,9 @@ export interface PartnerView {
 
 /**
  * Partner status, secret version, active keys and revoked sessions, cached per process for
- * `ttlMs` (default 1 s)
- * so a change made elsewhere (the admin CLI, another instance) takes effect within that time.
- * Changes made through this process invalidate the entry at once. Parsed public keys are kept
- * by key id, so a PEM is parsed once per process.
+ * `ttlMs` (default 1 s) so a change made elsewhere (the admin CLI, another instance) takes
+ * effect within that time. Changes made through this process invalidate the entry at once.
+ * Parsed public keys are kept by key id, so a PEM is parsed once per process.
  */
 export class PartnerDirectory {
   readonly #partners = new BoundedCache<string, PartnerView | null>(10_000);

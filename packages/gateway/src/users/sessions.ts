@@ -7,6 +7,7 @@ import type { Clock } from "../lib/clock.js";
 import type { TenantStore, UserRecord } from "../store/tenant-store.js";
 import type { LoginThrottle } from "./login-throttle.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
+import type { Scrypt } from "./scrypt-threads.js";
 import type { UserClaims, UserTokens } from "./tokens.js";
 
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
@@ -21,6 +22,7 @@ const INVALID = () =>
  */
 export class UserSessionService {
   #decoy: Promise<string> | undefined;
+  #saturationLoggedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly store: TenantStore,
@@ -30,6 +32,8 @@ export class UserSessionService {
     private readonly now: Clock,
     /** Every password check of this process goes through here, so floods queue, then get 503. */
     private readonly hashing: BoundedConcurrency,
+    /** Where scrypt runs (ScryptThreads in the gateway). */
+    private readonly scrypt: Scrypt,
   ) {}
 
   async #hashing<T>(task: () => Promise<T>, log: FastifyBaseLogger): Promise<T> {
@@ -37,7 +41,15 @@ export class UserSessionService {
       return await this.hashing.run(task);
     } catch (error) {
       if (!(error instanceof QueueFull)) throw error;
-      log.warn({ event: "password_hashing_saturated" }, "sign-in refused: hashing queue full");
+      // Once per 10 s: a flood must not turn into a flood of log lines.
+      const now = this.now();
+      if (now - this.#saturationLoggedAt >= 10_000) {
+        this.#saturationLoggedAt = now;
+        log.warn(
+          { event: "password_hashing_saturated", queued: this.hashing.queued },
+          "sign-ins refused with 503: password hashing queue full",
+        );
+      }
       throw new ApiError(
         "login_busy",
         `Too many sign-ins are being checked right now; retry in ${error.retryAfterSeconds} s.`,
@@ -49,7 +61,11 @@ export class UserSessionService {
 
   /** A hash of the current cost that no password matches, made on first use. */
   #decoyHash(): Promise<string> {
-    this.#decoy ??= hashPassword(`decoy-${Math.random()}-${Date.now()}`, this.scryptCost);
+    this.#decoy ??= hashPassword(
+      `decoy-${Math.random()}-${Date.now()}`,
+      this.scryptCost,
+      this.scrypt,
+    );
     return this.#decoy;
   }
 
@@ -65,7 +81,8 @@ export class UserSessionService {
     await this.throttle.assertOpen(keys);
     const user = await this.store.findUserByEmail(address);
     const matches = await this.#hashing(
-      async () => verifyPassword(password, user?.passwordHash ?? (await this.#decoyHash())),
+      async () =>
+        verifyPassword(password, user?.passwordHash ?? (await this.#decoyHash()), this.scrypt),
       log,
     );
     if (!user || !matches) {
