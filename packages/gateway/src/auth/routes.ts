@@ -66,7 +66,8 @@ export async function authRoutes(
         summary: "Refresh a JWT",
         description:
           "Returns a new token for a valid or recently expired one (grace window, default 24 h). Each token " +
-          "refreshes once; a session can be extended for at most 30 days after login.",
+          "refreshes once: a second refresh is refused (refresh_token_reused) and revokes every token of that " +
+          "login (session_revoked afterwards). A session can be extended for at most 30 days after login.",
         security: [],
         body: REFRESH_BODY,
         response: { 200: TOKEN_RESPONSE, ...problemResponses(400, 401, 403, 413, 415) },

@@ -104,7 +104,8 @@ export async function userAuthRoutes(
         summary: "Refresh a tenant user's token",
         description:
           "The partner tokens' rules: a valid or recently expired token (grace window, default 24 h), each " +
-          "token once, a session extended for at most 30 days after sign-in. Partner tokens are refused.",
+          "token once (a second refresh revokes every token of that sign-in), a session extended for at most " +
+          "30 days after sign-in. Partner tokens are refused.",
         security: [],
         querystring: NO_QUERY,
         body: REFRESH_BODY,
