@@ -49,16 +49,17 @@ export class ScryptThreads {
   readonly #idle: Worker[] = [];
   readonly #busy = new Map<Worker, Job>();
   readonly #waiting: Job[] = [];
+  #spawned = 0;
   #closed = false;
 
+  /** Threads start on first use, so a gateway that nobody signs in to starts none. */
   constructor(
-    size: number,
+    private readonly size: number,
     private readonly nice = 10,
-  ) {
-    for (let i = 0; i < size; i++) this.#idle.push(this.#spawn());
-  }
+  ) {}
 
   #spawn(): Worker {
+    this.#spawned += 1;
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { nice: this.nice } });
     // Idle hashing threads must not keep a finished process alive.
     worker.unref();
@@ -73,7 +74,9 @@ export class ScryptThreads {
       const job = this.#busy.get(worker);
       this.#busy.delete(worker);
       job?.reject(error);
-      if (!this.#closed) this.#release(this.#spawn());
+      this.#spawned -= 1;
+      const next = this.#waiting.shift();
+      if (next && !this.#closed) this.#start(this.#spawn(), next);
     });
     return worker;
   }
@@ -96,7 +99,7 @@ export class ScryptThreads {
         return;
       }
       const job = { message: { password, salt, keyLength, options }, resolve, reject };
-      const worker = this.#idle.pop();
+      const worker = this.#idle.pop() ?? (this.#spawned < this.size ? this.#spawn() : undefined);
       if (worker) this.#start(worker, job);
       else this.#waiting.push(job);
     });
