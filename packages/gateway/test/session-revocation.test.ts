@@ -1,6 +1,7 @@
 import { decodeJwt } from "jose";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.js";
+import { purgeExpired } from "../src/store/purge.js";
 import {
   createPartner,
   FakeClock,
@@ -113,6 +114,11 @@ describe.each(storeKinds)("a reused refresh token revokes its session (%s store)
       expect(await gw.store.tenants.revokedSessions(subject, clock.ms)).toHaveLength(1);
       clock.advanceSeconds(1);
       expect(await gw.store.tenants.revokedSessions(subject, clock.ms)).toEqual([]);
+      // …and the periodic purge deletes the row once past its end.
+      clock.advanceSeconds(1);
+      expect((await purgeExpired(gw.store, gw.config.retention, clock.ms)).revoked_sessions).toBe(
+        1,
+      );
     });
   });
 

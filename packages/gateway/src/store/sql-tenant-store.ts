@@ -17,6 +17,7 @@ const EXPIRING: Record<ExpiringTable, { key: string; time: string }> = {
   user_token_refreshes: { key: "jti", time: "refreshed_at" },
   idempotency_keys: { key: "(partner_id, idem_key)", time: "created_at" },
   login_failures: { key: "account_key", time: "last_failed_at" },
+  revoked_sessions: { key: "sid", time: "expires_at" },
 };
 
 /**

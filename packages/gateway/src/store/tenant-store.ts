@@ -45,7 +45,8 @@ export type ExpiringTable =
   | "token_refreshes"
   | "user_token_refreshes"
   | "idempotency_keys"
-  | "login_failures";
+  | "login_failures"
+  | "revoked_sessions";
 
 export interface LoginFailures {
   failures: number;

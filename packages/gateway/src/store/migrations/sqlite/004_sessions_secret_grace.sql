@@ -12,6 +12,8 @@ CREATE TABLE revoked_sessions (
 );
 
 CREATE INDEX revoked_sessions_by_subject ON revoked_sessions (subject, expires_at);
+-- The periodic purge (store/purge.ts) deletes rows past expires_at.
+CREATE INDEX revoked_sessions_by_expiry ON revoked_sessions (expires_at);
 
 ALTER TABLE partners ADD COLUMN previous_secret_hash TEXT;
 ALTER TABLE partners ADD COLUMN previous_secret_until BIGINT;
