@@ -87,7 +87,11 @@ describe.each(storeKinds)("Store contract (%s)", (kind) => {
 
   it("stores partners, keys and signing keys", async () => {
     const store = await withPartner(await (await fresh(kind)).open());
-    expect(await store.findPartnerByClientId("olc_one")).toEqual(PARTNER);
+    // A new partner signs with version 1 (or 2) until moved to version 2.
+    expect(await store.findPartnerByClientId("olc_one")).toEqual({
+      ...PARTNER,
+      signatureVersion: 1,
+    });
     expect(await store.countPartners()).toBe(1);
     expect(await store.rotatePartnerSecret("partner-1", "y", 5)).toBe(2);
     await store.setPartnerStatus("partner-1", "disabled", 6);
@@ -96,6 +100,11 @@ describe.each(storeKinds)("Store contract (%s)", (kind) => {
       secretVersion: 2,
       status: "disabled",
       updatedAt: 6,
+    });
+    await store.setPartnerSignatureVersion("partner-1", 2, 7);
+    expect(await store.findPartnerByClientId("olc_one")).toMatchObject({
+      signatureVersion: 2,
+      updatedAt: 7,
     });
     const key = {
       id: "key-1",

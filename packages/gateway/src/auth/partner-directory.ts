@@ -2,7 +2,7 @@ import type { KeyObject } from "node:crypto";
 import { createPublicKey } from "node:crypto";
 import { BoundedCache } from "../lib/bounded-cache.js";
 import type { Clock } from "../lib/clock.js";
-import type { PartnerStatus, Store } from "../store/store.js";
+import type { PartnerStatus, SignatureVersion, Store } from "../store/store.js";
 
 /** What a signed request needs to know about its partner, with parsed public keys. */
 export interface PartnerView {
@@ -11,6 +11,8 @@ export interface PartnerView {
   name: string;
   status: PartnerStatus;
   secretVersion: number;
+  /** The lowest signature version accepted from this partner. */
+  signatureVersion: SignatureVersion;
   activeKeys: { id: string; keyObject: KeyObject }[];
 }
 
@@ -46,6 +48,7 @@ export class PartnerDirectory {
         name: partner.name,
         status: partner.status,
         secretVersion: partner.secretVersion,
+        signatureVersion: partner.signatureVersion ?? 1,
         activeKeys: keys.map((k) => {
           let keyObject = this.#keyObjects.get(k.id, now);
           if (keyObject === undefined) {

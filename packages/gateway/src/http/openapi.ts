@@ -52,7 +52,9 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
             type: "apiKey",
             in: "header",
             name: "X-SIGNATURE",
-            description: "base64 SHA256withRSA signature of `client_id|X-TIMESTAMP`",
+            description:
+              "base64 SHA256withRSA signature of `client_id|X-TIMESTAMP` (version 1), or of the version 2 " +
+              "string-to-sign (method, path, timestamp, body SHA-256) with the header `X-SIGNATURE-VERSION: 2`",
           },
           "JWT-auth": { type: "http", scheme: "bearer", bearerFormat: "JWT" },
           "User-JWT": {

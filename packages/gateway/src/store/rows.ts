@@ -22,6 +22,7 @@ export interface PartnerRow {
   status: PartnerStatus;
   created_at: number;
   updated_at: number;
+  signature_version: number;
 }
 
 export interface PartnerKeyRow {
@@ -52,6 +53,7 @@ export const toPartner = (r: PartnerRow): PartnerRecord => ({
   status: r.status,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  signatureVersion: Number(r.signature_version) === 2 ? 2 : 1,
 });
 
 export const toPartnerKey = (r: PartnerKeyRow): PartnerKeyRecord => ({
