@@ -1,6 +1,6 @@
 import swagger from "@fastify/swagger";
-import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
+import { apiReference } from "./reference/plugin.js";
 
 /** The seed's four security schemes; order operations require all four together. */
 export const SIGNED_REQUEST_SECURITY = [
@@ -68,6 +68,6 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: "/docs" });
+  await app.register(apiReference);
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 }
