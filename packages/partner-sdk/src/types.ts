@@ -14,6 +14,8 @@ export interface SalesOrderInput {
   sales_name: string;
   address: string;
   purchase_order_no?: string | null;
+  /** ISO 4217 code of the prices' currency, where the gateway supports it. */
+  currency?: string | null;
   products: ProductInput[];
   [field: string]: unknown;
 }
@@ -24,6 +26,7 @@ export interface SalesOrder {
   status: string;
   client_id: string;
   purchase_order_no: string | null;
+  currency?: string | null;
   customer_code: string;
   site_code: string;
   sales_name: string;

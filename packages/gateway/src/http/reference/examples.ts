@@ -44,6 +44,7 @@ const ORDER = {
   status: "received",
   client_id: CLIENT_ID,
   purchase_order_no: "PO-2026-000123",
+  currency: "EUR",
   customer_code: "CUST-001",
   site_code: "SITE-01",
   sales_name: "Dana Sales",
