@@ -5,7 +5,7 @@ import { Ajv } from "ajv";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.js";
-import { startGateway } from "./helpers.js";
+import { createPartner, startGateway } from "./helpers.js";
 
 const CHROMIUM_ARGS = [
   "--no-sandbox",
@@ -129,6 +129,28 @@ describe("the API reference pages in a real browser", () => {
     expect(errors).toEqual([]);
     // For a person to look at: the page as a partner first sees it.
     await page.screenshot({ path: join(tmpdir(), "orderline-partner-docs.png") });
+  });
+
+  it("/docs/signer logs in, signs with WebCrypto and creates an order; the key never leaves", async () => {
+    const partner = await createPartner(gw);
+    await gw.partners.setSignatureVersion(partner.clientId, 2);
+    const { page, foreign, errors } = await open("/docs/signer");
+    const sent: string[] = [];
+    page.on("request", (request) => sent.push(request.postData() ?? ""));
+    await page.fill("#client-id", partner.clientId);
+    await page.fill("#client-secret", partner.clientSecret);
+    await page.click("#login");
+    await page.waitForFunction('document.getElementById("token").value !== ""');
+    await page.fill("#private-key", partner.keys.privatePem);
+    await page.click("#send");
+    await page.locator("#response", { hasText: "HTTP 201" }).waitFor({ timeout: 20_000 });
+    expect(await page.locator("#response").innerText()).toMatch(/SO-\d+/);
+    expect(await page.locator("#string-to-sign").innerText()).toContain("v2\\n");
+    expect(sent.some((body) => body.includes("PRIVATE KEY"))).toBe(false);
+    expect(sent.length).toBe(2);
+    expect(foreign).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.screenshot({ path: join(tmpdir(), "orderline-signer.png") });
   });
 
   it("/docs/tenant renders the tenant API on its own page", async () => {

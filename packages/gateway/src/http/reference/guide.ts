@@ -45,7 +45,9 @@ POST
 
 Version 2 binds the signature to the body, path and method, so a captured request cannot be
 replayed with other content. \`npx orderline-partner sign\` prints the string-to-sign and the
-signature for any timestamp, to compare with your own signer.
+signature for any timestamp, to compare with your own signer, and
+[the in-page signer](/docs/signer) signs and sends a request from this browser (your private key
+stays in the page).
 
 # Errors
 
