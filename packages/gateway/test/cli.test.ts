@@ -62,6 +62,7 @@ async function listed(clientId: string) {
       client_id: string;
       status: string;
       secret_version: number;
+      signature_version: number;
       keys: { key_id: string; revoked_at: string | null }[];
     }[]
   ).find((p) => p.client_id === clientId);
@@ -195,6 +196,21 @@ describe.each(storeKinds)("orderline-gateway partners (%s store)", (kind) => {
     expect((await listed(client_id))?.status).toBe("disabled");
     expect((await cli("partners", "enable", client_id)).code).toBe(0);
     expect((await listed(client_id))?.status).toBe("active");
+  });
+
+  it("require-signature-v2 and allow-signature-v1 set the partner's signature version", async () => {
+    const { client_id } = await createPartner();
+    expect((await listed(client_id))?.signature_version).toBe(1);
+    const required = await cli("partners", "require-signature-v2", client_id, "--json");
+    expect(required.code).toBe(0);
+    expect(JSON.parse(required.stdout)).toEqual({ client_id, signature_version: 2 });
+    expect((await listed(client_id))?.signature_version).toBe(2);
+    expect((await cli("partners", "list")).stdout).toContain("signature v2 only");
+    expect((await cli("partners", "allow-signature-v1", client_id)).code).toBe(0);
+    expect((await listed(client_id))?.signature_version).toBe(1);
+    const unknown = await cli("partners", "require-signature-v2", "olc_nobody");
+    expect(unknown.code).toBe(1);
+    expect((await cli("partners", "require-signature-v2")).code).toBe(2);
   });
 
   it("reports an unknown partner and an unknown command", async () => {

@@ -89,7 +89,11 @@ describe.each(storeKinds)("Store contract (%s)", (kind) => {
 
   it("stores partners, keys and signing keys", async () => {
     const store = await withPartner(await (await fresh(kind)).open());
-    expect(await store.findPartnerByClientId("olc_one")).toEqual(PARTNER);
+    // A new partner signs with version 1 (or 2) until moved to version 2.
+    expect(await store.findPartnerByClientId("olc_one")).toEqual({
+      ...PARTNER,
+      signatureVersion: 1,
+    });
     expect(await store.countPartners()).toBe(1);
     expect(await store.rotatePartnerSecret("partner-1", "y", 5, 1_000)).toBe(2);
     await store.setPartnerStatus("partner-1", "disabled", 6);
@@ -113,6 +117,11 @@ describe.each(storeKinds)("Store contract (%s)", (kind) => {
       secretHash: "w",
       previousSecretHash: null,
       previousSecretUntil: null,
+    });
+    await store.setPartnerSignatureVersion("partner-1", 2, 9);
+    expect(await store.findPartnerByClientId("olc_one")).toMatchObject({
+      signatureVersion: 2,
+      updatedAt: 9,
     });
     const key = {
       id: "key-1",

@@ -2,7 +2,7 @@ import type { KeyObject } from "node:crypto";
 import { createPublicKey } from "node:crypto";
 import { BoundedCache } from "../lib/bounded-cache.js";
 import type { Clock } from "../lib/clock.js";
-import type { PartnerStatus, Store } from "../store/store.js";
+import type { PartnerStatus, SignatureVersion, Store } from "../store/store.js";
 
 /** What a signed request needs to know about its partner, with parsed public keys. */
 export interface PartnerView {
@@ -13,6 +13,8 @@ export interface PartnerView {
   secretVersion: number;
   /** End of the grace period of the secret before the last rotation (null: none). */
   previousSecretUntil: number | null;
+  /** The lowest signature version accepted from this partner. */
+  signatureVersion: SignatureVersion;
   activeKeys: { id: string; keyObject: KeyObject }[];
   /** Login sessions (`sid`) revoked after a refresh token was reused. */
   revokedSessions: ReadonlySet<string>;
@@ -54,6 +56,7 @@ export class PartnerDirectory {
         secretVersion: partner.secretVersion,
         previousSecretUntil: partner.previousSecretUntil,
         revokedSessions: new Set(revokedSessions),
+        signatureVersion: partner.signatureVersion ?? 1,
         activeKeys: keys.map((k) => {
           let keyObject = this.#keyObjects.get(k.id, now);
           if (keyObject === undefined) {

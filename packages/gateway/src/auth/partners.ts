@@ -1,7 +1,13 @@
 import { randomBytes } from "node:crypto";
 import type { Clock } from "../lib/clock.js";
 import { newId } from "../lib/random.js";
-import type { PartnerKeyRecord, PartnerRecord, PartnerStatus, Store } from "../store/store.js";
+import type {
+  PartnerKeyRecord,
+  PartnerRecord,
+  PartnerStatus,
+  SignatureVersion,
+  Store,
+} from "../store/store.js";
 import { generateClientId, generateClientSecret, hashClientSecret } from "./client-secret.js";
 import type { PartnerDirectory } from "./partner-directory.js";
 import { parsePartnerPublicKey } from "./public-key.js";
@@ -25,6 +31,8 @@ export interface PartnerSummary {
   secret_version: number;
   /** Until when the secret before the last rotation still works (null: it does not). */
   previous_secret_valid_until: string | null;
+  /** 2: requests must be signed with signature version 2; 1: both versions are accepted. */
+  signature_version: SignatureVersion;
   /** The tenant the partner's orders go to, if any. */
   tenant_id: string | null;
   created_at: string;
@@ -167,6 +175,16 @@ export class PartnerAdmin {
     await this.store.tenants.setPartnerTenant(partner.id, tenantId);
   }
 
+  /**
+   * 2 requires signature version 2 from the partner (version 1 is refused from its next request
+   * on); 1 accepts both again.
+   */
+  async setSignatureVersion(clientId: string, version: SignatureVersion): Promise<void> {
+    const partner = await this.#partner(clientId);
+    await this.store.setPartnerSignatureVersion(partner.id, version, this.now());
+    this.directory?.invalidate(clientId);
+  }
+
   async setStatus(clientId: string, status: PartnerStatus): Promise<void> {
     const partner = await this.#partner(clientId);
     await this.store.setPartnerStatus(partner.id, status, this.now());
@@ -185,6 +203,7 @@ export class PartnerAdmin {
           p.previousSecretUntil !== null && p.previousSecretUntil > this.now()
             ? iso(p.previousSecretUntil)
             : null,
+        signature_version: p.signatureVersion ?? 1,
         tenant_id: await this.store.tenants.partnerTenant(p.id),
         created_at: iso(p.createdAt),
         keys: (await this.store.listPartnerKeys(p.id)).map((k) => ({

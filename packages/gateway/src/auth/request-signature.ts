@@ -1,4 +1,4 @@
-import { type KeyObject, verify } from "node:crypto";
+import { createHash, type KeyObject, verify } from "node:crypto";
 
 /**
  * The seed's request signature: X-SIGNATURE = base64(SHA256withRSA(private key,
@@ -6,6 +6,44 @@ import { type KeyObject, verify } from "node:crypto";
  */
 export function stringToSign(clientId: string, timestampHeader: string): string {
   return `${clientId}|${timestampHeader}`;
+}
+
+/** What version 2 signs besides client_id and timestamp: the request itself. */
+export interface SignedRequestLine {
+  method: string;
+  /** Path and query exactly as received. */
+  target: string;
+  /** Lowercase hex SHA-256 of the exact body bytes received. */
+  bodySha256: string;
+}
+
+export const EMPTY_BODY_SHA256 = createHash("sha256").digest("hex");
+
+/**
+ * Signature version 2 (`X-SIGNATURE-VERSION: 2`): six lines joined by "\n", no trailing newline:
+ * `v2`, client_id, X-TIMESTAMP as sent, METHOD, path with query, hex SHA-256 of the body. The
+ * leading `v2` keeps a signature of one version from ever verifying as the other.
+ */
+export function stringToSignV2(
+  clientId: string,
+  timestampHeader: string,
+  request: SignedRequestLine,
+): string {
+  return [
+    "v2",
+    clientId,
+    timestampHeader,
+    request.method.toUpperCase(),
+    request.target,
+    request.bodySha256,
+  ].join("\n");
+}
+
+/** X-SIGNATURE-VERSION: absent means 1; otherwise exactly "1" or "2". */
+export function parseSignatureVersion(header: string | undefined): 1 | 2 | undefined {
+  if (header === undefined) return 1;
+  const value = header.trim();
+  return value === "1" ? 1 : value === "2" ? 2 : undefined;
 }
 
 /**

@@ -43,6 +43,11 @@ export const ERROR_CATALOGUE = {
   timestamp_in_future: { status: 401, title: "X-TIMESTAMP is too far in the future" },
   signature_malformed: { status: 401, title: "X-SIGNATURE is not valid base64" },
   signature_invalid: { status: 401, title: "X-SIGNATURE does not verify" },
+  signature_version_unsupported: { status: 401, title: "X-SIGNATURE-VERSION is not 1 or 2" },
+  signature_version_required: {
+    status: 401,
+    title: "This partner must sign requests with signature version 2",
+  },
   partner_disabled: { status: 403, title: "The partner is disabled" },
   no_active_key: { status: 403, title: "The partner has no active public key" },
   role_forbidden: { status: 403, title: "The user's role does not allow this" },

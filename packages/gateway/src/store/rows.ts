@@ -24,6 +24,7 @@ export interface PartnerRow {
   updated_at: number;
   previous_secret_hash: string | null;
   previous_secret_until: number | null;
+  signature_version: number;
 }
 
 export interface PartnerKeyRow {
@@ -56,6 +57,7 @@ export const toPartner = (r: PartnerRow): PartnerRecord => ({
   updatedAt: r.updated_at,
   previousSecretHash: r.previous_secret_hash,
   previousSecretUntil: r.previous_secret_until,
+  signatureVersion: Number(r.signature_version) === 2 ? 2 : 1,
 });
 
 export const toPartnerKey = (r: PartnerKeyRow): PartnerKeyRecord => ({

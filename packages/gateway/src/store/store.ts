@@ -22,7 +22,14 @@ export interface PartnerRecord {
   previousSecretHash: string | null;
   /** End of that grace period: the previous secret and its tokens work until then. */
   previousSecretUntil: number | null;
+  /**
+   * The signature version the partner must use: 1 accepts versions 1 and 2, 2 refuses version 1.
+   * Absent on creation: new partners start at 1 (the column's default).
+   */
+  signatureVersion?: SignatureVersion;
 }
+
+export type SignatureVersion = 1 | 2;
 
 export interface PartnerKeyRecord {
   id: string;
@@ -121,6 +128,11 @@ export interface Store {
   addPartnerKey(key: PartnerKeyRecord): Promise<void>;
   listPartnerKeys(partnerId: string): Promise<PartnerKeyRecord[]>;
   revokePartnerKey(partnerId: string, keyId: string, at: number): Promise<boolean>;
+  setPartnerSignatureVersion(
+    partnerId: string,
+    version: SignatureVersion,
+    at: number,
+  ): Promise<void>;
 
   listSigningKeys(): Promise<SigningKeyRecord[]>;
   addSigningKey(key: SigningKeyRecord): Promise<void>;

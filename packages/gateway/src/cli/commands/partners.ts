@@ -86,6 +86,19 @@ export const PARTNERS: CommandGroup = {
       summary: "Allows the partner's logins and requests again.",
       options: {},
     },
+    "require-signature-v2": {
+      name: "partners require-signature-v2",
+      args: CLIENT_ID,
+      summary:
+        "Refuses version 1 signatures (client_id|timestamp) from now on: every request must sign method, path and body (version 2).",
+      options: {},
+    },
+    "allow-signature-v1": {
+      name: "partners allow-signature-v1",
+      args: CLIENT_ID,
+      summary: "Accepts version 1 signatures again (undoes require-signature-v2).",
+      options: {},
+    },
     list: { name: "partners list", summary: "Partners, their status and keys.", options: {} },
   },
 };
@@ -111,7 +124,7 @@ function formatList(partners: PartnerSummary[]): string {
           `    ${k.key_id}  ${k.bits} bits  ${k.revoked_at === null ? "active" : `revoked ${k.revoked_at}`}`,
       );
       return [
-        `${p.client_id}  ${p.status.padEnd(8)}  ${p.name}  (secret v${p.secret_version}${p.previous_secret_valid_until ? `, previous secret until ${p.previous_secret_valid_until}` : ""}, ${p.tenant_id ? `tenant ${p.tenant_id}` : "no tenant"}, created ${p.created_at})`,
+        `${p.client_id}  ${p.status.padEnd(8)}  ${p.name}  (secret v${p.secret_version}${p.previous_secret_valid_until ? `, previous secret until ${p.previous_secret_valid_until}` : ""}, signature v${p.signature_version}${p.signature_version === 1 ? " or v2" : " only"}, ${p.tenant_id ? `tenant ${p.tenant_id}` : "no tenant"}, created ${p.created_at})`,
         ...keys,
       ].join("\n");
     })
@@ -231,6 +244,19 @@ export async function partnersCommand(args: string[], io: CliIo): Promise<number
         const status = sub === "disable" ? "disabled" : "active";
         await admin.setStatus(clientId, status);
         out({ client_id: clientId, status }, `Partner ${clientId} is now ${status}.\n`);
+        return EXIT.ok;
+      }
+      case "require-signature-v2":
+      case "allow-signature-v1": {
+        const clientId = requirePositional(spec, positionals, 0, "CLIENT_ID");
+        const version = sub === "require-signature-v2" ? 2 : 1;
+        await admin.setSignatureVersion(clientId, version);
+        out(
+          { client_id: clientId, signature_version: version },
+          version === 2
+            ? `Partner ${clientId} must now sign requests with signature version 2; version 1 is refused.\n`
+            : `Partner ${clientId} may sign requests with signature version 1 or 2.\n`,
+        );
         return EXIT.ok;
       }
       default: {

@@ -21,6 +21,7 @@ import type {
   PartnerRecord,
   PartnerStatus,
   SalesOrderRecord,
+  SignatureVersion,
   SigningKeyRecord,
   Store,
 } from "../store.js";
@@ -168,6 +169,17 @@ export class PostgresStore implements Store {
       [at, partnerId, keyId],
     );
     return result.rowCount === 1;
+  }
+
+  async setPartnerSignatureVersion(
+    partnerId: string,
+    version: SignatureVersion,
+    at: number,
+  ): Promise<void> {
+    await this.pool.query(
+      "UPDATE partners SET signature_version = $1, updated_at = $2 WHERE id = $3",
+      [version, at, partnerId],
+    );
   }
 
   async listSigningKeys(): Promise<SigningKeyRecord[]> {

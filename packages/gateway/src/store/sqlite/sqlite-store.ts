@@ -27,6 +27,7 @@ import type {
   PartnerRecord,
   PartnerStatus,
   SalesOrderRecord,
+  SignatureVersion,
   SigningKeyRecord,
   Store,
 } from "../store.js";
@@ -246,6 +247,18 @@ export class SqliteStore implements Store {
       "UPDATE partner_keys SET revoked_at = ? WHERE partner_id = ? AND id = ? AND revoked_at IS NULL",
     ).run(at, partnerId, keyId);
     return result.changes === 1;
+  }
+
+  async setPartnerSignatureVersion(
+    partnerId: string,
+    version: SignatureVersion,
+    at: number,
+  ): Promise<void> {
+    this.#prepare("UPDATE partners SET signature_version = ?, updated_at = ? WHERE id = ?").run(
+      version,
+      at,
+      partnerId,
+    );
   }
 
   async listSigningKeys(): Promise<SigningKeyRecord[]> {
