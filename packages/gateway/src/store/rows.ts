@@ -81,7 +81,8 @@ export const toSigningKey = (r: SigningKeyRow): SigningKeyRecord => ({
 
 export interface OrderRow {
   seq: number;
-  partner_seq: number;
+  /** NULL for orders stored before per-partner numbers: their number is their seq. */
+  partner_seq: number | null;
   id: string;
   partner_id: string;
   purchase_order_no: string | null;
@@ -98,7 +99,7 @@ export interface OrderRow {
 
 export const toOrder = (r: OrderRow): SalesOrderRecord => ({
   seq: r.seq,
-  partnerSeq: r.partner_seq,
+  partnerSeq: r.partner_seq ?? r.seq,
   id: r.id,
   partnerId: r.partner_id,
   purchaseOrderNo: r.purchase_order_no,
