@@ -2,31 +2,15 @@ import {
   EnterpriseModuleProvider,
   useEnterpriseModuleTranslationContext,
 } from "@orderline/i18n/react";
+import type { DiagramText, StateName } from "../../scripts/lib/describe-diagram.mjs";
 import { PageTitle, ScrollRegion } from "../components.js";
 import generated from "../generated/diagrams.json";
 import { integrationModule } from "../modules.js";
 
-/** A state as the text names it: its label, or (initial, final, choice) its kind. */
-type StateName = { label: string } | { kind: string };
+/** What scripts/render-diagrams.mjs writes for each diagram: its text and its drawing's size. */
+type Described = DiagramText & { name: string; width: number; height: number };
 
-/** What scripts/render-diagrams.mjs writes for each diagram (lib/describe-diagram.mjs). */
-interface DiagramText {
-  name: string;
-  type: string;
-  language: string;
-  width: number;
-  height: number;
-  title: string;
-  subtitle: string;
-  views: { title: string; caption: string }[];
-  sequence?: (
-    | { kind: "message"; number: number; from: string; to: string; label: string; guards: string[] }
-    | { kind: "divider"; label: string }
-  )[];
-  transitions?: { from: StateName; to: StateName; text: string }[];
-}
-
-const diagrams = generated as DiagramText[];
+const diagrams = generated as Described[];
 
 /** How far a drawing may shrink to fit the page and stay readable; below it, it scrolls. */
 const MIN_SCALE = 0.7;
