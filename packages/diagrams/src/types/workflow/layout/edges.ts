@@ -52,6 +52,25 @@ const ROLE_WIDTH: Record<EdgeRole, number> = {
   error: 1.75,
 };
 
+/** The box an arrowhead of a line `width` wide covers at the end of `points` (see renderEdge). */
+function arrowBox(points: Point[], width: number): Box {
+  const tip = points[points.length - 1] as Point;
+  const before = points[points.length - 2] as Point;
+  const len = 7 + width * 1.6;
+  const half = 3.5 + width;
+  const dx = Math.sign(tip.x - before.x);
+  const dy = Math.sign(tip.y - before.y);
+  const base = { x: tip.x - dx * len, y: tip.y - dy * len };
+  const x = Math.min(tip.x, base.x) - Math.abs(dy) * half;
+  const y = Math.min(tip.y, base.y) - Math.abs(dx) * half;
+  return {
+    x,
+    y,
+    width: Math.abs(dx) * len + 2 * Math.abs(dy) * half,
+    height: Math.abs(dy) * len + 2 * Math.abs(dx) * half,
+  };
+}
+
 /**
  * Routes every edge between the placed nodes, then places the labels, clear of the nodes,
  * the other edges and the `bands` (groups and phases) where they can be, inside `bounds`.
@@ -156,6 +175,12 @@ export function routeEdges(
   const finalPoints = separated.map((path) =>
     simplify(path).map((q) => ({ x: round(q.x), y: round(q.y) })),
   );
+  const widthOf = (k: number) => {
+    const edge = diagram.edges[(pending[k] as Pending).index] as Edge;
+    return (
+      edge.width ?? ROLE_WIDTH[edgeRole(edge, mainSet)] * (edge.variant === "emphasis" ? 1.4 : 1)
+    );
+  };
   const scene: LabelScene = {
     bounds,
     nodes: nodes.map((n) => n.box),
@@ -163,6 +188,7 @@ export function routeEdges(
     outlines: bands.map((b) => b.box),
     captions: bands.map((b) => b.label.box),
     placed: [],
+    arrows: finalPoints.map((points, k) => arrowBox(points, widthOf(k))),
   };
   const out: EdgeLayout[] = [];
   pending.forEach((p, k) => {
@@ -181,7 +207,7 @@ export function routeEdges(
       toSide: p.sides[1],
       points,
       arrow: { tip, dx: round((tip.x - before.x) / len), dy: round((tip.y - before.y) / len) },
-      strokeWidth: edge.width ?? ROLE_WIDTH[role] * (edge.variant === "emphasis" ? 1.4 : 1),
+      strokeWidth: widthOf(k),
     };
     const label =
       edge.label === undefined || edge.label === ""

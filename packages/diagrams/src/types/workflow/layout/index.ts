@@ -40,6 +40,46 @@ function measureNode(node: DiagramNode): NodeContent {
   return { width, height, withIcon, label, sublabel, tag };
 }
 
+/** Room kept between a label beside an edge and the nodes at either end of the gutter. */
+const LABEL_ROOM = 12;
+
+/**
+ * Widens the gutter between two neighbouring columns until the label of every edge crossing it
+ * from one to the other fits beside that edge without touching a node.
+ */
+function widenGuttersForLabels(
+  diagram: WorkflowDiagram,
+  contents: NodeContent[],
+  colW: number[],
+): void {
+  const nodeW = colW.map(() => 0);
+  const colOf = new Map<string, number>();
+  diagram.nodes.forEach((n, i) => {
+    nodeW[n.col] = Math.max(nodeW[n.col] as number, (contents[i] as NodeContent).width);
+    colOf.set(n.id, n.col);
+  });
+  const need = colW.map(() => 0);
+  for (const e of diagram.edges) {
+    if (e.label === undefined || e.label === "" || e.via || e.labelAt) continue;
+    const from = colOf.get(e.from);
+    const to = colOf.get(e.to);
+    if (from === undefined || to === undefined || Math.abs(from - to) !== 1) continue;
+    const block = textBlock(e.label, M.edgeLabelSize, "regular", M.edgeLabelWidth, 3);
+    const c = Math.min(from, to);
+    need[c] = Math.max(need[c] as number, block.box.width + 8 + 2 * LABEL_ROOM);
+  }
+  for (let c = 0; c + 1 < colW.length; c++) {
+    const gutter =
+      ((colW[c] as number) - (nodeW[c] as number)) / 2 +
+      ((colW[c + 1] as number) - (nodeW[c + 1] as number)) / 2;
+    const extra = (need[c] as number) - gutter;
+    if (extra <= 0) continue;
+    // Both columns grow, so their nodes stay centred.
+    colW[c] = (colW[c] as number) + extra;
+    colW[c + 1] = (colW[c + 1] as number) + extra;
+  }
+}
+
 /** Positions every part of the diagram. Pure: the same description always gives the same numbers. */
 export function layoutDiagram(diagram: WorkflowDiagram): Layout {
   const laneIndex = new Map(diagram.lanes.map((l, i) => [l.id, i]));
@@ -67,6 +107,7 @@ export function layoutDiagram(diagram: WorkflowDiagram): Layout {
     const need = (lanePadTop[li] as number) + M.lanePad + c.height + 2 * Math.abs(n.yOffset ?? 0);
     laneH[li] = Math.max(laneH[li] as number, need);
   });
+  widenGuttersForLabels(diagram, contents, colW);
   const laneLabels = diagram.lanes.map((l) =>
     textBlock(l.label, 12, "semibold", M.laneHeaderWidth - 24, 4),
   );

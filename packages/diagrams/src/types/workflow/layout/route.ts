@@ -400,6 +400,18 @@ function straightLine(req: RouteRequest): Point[] | undefined {
 const TRACK = 5;
 /** Tracks stay this close to the channel's centre line: well clear of any node. */
 const MAX_SPREAD = 16;
+// Track offsets from a channel's centre line, in the order they are taken. They keep off the
+// outlines drawn in the channel (phases 3 units either side of a column line, groups 8; lanes
+// 7 either side of a lane gap's middle) and stay visibly apart.
+const X_TRACKS = [0, -12, 12, -18, 18];
+const Y_TRACKS = [0, -4, 4];
+
+/** The offsets of `count` tracks, lowest first: the fixed ones while they last, else evenly spread. */
+function trackOffsets(count: number, allowed: number[]): number[] {
+  if (count <= allowed.length) return allowed.slice(0, count).sort((p, q) => p - q);
+  const spacing = Math.min(TRACK, (2 * MAX_SPREAD) / (count - 1));
+  return Array.from({ length: count }, (_, t) => (t - (count - 1) / 2) * spacing);
+}
 
 /**
  * Spreads edges that share a channel onto parallel tracks a few units apart, so two edges
@@ -442,9 +454,9 @@ export function separateTracks(paths: Point[][], channels: Channels): Point[][] 
       });
       const count = trackEnds.length;
       if (count < 2) continue;
-      const spacing = Math.min(TRACK, (2 * MAX_SPREAD) / (count - 1));
+      const offsets = trackOffsets(count, axis === "x" ? X_TRACKS : Y_TRACKS);
       list.forEach((s, k) => {
-        const offset = ((assigned[k] as number) - (count - 1) / 2) * spacing;
+        const offset = offsets[assigned[k] as number] as number;
         const path = out[s.path] as Point[];
         (path[s.seg] as Point)[axis] = at + offset;
         (path[s.seg + 1] as Point)[axis] = at + offset;
