@@ -115,20 +115,33 @@ function candidates(
   xs: number[],
   ys: number[],
   strict: { x: boolean; y: boolean },
+  channelFirst: boolean,
 ): Point[][] {
   if (da.x === 0) {
-    const flipped = candidates(tr(a), tr(da), tr(b), tr(db), prefY, prefX, ys, xs, {
-      x: strict.y,
-      y: strict.x,
-    });
+    const flipped = candidates(
+      tr(a),
+      tr(da),
+      tr(b),
+      tr(db),
+      prefY,
+      prefX,
+      ys,
+      xs,
+      { x: strict.y, y: strict.x },
+      channelFirst,
+    );
     return flipped.map((path) => path.map(tr));
   }
   const out: Point[][] = [];
   const validA = (x: number) => da.x * (x - a.x) >= 0;
+  // Runs go along the channels, where tracks are assigned; the bias point only when none fits
+  // (or when the description sets a bias).
+  const order = (lines: number[], pref: number) =>
+    channelFirst ? [...byDistance(lines, pref), pref] : byDistance([pref, ...lines], pref);
   if (db.x !== 0) {
     const validB = (x: number) => db.x * (x - b.x) >= 0;
     if (Math.abs(a.y - b.y) < 0.01 && db.x === -da.x && validA(b.x)) out.push([a, b]);
-    const xOrder = strict.x ? [prefX, ...byDistance(xs, prefX)] : byDistance([prefX, ...xs], prefX);
+    const xOrder = strict.x ? [prefX, ...byDistance(xs, prefX)] : order(xs, prefX);
     for (const x of xOrder) {
       if (validA(x) && validB(x)) out.push([a, { x, y: a.y }, { x, y: b.y }, b]);
     }
@@ -136,15 +149,17 @@ function candidates(
     const xa = strict.x && validA(prefX) ? prefX : byDistance(xs.filter(validA), a.x)[0];
     const xb = byDistance(xs.filter(validB), b.x)[0];
     if (xa !== undefined && xb !== undefined) {
-      for (const y of byDistance([prefY, ...ys], prefY)) {
+      for (const y of strict.y ? [prefY, ...byDistance(ys, prefY)] : order(ys, prefY)) {
         out.push([a, { x: xa, y: a.y }, { x: xa, y }, { x: xb, y }, { x: xb, y: b.y }, b]);
       }
     }
   } else {
     const validBy = (y: number) => db.y * (y - b.y) >= 0;
     if (!strict.x && !strict.y && validA(b.x) && validBy(a.y)) out.push([a, { x: b.x, y: a.y }, b]);
-    const xOrder = byDistance([prefX, ...xs], prefX).filter(validA);
-    const yOrder = byDistance([prefY, ...ys], prefY).filter(validBy);
+    const xOrder = (strict.x ? byDistance([prefX, ...xs], prefX) : order(xs, prefX)).filter(validA);
+    const yOrder = (strict.y ? byDistance([prefY, ...ys], prefY) : order(ys, prefY)).filter(
+      validBy,
+    );
     if (strict.x || strict.y) {
       if (validA(b.x) && validBy(a.y)) out.push([a, { x: b.x, y: a.y }, b]);
     }
@@ -351,7 +366,18 @@ export function routeEdge(req: RouteRequest, channels: Channels, obstacles: Obst
   if (edge.channelY !== undefined) prefY = edge.channelY;
 
   const xs = route === "outside-right" ? [...channels.xs, prefX] : channels.xs;
-  const options = candidates(a, da, b, db, prefX, prefY, xs, channels.ys, strict);
+  const options = candidates(
+    a,
+    da,
+    b,
+    db,
+    prefX,
+    prefY,
+    xs,
+    channels.ys,
+    strict,
+    edge.bias === undefined,
+  );
   let best: Point[] | undefined;
   for (const middle of options) {
     if (obstacles.hits(middle) === 0) {
