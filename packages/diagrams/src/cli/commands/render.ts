@@ -11,6 +11,7 @@ import { parsePreset } from "../preset.js";
 const FORMATS: readonly OutputFormat[] = ["svg", "png", "pdf", "html"];
 
 const HELP = `Usage: orderline-diagrams render FILE... [-o OUT] [--format F] [--preset P] [--scale N]
+                                [--strict]
 
 Validates each description and renders it, without a browser, to SVG, PNG, PDF or a
 self-contained HTML page (the trace animation along mainPath, guided views, node cards).
@@ -32,14 +33,17 @@ Options:
                         meta.visual_preset
   --scale N           PNG only: pixels per diagram unit, e.g. 2 for a high-density
                         image (default 1)
+  --strict            treat warnings as problems: nothing is written
   -h, --help          show this help
 
 Nothing is written unless every FILE is valid: with any problem, the problems are printed
-(file:line:col  /json/path  message) and no output file is touched.
+(file:line:col  /json/path  message) and no output file is touched. What the drawing cannot
+honour (a requested route or channel, text cut short with "…") is printed as a warning in
+the same form; the output is still written unless --strict is given.
 
 Exit status:
   0  every output written
-  1  at least one description has problems (nothing written)
+  1  at least one description has problems, or warnings with --strict (nothing written)
   2  usage error, a FILE that cannot be read, or an output that cannot be written
 
 Examples:
@@ -53,6 +57,7 @@ const OPTIONS = {
   format: { type: "string", short: "f" },
   preset: { type: "string" },
   scale: { type: "string" },
+  strict: { type: "boolean" },
 } as const;
 
 function formatOf(path: string): OutputFormat | undefined {
@@ -149,7 +154,9 @@ export const command: Command = {
     }
 
     // Read and validate everything before writing anything.
-    const { validateSource, formatProblems } = await import("../../validate/index.js");
+    const { validateSource, formatProblems, renderWarnings } = await import(
+      "../../validate/index.js"
+    );
     const jobs: Job[] = [];
     let invalid = 0;
     for (const file of files) {
@@ -167,6 +174,12 @@ export const command: Command = {
       if (!result.ok) {
         invalid++;
         io.stderr(formatProblems(result.problems, "text"));
+        continue;
+      }
+      const warnings = await renderWarnings(source, { file: file === "-" ? "<stdin>" : file });
+      io.stderr(formatProblems(warnings, "text"));
+      if (values.strict && warnings.length > 0) {
+        invalid++;
         continue;
       }
       const diagram = result.diagram;
@@ -198,7 +211,7 @@ export const command: Command = {
     }
     if (invalid > 0) {
       io.stderr(
-        `nothing written: ${invalid} of ${files.length} file${files.length === 1 ? "" : "s"} ha${invalid === 1 ? "s" : "ve"} problems\n`,
+        `nothing written: ${invalid} of ${files.length} file${files.length === 1 ? "" : "s"} ha${invalid === 1 ? "s" : "ve"} problems${values.strict ? " or warnings (--strict)" : ""}\n`,
       );
       return EXIT.invalid;
     }

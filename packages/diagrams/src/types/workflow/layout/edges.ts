@@ -1,7 +1,7 @@
 import { round, simplify } from "../../../core/geometry.js";
 import type { Edge, EdgeRole, Point, Side, WorkflowDiagram } from "../model.js";
 import { type LabelScene, placeEdgeLabel } from "./labels.js";
-import { METRICS as M, textBlock } from "./metrics.js";
+import { cutMessage, isCut, METRICS as M, textBlock } from "./metrics.js";
 import {
   type Channels,
   chooseSides,
@@ -82,6 +82,7 @@ export function routeEdges(
   channels: Channels,
   bounds: Box,
   bands: BandLayout[],
+  warn: (rule: string, path: string, message: string) => void = () => {},
 ): EdgeLayout[] {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const endpoint = (id: string): Endpoint | undefined => {
@@ -168,6 +169,8 @@ export function routeEdges(
       },
       channels,
       obstacles,
+      (rule, property, message) =>
+        warn(rule, `/edges/${p.index}${property ? `/${property}` : ""}`, message),
     );
     routed.push(points);
   }
@@ -209,15 +212,13 @@ export function routeEdges(
       arrow: { tip, dx: round((tip.x - before.x) / len), dy: round((tip.y - before.y) / len) },
       strokeWidth: widthOf(k),
     };
-    const label =
-      edge.label === undefined || edge.label === ""
-        ? undefined
-        : placeEdgeLabel(
-            edge,
-            k,
-            textBlock(edge.label, M.edgeLabelSize, "regular", M.edgeLabelWidth, 3),
-            scene,
-          );
+    let label: EdgeLayout["label"];
+    if (edge.label !== undefined && edge.label !== "") {
+      const block = textBlock(edge.label, M.edgeLabelSize, "regular", M.edgeLabelWidth, 3);
+      if (isCut(block, edge.label))
+        warn("render/text-cut", `/edges/${p.index}/label`, cutMessage(block));
+      label = placeEdgeLabel(edge, k, block, scene);
+    }
     if (label) layout.label = label;
     out.push(layout);
   });

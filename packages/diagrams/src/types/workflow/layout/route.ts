@@ -311,8 +311,55 @@ function leg(p: Point, q: Point, dir: Point, obstacles: Obstacles): Point[] {
   return options.find((o) => obstacles.hits(o) === 0) ?? (options[0] as Point[]);
 }
 
+/** Reports a request the drawing cannot honour: the rule id, the edge property, why. */
+export type Warn = (rule: string, property: string, message: string) => void;
+
+/** True when some inner corner of `points` lies on the line `axis` = `at`. */
+const usesLine = (points: Point[], axis: "x" | "y", at: number) =>
+  points.slice(1, -1).some((p) => Math.abs(p[axis] - at) < 0.01);
+
 /** Routes one edge: an orthogonal polyline from the source's port to the target's port. */
-export function routeEdge(req: RouteRequest, channels: Channels, obstacles: Obstacles): Point[] {
+export function routeEdge(
+  req: RouteRequest,
+  channels: Channels,
+  obstacles: Obstacles,
+  warn: Warn = () => {},
+): Point[] {
+  const path = routeEdgeInner(req, channels, obstacles, warn);
+  const { edge } = req;
+  // A straight line the router found another way (the ports aligned) still honours the route.
+  if (edge.route === "straight" && path.length > 2) {
+    warn(
+      "render/route",
+      "route",
+      straightLine(req)
+        ? 'route "straight" would cross a node; the edge is drawn with bends instead'
+        : 'route "straight" needs the two nodes to face each other; the edge is drawn with bends instead',
+    );
+  }
+  if (edge.channelX !== undefined && !edge.via && !usesLine(path, "x", edge.channelX)) {
+    warn(
+      "render/channel",
+      "channelX",
+      `channelX ${edge.channelX} cannot carry this edge here (it lies behind a port or a node is in the way); the edge takes another channel`,
+    );
+  }
+  if (edge.channelY !== undefined && !edge.via && !usesLine(path, "y", edge.channelY)) {
+    warn(
+      "render/channel",
+      "channelY",
+      `channelY ${edge.channelY} cannot carry this edge here (it lies behind a port or a node is in the way); the edge takes another channel`,
+    );
+  }
+  return path;
+}
+
+function routeEdgeInner(
+  req: RouteRequest,
+  channels: Channels,
+  obstacles: Obstacles,
+  warn: Warn,
+): Point[] {
   const { edge, from, to } = req;
   const da = sideDir(req.fromSide);
   const db = sideDir(req.toSide);
@@ -391,6 +438,11 @@ export function routeEdge(req: RouteRequest, channels: Channels, obstacles: Obst
   if (!best) {
     // Nothing avoids every node (the ports themselves are boxed in): keep the intended shape.
     best = options[0] ?? [a, b];
+    warn(
+      "render/route",
+      edge.route ? "route" : "",
+      "no route for this edge avoids every node; it is drawn through one",
+    );
   }
   return simplify([p0, ...best, pn]);
 }
