@@ -1,6 +1,6 @@
 import { round, simplify } from "../../../core/geometry.js";
 import type { Edge, EdgeRole, Point, Side, WorkflowDiagram } from "../model.js";
-import { type LabelScene, placeEdgeLabel } from "./labels.js";
+import { extent, type LabelScene, placeEdgeLabel } from "./labels.js";
 import { cutMessage, isCut, METRICS as M, textBlock } from "./metrics.js";
 import {
   type Channels,
@@ -188,6 +188,7 @@ export function routeEdges(
     bounds,
     nodes: nodes.map((n) => n.box),
     edges: finalPoints,
+    extents: finalPoints.map(extent),
     outlines: bands.map((b) => b.box),
     captions: bands.map((b) => b.label.box),
     placed: [],

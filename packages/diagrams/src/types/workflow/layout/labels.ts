@@ -16,6 +16,8 @@ export interface LabelScene {
   nodes: Box[];
   /** Every edge's polyline, in edge order. */
   edges: Point[][];
+  /** Each polyline's bounding box, so a label far from an edge skips its segments. */
+  extents: Box[];
   /** Group and phase outlines, which read like lines under a label. */
   outlines: Box[];
   /** Group and phase captions. */
@@ -107,23 +109,43 @@ function candidates(edge: Edge, points: Point[], w: number, h: number): Candidat
   return out.sort((p, q) => p.rank - q.rank);
 }
 
+/** The bounding box of a polyline. */
+export function extent(points: Point[]): Box {
+  let x0 = Number.POSITIVE_INFINITY;
+  let y0 = Number.POSITIVE_INFINITY;
+  let x1 = Number.NEGATIVE_INFINITY;
+  let y1 = Number.NEGATIVE_INFINITY;
+  for (const p of points) {
+    x0 = Math.min(x0, p.x);
+    y0 = Math.min(y0, p.y);
+    x1 = Math.max(x1, p.x);
+    y1 = Math.max(y1, p.y);
+  }
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
 /** What covering the scene costs with the label's background at `bg` (see the weights above). */
-function cost(bg: Box, own: number, segment: number, scene: LabelScene): number {
+// Stops adding once `budget` is reached: the caller only needs to know the spot is no better.
+function cost(bg: Box, own: number, segment: number, scene: LabelScene, budget: number): number {
   let total = 0;
   if (!boxContains(scene.bounds, bg)) total += HARD;
-  for (const n of scene.nodes) if (boxesOverlap(bg, n)) total += HARD;
-  for (const p of scene.placed) if (boxesOverlap(bg, p)) total += HARD;
-  for (const a of scene.arrows) if (boxesOverlap(bg, a)) total += HARD;
+  for (const n of scene.nodes) if (boxesOverlap(bg, n)) return total + HARD;
+  for (const p of scene.placed) if (boxesOverlap(bg, p)) return total + HARD;
+  for (const a of scene.arrows) if (boxesOverlap(bg, a)) return total + HARD;
+  if (total >= budget) return total;
   // Another line touching the background is as near as the label's own: it misleads.
   const near = inflate(bg, 1);
-  scene.edges.forEach((points, e) => {
+  for (let e = 0; e < scene.edges.length; e++) {
+    const points = scene.edges[e] as Point[];
+    if (!boxesOverlap(inflate(scene.extents[e] as Box, 1), near)) continue;
     for (let i = 1; i < points.length; i++) {
       if (e === own && i - 1 === segment) continue;
       if (segmentHitsBox(points[i - 1] as Point, points[i] as Point, e === own ? bg : near)) {
         total += e === own ? OWN_EDGE : OTHER_EDGE;
+        if (total >= budget) return total;
       }
     }
-  });
+  }
   for (const c of scene.captions) if (boxesOverlap(bg, c)) total += CAPTION;
   for (const o of scene.outlines) if (outlineCrosses(bg, o)) total += OUTLINE;
   return total;
@@ -162,7 +184,8 @@ export function placeEdgeLabel(
     for (const spot of spots) {
       // Spots come cheapest-rank first and covering never costs less than nothing.
       if (spot.rank >= bestCost) break;
-      const c = spot.rank + cost(background(spot.center), own, spot.segment, scene);
+      const c =
+        spot.rank + cost(background(spot.center), own, spot.segment, scene, bestCost - spot.rank);
       if (c < bestCost) {
         best = spot;
         bestCost = c;
