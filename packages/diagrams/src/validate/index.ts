@@ -1,3 +1,4 @@
+import type { LaidOut } from "../core/diagram-type.js";
 import {
   formatProblems,
   locateAll,
@@ -39,13 +40,14 @@ export async function validateSource(
 export async function renderWarnings(
   source: string,
   options: ValidateOptions = {},
+  /** The description's layout when the caller has made it (it is not made twice). */
+  layout?: LaidOut,
 ): Promise<Problem[]> {
   const parsed = parseWithLocations(source, options.file);
   if (!parsed.ok) return [];
   const name = (parsed.value as { diagram_type?: unknown } | null)?.diagram_type;
   if (!isTypeName(name)) return [];
-  const type = await loadType(name);
-  const laidOut = await type.layout(parsed.value);
+  const laidOut = layout ?? (await (await loadType(name)).layout(parsed.value));
   const found = (laidOut.warnings ?? []) as UnlocatedProblem[];
   return locateAll(parsed, found, options).map((p) => ({ ...p, severity: "warning" as const }));
 }

@@ -1,8 +1,9 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import type { Description } from "../../core/diagram-type.js";
+import type { Description, LaidOut } from "../../core/diagram-type.js";
 import type { VisualPreset } from "../../core/model.js";
 import type { OutputFormat } from "../../export/index.js";
+import type { TypeName } from "../../types/index.js";
 import { parseCommandArgs } from "../args.js";
 import { type CliIo, type Command, EXIT } from "../command.js";
 import { parsePreset } from "../preset.js";
@@ -77,6 +78,7 @@ function isDirectory(path: string): boolean {
 interface Job {
   file: string;
   diagram: Description;
+  layout: LaidOut;
   /** Absolute output path, or "-" for standard output. */
   out: string;
   format: OutputFormat;
@@ -157,6 +159,7 @@ export const command: Command = {
     const { validateSource, formatProblems, renderWarnings } = await import(
       "../../validate/index.js"
     );
+    const { loadType } = await import("../../types/index.js");
     const jobs: Job[] = [];
     let invalid = 0;
     for (const file of files) {
@@ -176,13 +179,20 @@ export const command: Command = {
         io.stderr(formatProblems(result.problems, "text"));
         continue;
       }
-      const warnings = await renderWarnings(source, { file: file === "-" ? "<stdin>" : file });
+      const diagram = result.diagram;
+      // Laid out once: for the warnings now and for the output later.
+      const type = await loadType(diagram.diagram_type as TypeName);
+      const layout = await type.layout(diagram);
+      const warnings = await renderWarnings(
+        source,
+        { file: file === "-" ? "<stdin>" : file },
+        layout,
+      );
       io.stderr(formatProblems(warnings, "text"));
       if (values.strict && warnings.length > 0) {
         invalid++;
         continue;
       }
-      const diagram = result.diagram;
       const name = file === "-" ? "stdin" : basename(file, extname(file));
       let target: string;
       let jobFormat: OutputFormat;
@@ -207,7 +217,7 @@ export const command: Command = {
         jobFormat = format ?? "svg";
         target = resolve(io.cwd, dirname(file), `${name}.${jobFormat}`);
       }
-      jobs.push({ file, diagram, out: target, format: jobFormat });
+      jobs.push({ file, diagram, layout, out: target, format: jobFormat });
     }
     if (invalid > 0) {
       io.stderr(
@@ -221,7 +231,9 @@ export const command: Command = {
 
     const { exportDiagram } = await import("../../export/index.js");
     for (const job of jobs) {
-      const options: { preset?: VisualPreset; scale?: number } = {};
+      const options: { preset?: VisualPreset; scale?: number; layout: LaidOut } = {
+        layout: job.layout,
+      };
       if (preset) options.preset = preset;
       if (scale !== undefined) options.scale = scale;
       const content = await exportDiagram(job.diagram, job.format, options);
