@@ -145,12 +145,9 @@ describe("edge labels clear of other edges", () => {
     return found;
   };
 
-  // r_bottom's labelSegment pins its label to the bottom run, which r_left crosses: a label
-  // off its own edge would mislead more than one over a crossing line. e_assets' straight
-  // run is crossed by e_retry's climb through the same gutter (listed in route-defects.json
-  // until routing makes room for labels).
+  // e_assets' straight run is crossed by e_retry's climb through the same gutter (listed in
+  // route-defects.json until routing makes room for labels).
   const UNAVOIDABLE: Record<string, string[]> = {
-    routes: ["label of r_bottom lies on r_left"],
     "checkout-flow": ["label of e_assets lies on e_retry"],
   };
 

@@ -17,7 +17,7 @@ export const METRICS = {
   titleSize: 22,
   subtitleSize: 13,
   laneHeaderWidth: 132,
-  laneGap: 14,
+  laneGap: 22,
   lanePad: 24,
   laneGroupPad: 38,
   laneMinHeight: 112,

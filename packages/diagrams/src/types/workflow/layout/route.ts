@@ -480,9 +480,9 @@ const TRACK = 5;
 const MAX_SPREAD = 16;
 // Track offsets from a channel's centre line, in the order they are taken. They keep off the
 // outlines drawn in the channel (phases 3 units either side of a column line, groups 8; lanes
-// 7 either side of a lane gap's middle) and stay visibly apart.
+// 11 either side of a lane gap's middle) and stay visibly apart.
 const X_TRACKS = [0, -12, 12, -18, 18];
-const Y_TRACKS = [0, -4, 4];
+const Y_TRACKS = [0, -4, 4, -8, 8];
 
 /** The offsets of `count` tracks, lowest first: the fixed ones while they last, else evenly spread. */
 function trackOffsets(count: number, allowed: number[]): number[] {
