@@ -78,6 +78,22 @@ describe("the routing checker finds each kind of defect in a real render", () =>
     expect(defectsOf(shared)).toContainEqual(expect.stringMatching(/^shared-track ad: with ad2/));
   });
 
+  it("a label over a node, over an arrowhead, or beside another edge as near as its own", () => {
+    const d = two({ edges: [{ id: "ab", from: "a", to: "b" }] });
+    const scene = readSvgScene(renderSvg(d));
+    const b = scene.nodes.find((n) => n.id === "b")?.box as Box;
+    const tip = scene.edges[0]?.points.at(-1) as { x: number; y: number };
+    d.edges = [
+      { id: "ab", from: "a", to: "b" },
+      { id: "bc", from: "b", to: "c", label: "on b", labelAt: { x: b.x + 30, y: b.y + 20 } },
+      { id: "bd", from: "b", to: "d", label: "at the tip", labelAt: { x: tip.x - 4, y: tip.y } },
+    ];
+    const found = defectsOf(d);
+    expect(found).toContain("text-overlap bc: node b");
+    expect(found).toContain("label-over-arrow bd: ab's");
+    expect(found).toContainEqual(expect.stringMatching(/^label-ambiguous bd: ab as near/));
+  });
+
   it("an edge along a phase outline", () => {
     const d = two({
       phases: [{ id: "p", label: "Phase", fromCol: 0, toCol: 0 }],
