@@ -123,7 +123,7 @@ describe("orderline-diagrams validate (in-process)", () => {
 
   it.each([
     [["validate"], "name at least one FILE"],
-    [["validate", "--strict", "valid.json"], "Unknown option '--strict'"],
+    [["validate", "--lenient", "valid.json"], "Unknown option '--lenient'"],
     [["validate", "--format", "xml", "valid.json"], "--format must be text or json"],
     [["validate", "valid.json", "--format"], "argument missing"],
   ])("exits 2 on a usage error: %j", async (args, message) => {
