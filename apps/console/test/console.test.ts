@@ -96,6 +96,8 @@ describe("the console in a browser", () => {
     const { context, page, errors } = await open();
     await signIn(page);
     const rows = page.locator("tbody tr");
+    // The heading paints before the first page of orders arrives.
+    await rows.nth(19).waitFor();
     expect(await rows.count()).toBe(20);
     // Newest first.
     expect(await rows.first().locator("th").innerText()).toBe(orders.at(-1)?.order_number);

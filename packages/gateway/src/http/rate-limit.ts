@@ -75,9 +75,22 @@ export class RedisRateCounter implements RateCounter {
     });
     this.#redis.on("error", () => {});
     this.#redis.defineCommand("olConsume", { numberOfKeys: 1, lua: CONSUME });
+    // Requests that arrive while the first connection is still being made wait for it (at most
+    // the connect timeout) rather than pass uncounted; later outages still fail fast.
+    this.#connected = new Promise((resolve) => {
+      const timer = setTimeout(resolve, 2000);
+      timer.unref();
+      this.#redis.once("ready", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
+  readonly #connected: Promise<void>;
+
   async consume(key: string, windowMs: number): Promise<Consumed> {
+    await this.#connected;
     const [count, ttl] = (await (
       this.#redis as unknown as {
         olConsume(key: string, windowMs: number): Promise<[number, number]>;
