@@ -120,10 +120,8 @@ async function rawDatabase(kind: StoreKind, url: string) {
   return {
     run: async (sql: string, params: unknown[] = []) => {
       let n = 0;
-      await client.query(
-        sql.replace(/\?/g, () => `$${++n}`),
-        params,
-      );
+      // Migrations run without parameters and may hold a `?` of their own (jsonpath in 003).
+      await client.query(params.length ? sql.replace(/\?/g, () => `$${++n}`) : sql, params);
     },
     close: () => client.end(),
   };

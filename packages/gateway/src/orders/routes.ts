@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SignedRequestAuthenticator } from "../auth/authenticate.js";
 import type { PartnerView } from "../auth/partner-directory.js";
+import { ApiError } from "../http/errors.js";
 import { SIGNED_REQUEST_SECURITY } from "../http/openapi.js";
 import type { ClientRateLimiter } from "../http/rate-limit.js";
 import { problemResponses } from "../http/schemas.js";
@@ -8,13 +9,34 @@ import {
   CREATE_ORDER_BODY,
   CREATED_RESPONSE,
   IDEMPOTENCY_HEADERS,
-  LIST_QUERY,
   MULTILINE_ORDER_FIELDS,
   ORDER_ID_PARAMS,
   ORDER_LIST_RESPONSE,
   ORDER_RESPONSE,
+  PARTNER_LIST_QUERY,
+  REASON_REQUIRED_BODY,
 } from "./schemas.js";
-import type { CreateOrderBody, OrderService } from "./service.js";
+import { type CreateOrderBody, etagOf, type OrderService } from "./service.js";
+
+interface ListQuery {
+  limit: number;
+  cursor?: string;
+  status?: string;
+  created_from?: string;
+  created_to?: string;
+  purchase_order_no?: string;
+}
+
+/** The schema checked the shape; a date that does not exist (2026-13-01) is refused here. */
+function millis(name: string, instant: string): number {
+  const at = Date.parse(instant);
+  if (Number.isNaN(at)) {
+    throw new ApiError("validation_failed", `${name} is not a date that exists: '${instant}'.`, {
+      errors: [{ pointer: `/${name}`, message: "must be an existing RFC 3339 date-time" }],
+    });
+  }
+  return at;
+}
 
 export interface OrderRoutesOptions {
   orders: OrderService;
@@ -77,18 +99,32 @@ export async function orderRoutes(
     },
   );
 
-  app.get<{ Querystring: { limit: number; cursor?: string } }>(
+  app.get<{ Querystring: ListQuery }>(
     "/api/v1/sales-orders",
     {
       schema: {
         tags: ["Sales Orders"],
         summary: "List the partner's sales orders, newest first",
+        description:
+          "Filters combine: `status`, `created_from` (inclusive), `created_to` (exclusive), " +
+          "`purchase_order_no` (a lookup: at most one order). The cursor keeps the filters' place; send the same filters with it.",
         security: SIGNED_REQUEST_SECURITY,
-        querystring: LIST_QUERY,
+        querystring: PARTNER_LIST_QUERY,
         response: { 200: ORDER_LIST_RESPONSE, ...problemResponses(...AUTH_ERRORS) },
       },
     },
-    async (request) => orders.list(partnerOf(request), request.query.limit, request.query.cursor),
+    async (request) => {
+      const q = request.query;
+      const filter = {
+        ...(q.status === undefined ? {} : { status: q.status }),
+        ...(q.created_from === undefined
+          ? {}
+          : { createdFrom: millis("created_from", q.created_from) }),
+        ...(q.created_to === undefined ? {} : { createdTo: millis("created_to", q.created_to) }),
+        ...(q.purchase_order_no === undefined ? {} : { purchaseOrderNo: q.purchase_order_no }),
+      };
+      return orders.list(partnerOf(request), q.limit, q.cursor, filter);
+    },
   );
 
   app.get<{ Params: { id: string } }>(
@@ -102,6 +138,35 @@ export async function orderRoutes(
         response: { 200: ORDER_RESPONSE, ...problemResponses(...AUTH_ERRORS, 404) },
       },
     },
-    async (request) => ({ data: await orders.get(partnerOf(request), request.params.id) }),
+    async (request, reply) => {
+      const order = await orders.get(partnerOf(request), request.params.id);
+      reply.header("etag", etagOf(order.version));
+      return { data: order };
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: { reason: string } }>(
+    "/api/v1/sales-orders/:id/cancel",
+    {
+      schema: {
+        tags: ["Sales Orders"],
+        summary: "Cancel an order the tenant has not accepted yet",
+        description:
+          "Only while the order is `received`; afterwards 409 names its status. The reason is kept in the order's history.",
+        security: SIGNED_REQUEST_SECURITY,
+        params: ORDER_ID_PARAMS,
+        body: REASON_REQUIRED_BODY,
+        response: { 200: ORDER_RESPONSE, ...problemResponses(...AUTH_ERRORS, 404, 409, 415) },
+      },
+    },
+    async (request, reply) => {
+      const order = await orders.cancelForPartner(
+        partnerOf(request),
+        request.params.id,
+        request.body.reason,
+      );
+      reply.header("etag", etagOf(order.version));
+      return { data: order };
+    },
   );
 }

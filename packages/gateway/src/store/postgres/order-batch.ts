@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { BatchOutcome } from "../group-commit.js";
-import { orderParams } from "../rows.js";
+import { createdOrder, orderParams } from "../rows.js";
 import type { CreateOrderOutcome, NewSalesOrder } from "../store.js";
 
 /**
@@ -61,7 +61,7 @@ export async function insertOrders(
     orders.map(async (order): Promise<BatchOutcome<CreateOrderOutcome>> => {
       const number = numbers.get(order.id);
       if (number !== undefined)
-        return { ok: true, value: { kind: "created", order: { ...order, ...number } } };
+        return { ok: true, value: { kind: "created", order: createdOrder(order, number) } };
       try {
         return { ok: true, value: await duplicateOf(order) };
       } catch (error) {

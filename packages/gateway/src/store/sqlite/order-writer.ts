@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { type OrderRow, orderParams, toOrder } from "../rows.js";
+import { createdOrder, type OrderRow, orderParams, toOrder } from "../rows.js";
 import type {
   CreateOrderOutcome,
   IdempotencyClaim,
@@ -68,7 +68,7 @@ export function createOrderWriter(db: Database.Database): (jobs: CreateJob[]) =>
         "INSERT INTO idempotency_keys (partner_id, idem_key, request_hash, order_id, created_at) VALUES (?, ?, ?, ?, ?)",
       ).run(o.partnerId, idempotency.key, idempotency.requestHash, o.id, o.createdAt);
     }
-    return { kind: "created", order: { ...o, seq, partnerSeq } };
+    return { kind: "created", order: createdOrder(o, { seq, partnerSeq }) };
   };
 
   const createInSavepoint = db.transaction(createOne);

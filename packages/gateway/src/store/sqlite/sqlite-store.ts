@@ -7,6 +7,16 @@ import type { SqliteSynchronous } from "../../config.js";
 import { type BatchOutcome, GroupCommit } from "../group-commit.js";
 import { loadMigrations } from "../migrations.js";
 import {
+  findInScope,
+  HISTORY_OF,
+  historyStatement,
+  moveStatement,
+  type OrderHistoryRow,
+  partnerOrdersStatement,
+  toChange,
+  whyNotMoved,
+} from "../order-moves.js";
+import {
   type OrderRow,
   type PartnerKeyRow,
   type PartnerRow,
@@ -22,6 +32,10 @@ import type {
   CreateOrderOutcome,
   IdempotencyClaim,
   NewSalesOrder,
+  OrderChangeRecord,
+  OrderFilter,
+  OrderMove,
+  OrderMoveOutcome,
   OrderPage,
   PartnerKeyRecord,
   PartnerRecord,
@@ -287,11 +301,29 @@ export class SqliteStore implements Store {
 
   async listOrders(
     partnerId: string,
-    options: { limit: number; beforeSeq?: number },
+    options: { limit: number; beforeSeq?: number; filter?: OrderFilter },
   ): Promise<OrderPage> {
-    const rows = this.#prepare(
-      "SELECT * FROM sales_orders WHERE partner_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
-    ).all(partnerId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER, options.limit + 1) as OrderRow[];
-    return pageOf(rows, options.limit);
+    const { sql, params } = partnerOrdersStatement(partnerId, options);
+    return pageOf(this.#prepare(sql).all(...params) as OrderRow[], options.limit);
+  }
+
+  async moveOrder(move: OrderMove): Promise<OrderMoveOutcome> {
+    // IMMEDIATE takes the write lock before the read, so a move from another process waits.
+    const run = this.#db.transaction((): OrderMoveOutcome => {
+      const find = findInScope(move);
+      const current = this.#prepare(find.sql).get(...find.params) as OrderRow | undefined;
+      const refused = whyNotMoved(move, current);
+      if (refused !== undefined || current === undefined) return refused ?? { kind: "not_found" };
+      const update = moveStatement(move);
+      const moved = this.#prepare(update.sql).get(...update.params) as OrderRow;
+      const history = historyStatement(move, current.status);
+      this.#prepare(history.sql).run(...history.params);
+      return { kind: "moved", order: toOrder(moved) };
+    });
+    return run.immediate();
+  }
+
+  async orderHistory(orderId: string): Promise<OrderChangeRecord[]> {
+    return (this.#prepare(HISTORY_OF).all(orderId) as OrderHistoryRow[]).map(toChange);
   }
 }
