@@ -277,6 +277,23 @@ describe.each(storeKinds)("order lifecycle over real HTTP (%s store)", (kind) =>
     }
   });
 
+  it("writes one outbox event per creation and per change, none for a refused move", async () => {
+    const before = await gw.store.listOrderEvents({ limit: 10_000 });
+    const afterSeq = before.at(-1)?.seq ?? 0;
+    const created = await newOrder();
+    await move(member, created.id, "accept", { reason: "ok" });
+    expect((await move(member, created.id, "reject", { reason: "late" })).status).toBe(409);
+    await move(member, created.id, "fulfil");
+    const events = await gw.store.listOrderEvents({ afterSeq, limit: 100 });
+    expect(events.map((e) => [e.orderId, e.type, e.from, e.to, e.reason])).toEqual([
+      [created.id, "order.created", null, "received", null],
+      [created.id, "order.status_changed", "received", "accepted", "ok"],
+      [created.id, "order.status_changed", "accepted", "fulfilled", null],
+    ]);
+    expect(new Set(events.map((e) => e.id)).size).toBe(3);
+    expect(events.every((e, i) => i === 0 || e.seq > (events[i - 1]?.seq ?? 0))).toBe(true);
+  });
+
   it("filters the partner listing by status, creation time and purchase_order_no", async () => {
     const po = `PO-F-${kind}`;
     const target = await newOrder(po);

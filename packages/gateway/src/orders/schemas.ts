@@ -235,13 +235,11 @@ export const PARTNER_LIST_QUERY = {
     },
     created_from: {
       type: "string",
-      format: "date-time",
       pattern: RFC3339,
       description: "Only orders created at or after this instant (RFC 3339)",
     },
     created_to: {
       type: "string",
-      format: "date-time",
       pattern: RFC3339,
       description: "Only orders created before this instant (RFC 3339)",
     },

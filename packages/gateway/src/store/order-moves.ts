@@ -1,6 +1,7 @@
 import { type OrderRow, toOrder } from "./rows.js";
 import type {
   OrderChangeRecord,
+  OrderEventRecord,
   OrderFilter,
   OrderMove,
   OrderMoveOutcome,
@@ -92,6 +93,49 @@ export function whyNotMoved(
   if (!move.from.includes(order.status)) return { kind: "illegal", order };
   return undefined;
 }
+
+/** The outbox event of a move, written in the move's transaction. */
+export function moveEventStatement(
+  move: OrderMove,
+  eventId: string,
+  partnerId: string,
+  from: string,
+): Statement {
+  return {
+    sql: "INSERT INTO order_events (id, partner_id, order_id, type, from_status, to_status, reason, created_at) VALUES (?, ?, ?, 'order.status_changed', ?, ?, ?, ?)",
+    params: [eventId, partnerId, move.orderId, from, move.to, move.reason, move.at],
+  };
+}
+
+/** The outbox event of a creation (SQLite; PostgreSQL's batch statement writes its own). */
+export const CREATED_EVENT =
+  "INSERT INTO order_events (id, partner_id, order_id, type, from_status, to_status, reason, created_at) VALUES (?, ?, ?, 'order.created', NULL, ?, NULL, ?)";
+
+export const EVENTS_AFTER = "SELECT * FROM order_events WHERE seq > ? ORDER BY seq LIMIT ?";
+
+export interface OrderEventRow {
+  seq: number;
+  id: string;
+  partner_id: string;
+  order_id: string;
+  type: OrderEventRecord["type"];
+  from_status: string | null;
+  to_status: string;
+  reason: string | null;
+  created_at: number;
+}
+
+export const toEvent = (r: OrderEventRow): OrderEventRecord => ({
+  seq: r.seq,
+  id: r.id,
+  partnerId: r.partner_id,
+  orderId: r.order_id,
+  type: r.type,
+  from: r.from_status,
+  to: r.to_status,
+  reason: r.reason,
+  createdAt: r.created_at,
+});
 
 export const HISTORY_OF = "SELECT * FROM order_history WHERE order_id = ? ORDER BY seq";
 

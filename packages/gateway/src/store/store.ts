@@ -113,6 +113,20 @@ export interface OrderChangeRecord {
   at: number;
 }
 
+/** One outbox entry: an order was created (from null) or changed status. */
+export interface OrderEventRecord {
+  seq: number;
+  /** The event id receivers de-duplicate on. */
+  id: string;
+  partnerId: string;
+  orderId: string;
+  type: "order.created" | "order.status_changed";
+  from: string | null;
+  to: string;
+  reason: string | null;
+  createdAt: number;
+}
+
 export interface OrderFilter {
   status?: string;
   createdFrom?: number;
@@ -188,4 +202,6 @@ export interface Store {
   moveOrder(move: OrderMove): Promise<OrderMoveOutcome>;
   /** An order's status changes, oldest first. */
   orderHistory(orderId: string): Promise<OrderChangeRecord[]>;
+  /** Outbox events after `afterSeq`, oldest first (the order they were committed in). */
+  listOrderEvents(options: { afterSeq?: number; limit: number }): Promise<OrderEventRecord[]>;
 }

@@ -1,13 +1,18 @@
 import type pg from "pg";
+import { newId } from "../../lib/random.js";
 import { type BatchOutcome, GroupCommit } from "../group-commit.js";
 import {
+  EVENTS_AFTER,
   findInScope,
   HISTORY_OF,
   historyStatement,
+  moveEventStatement,
   moveStatement,
+  type OrderEventRow,
   type OrderHistoryRow,
   partnerOrdersStatement,
   toChange,
+  toEvent,
   whyNotMoved,
 } from "../order-moves.js";
 import {
@@ -28,6 +33,7 @@ import type {
   IdempotencyClaim,
   NewSalesOrder,
   OrderChangeRecord,
+  OrderEventRecord,
   OrderFilter,
   OrderMove,
   OrderMoveOutcome,
@@ -308,6 +314,8 @@ export class PostgresStore implements Store {
         const [moved] = (await client.query<OrderRow>(numbered(update.sql), update.params)).rows;
         const history = historyStatement(move, current.status);
         await client.query(numbered(history.sql), history.params);
+        const event = moveEventStatement(move, newId(move.at), current.partner_id, current.status);
+        await client.query(numbered(event.sql), event.params);
         await client.query("COMMIT");
         return { kind: "moved", order: toOrder(moved as OrderRow) };
       } catch (error) {
@@ -321,5 +329,16 @@ export class PostgresStore implements Store {
 
   async orderHistory(orderId: string): Promise<OrderChangeRecord[]> {
     return (await this.#rows<OrderHistoryRow>(numbered(HISTORY_OF), [orderId])).map(toChange);
+  }
+
+  async listOrderEvents(options: {
+    afterSeq?: number;
+    limit: number;
+  }): Promise<OrderEventRecord[]> {
+    const rows = await this.#rows<OrderEventRow>(numbered(EVENTS_AFTER), [
+      options.afterSeq ?? 0,
+      options.limit,
+    ]);
+    return rows.map(toEvent);
   }
 }

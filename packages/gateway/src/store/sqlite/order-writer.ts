@@ -1,4 +1,6 @@
 import type Database from "better-sqlite3";
+import { newId } from "../../lib/random.js";
+import { CREATED_EVENT } from "../order-moves.js";
 import { createdOrder, type OrderRow, orderParams, toOrder } from "../rows.js";
 import type {
   CreateOrderOutcome,
@@ -63,6 +65,7 @@ export function createOrderWriter(db: Database.Database): (jobs: CreateJob[]) =>
     }
     const { seq, partner_seq: partnerSeq } = inserted;
     prepare("UPDATE partners SET orders_issued = ? WHERE id = ?").run(partnerSeq, o.partnerId);
+    prepare(CREATED_EVENT).run(newId(o.createdAt), o.partnerId, o.id, o.status, o.createdAt);
     if (idempotency !== undefined) {
       prepare(
         "INSERT INTO idempotency_keys (partner_id, idem_key, request_hash, order_id, created_at) VALUES (?, ?, ?, ?, ?)",

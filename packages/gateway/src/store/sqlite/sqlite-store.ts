@@ -4,16 +4,21 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type Database from "better-sqlite3";
 import type { SqliteSynchronous } from "../../config.js";
+import { newId } from "../../lib/random.js";
 import { type BatchOutcome, GroupCommit } from "../group-commit.js";
 import { loadMigrations } from "../migrations.js";
 import {
+  EVENTS_AFTER,
   findInScope,
   HISTORY_OF,
   historyStatement,
+  moveEventStatement,
   moveStatement,
+  type OrderEventRow,
   type OrderHistoryRow,
   partnerOrdersStatement,
   toChange,
+  toEvent,
   whyNotMoved,
 } from "../order-moves.js";
 import {
@@ -33,6 +38,7 @@ import type {
   IdempotencyClaim,
   NewSalesOrder,
   OrderChangeRecord,
+  OrderEventRecord,
   OrderFilter,
   OrderMove,
   OrderMoveOutcome,
@@ -318,6 +324,8 @@ export class SqliteStore implements Store {
       const moved = this.#prepare(update.sql).get(...update.params) as OrderRow;
       const history = historyStatement(move, current.status);
       this.#prepare(history.sql).run(...history.params);
+      const event = moveEventStatement(move, newId(move.at), current.partner_id, current.status);
+      this.#prepare(event.sql).run(...event.params);
       return { kind: "moved", order: toOrder(moved) };
     });
     return run.immediate();
@@ -325,5 +333,13 @@ export class SqliteStore implements Store {
 
   async orderHistory(orderId: string): Promise<OrderChangeRecord[]> {
     return (this.#prepare(HISTORY_OF).all(orderId) as OrderHistoryRow[]).map(toChange);
+  }
+
+  async listOrderEvents(options: {
+    afterSeq?: number;
+    limit: number;
+  }): Promise<OrderEventRecord[]> {
+    const rows = this.#prepare(EVENTS_AFTER).all(options.afterSeq ?? 0, options.limit);
+    return (rows as OrderEventRow[]).map(toEvent);
   }
 }
