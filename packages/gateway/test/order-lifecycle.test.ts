@@ -307,6 +307,14 @@ describe.each(storeKinds)("order lifecycle over real HTTP (%s store)", (kind) =>
     expect(accepted.body.data.every((o: OrderJson) => o.status === "accepted")).toBe(true);
     expect(accepted.body.data.map((o: OrderJson) => o.id)).toContain(target.id);
 
+    // The tenant's listing takes the same filters.
+    const tenantAccepted = await call("GET", "/v1/orders?status=accepted&limit=100", user(member));
+    expect(tenantAccepted.status).toBe(200);
+    expect(tenantAccepted.body.data.every((o: OrderJson) => o.status === "accepted")).toBe(true);
+    expect(tenantAccepted.body.data.map((o: OrderJson) => o.id)).toContain(target.id);
+    const tenantByPo = await call("GET", `/v1/orders?purchase_order_no=${po}`, user(member));
+    expect(tenantByPo.body.data.map((o: OrderJson) => o.id)).toEqual([target.id]);
+
     const future = new Date(Date.now() + 60_000).toISOString();
     const none = await call("GET", `/api/v1/sales-orders?created_from=${future}`, signed());
     expect(none.body.data).toEqual([]);

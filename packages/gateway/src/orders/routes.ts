@@ -1,42 +1,22 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SignedRequestAuthenticator } from "../auth/authenticate.js";
 import type { PartnerView } from "../auth/partner-directory.js";
-import { ApiError } from "../http/errors.js";
 import { SIGNED_REQUEST_SECURITY } from "../http/openapi.js";
 import type { ClientRateLimiter } from "../http/rate-limit.js";
 import { problemResponses } from "../http/schemas.js";
+import { filterOf, type ListQuery } from "./list-filter.js";
 import {
   CREATE_ORDER_BODY,
   CREATED_RESPONSE,
   IDEMPOTENCY_HEADERS,
   MULTILINE_ORDER_FIELDS,
   ORDER_ID_PARAMS,
+  ORDER_LIST_QUERY,
   ORDER_LIST_RESPONSE,
   ORDER_RESPONSE,
-  PARTNER_LIST_QUERY,
   REASON_REQUIRED_BODY,
 } from "./schemas.js";
 import { type CreateOrderBody, etagOf, type OrderService } from "./service.js";
-
-interface ListQuery {
-  limit: number;
-  cursor?: string;
-  status?: string;
-  created_from?: string;
-  created_to?: string;
-  purchase_order_no?: string;
-}
-
-/** The schema checked the shape; a date that does not exist (2026-13-01) is refused here. */
-function millis(name: string, instant: string): number {
-  const at = Date.parse(instant);
-  if (Number.isNaN(at)) {
-    throw new ApiError("validation_failed", `${name} is not a date that exists: '${instant}'.`, {
-      errors: [{ pointer: `/${name}`, message: "must be an existing RFC 3339 date-time" }],
-    });
-  }
-  return at;
-}
 
 export interface OrderRoutesOptions {
   orders: OrderService;
@@ -109,21 +89,13 @@ export async function orderRoutes(
           "Filters combine: `status`, `created_from` (inclusive), `created_to` (exclusive), " +
           "`purchase_order_no` (a lookup: at most one order). The cursor keeps the filters' place; send the same filters with it.",
         security: SIGNED_REQUEST_SECURITY,
-        querystring: PARTNER_LIST_QUERY,
+        querystring: ORDER_LIST_QUERY,
         response: { 200: ORDER_LIST_RESPONSE, ...problemResponses(...AUTH_ERRORS) },
       },
     },
     async (request) => {
       const q = request.query;
-      const filter = {
-        ...(q.status === undefined ? {} : { status: q.status }),
-        ...(q.created_from === undefined
-          ? {}
-          : { createdFrom: millis("created_from", q.created_from) }),
-        ...(q.created_to === undefined ? {} : { createdTo: millis("created_to", q.created_to) }),
-        ...(q.purchase_order_no === undefined ? {} : { purchaseOrderNo: q.purchase_order_no }),
-      };
-      return orders.list(partnerOf(request), q.limit, q.cursor, filter);
+      return orders.list(partnerOf(request), q.limit, q.cursor, filterOf(q));
     },
   );
 

@@ -223,8 +223,8 @@ export const LIST_QUERY = {
 /** An RFC 3339 instant with its offset (the listing filters compare instants, not local times). */
 const RFC3339 = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$";
 
-/** The partner listing: paging plus filters. */
-export const PARTNER_LIST_QUERY = {
+/** The order listings (partner and tenant): paging plus filters. */
+export const ORDER_LIST_QUERY = {
   ...LIST_QUERY,
   properties: {
     ...LIST_QUERY.properties,

@@ -377,12 +377,14 @@ export class OrderService {
     tenantId: string,
     limit: number,
     cursor?: string,
+    filter: OrderFilter = {},
   ): Promise<{ data: OrderData[]; next_cursor: string | null }> {
     return listPage(
       (options) => this.store.tenants.listTenantOrders(tenantId, options),
       limit,
       cursor,
       (o) => o.clientId,
+      filter,
     );
   }
 }

@@ -3,10 +3,11 @@ import { problemResponses } from "../http/schemas.js";
 import type { UserAuthenticator } from "../users/authenticate.js";
 import { NO_QUERY, requireRole, requireUser, USER_SECURITY, userOf } from "../users/guard.js";
 import { type OrderAction, TRANSITIONS } from "./lifecycle.js";
+import { filterOf, type ListQuery } from "./list-filter.js";
 import {
   IF_MATCH_HEADERS,
-  LIST_QUERY,
   ORDER_ID_PARAMS,
+  ORDER_LIST_QUERY,
   ORDER_LIST_RESPONSE,
   ORDER_RESPONSE,
   REASON_OPTIONAL_BODY,
@@ -29,7 +30,7 @@ export async function tenantOrderRoutes(
 ): Promise<void> {
   requireUser(app, authenticator);
 
-  app.get<{ Querystring: { limit: number; cursor?: string } }>(
+  app.get<{ Querystring: ListQuery }>(
     "/v1/orders",
     {
       schema: {
@@ -37,14 +38,20 @@ export async function tenantOrderRoutes(
         summary: "The sales orders of the tenant's partners, newest first",
         description:
           "Every member and admin of the tenant reads the orders sent by the partners that belong to it; " +
-          "never another tenant's. Paged like the partner listing (`limit`, `cursor`).",
+          "never another tenant's. Paged and filtered like the partner listing (`limit`, `cursor`, `status`, " +
+          "`created_from`, `created_to`, `purchase_order_no`).",
         security: USER_SECURITY,
-        querystring: LIST_QUERY,
+        querystring: ORDER_LIST_QUERY,
         response: { 200: ORDER_LIST_RESPONSE, ...problemResponses(400, 401) },
       },
     },
     async (request) =>
-      orders.listForTenant(userOf(request).tenant.id, request.query.limit, request.query.cursor),
+      orders.listForTenant(
+        userOf(request).tenant.id,
+        request.query.limit,
+        request.query.cursor,
+        filterOf(request.query),
+      ),
   );
 
   app.get<{ Params: { id: string } }>(

@@ -159,22 +159,34 @@ export const toChange = (r: OrderHistoryRow): OrderChangeRecord => ({
   at: r.at,
 });
 
+/** The filter as SQL conditions on the order table aliased `o` (or unaliased: `o = ""`). */
+export function filterConditions(filter: OrderFilter = {}, o = ""): Statement {
+  const conditions: string[] = [];
+  const params: unknown[] = [];
+  const add = (condition: string, value: unknown) => {
+    conditions.push(`${o}${condition}`);
+    params.push(value);
+  };
+  if (filter.status !== undefined) add("status = ?", filter.status);
+  if (filter.createdFrom !== undefined) add("created_at >= ?", filter.createdFrom);
+  if (filter.createdTo !== undefined) add("created_at < ?", filter.createdTo);
+  if (filter.purchaseOrderNo !== undefined) add("purchase_order_no = ?", filter.purchaseOrderNo);
+  return { sql: conditions.map((c) => ` AND ${c}`).join(""), params };
+}
+
 /** A partner's orders newest first, filtered, `limit + 1` rows (see pageOf). */
 export function partnerOrdersStatement(
   partnerId: string,
   options: { limit: number; beforeSeq?: number; filter?: OrderFilter },
 ): Statement {
-  const conditions = ["partner_id = ?", "seq < ?"];
-  const params: unknown[] = [partnerId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER];
-  const f = options.filter ?? {};
-  if (f.status !== undefined) conditions.push("status = ?") && params.push(f.status);
-  if (f.createdFrom !== undefined) conditions.push("created_at >= ?") && params.push(f.createdFrom);
-  if (f.createdTo !== undefined) conditions.push("created_at < ?") && params.push(f.createdTo);
-  if (f.purchaseOrderNo !== undefined)
-    conditions.push("purchase_order_no = ?") && params.push(f.purchaseOrderNo);
-  params.push(options.limit + 1);
+  const filter = filterConditions(options.filter);
   return {
-    sql: `SELECT * FROM sales_orders WHERE ${conditions.join(" AND ")} ORDER BY seq DESC LIMIT ?`,
-    params,
+    sql: `SELECT * FROM sales_orders WHERE partner_id = ? AND seq < ?${filter.sql} ORDER BY seq DESC LIMIT ?`,
+    params: [
+      partnerId,
+      options.beforeSeq ?? Number.MAX_SAFE_INTEGER,
+      ...filter.params,
+      options.limit + 1,
+    ],
   };
 }
