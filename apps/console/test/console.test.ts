@@ -1,8 +1,26 @@
 import { generateKeyPairSync } from "node:crypto";
+import { readFileSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, launch, screenshot, untranslated } from "./support/browser.js";
 import { createOrders, PASSWORD, startTestGateway, type TestGateway } from "./support/gateway.js";
+
+/** The diagrams the Integration page must show, by name, with their titles from the examples. */
+const DIAGRAM_TITLES: Record<string, string> = Object.fromEntries(
+  [
+    "partner-order-flow",
+    "partner-order-sequence",
+    "token-refresh-sequence",
+    "sales-order-lifecycle",
+    "access-token-lifecycle",
+    "change-language-lifecycle",
+  ].map((name) => [
+    name,
+    JSON.parse(
+      readFileSync(new URL(`../../../examples/diagrams/${name}.json`, import.meta.url), "utf8"),
+    ).meta.title,
+  ]),
+);
 
 /**
  * The console in a real chromium against the real gateway (fresh SQLite store, free port),
@@ -346,24 +364,87 @@ describe("the console in a browser", () => {
     await context.close();
   });
 
-  it("shows the project's diagrams, rendered at build time, with their steps as text", async () => {
+  it("shows the project's diagrams of every type, rendered at build time, each with its text", async () => {
     const { context, page, errors } = await open();
     await signIn(page, gateway.member);
     await page.getByRole("link", { name: "Integration" }).click();
     await page.getByRole("heading", { level: 1, name: "Integration" }).waitFor();
-    const image = page.getByRole("img", { name: "Diagram: Partner order integration" });
-    await expect
-      .poll(() => image.evaluate((img) => (img as HTMLImageElement).naturalWidth))
-      .toBeGreaterThan(0);
+    // Every example the page names is shown as a loaded image, described by its text.
+    for (const [name, title] of Object.entries(DIAGRAM_TITLES)) {
+      await page.getByRole("heading", { level: 2, name: title }).waitFor();
+      const image = page.getByRole("img", { name: `Diagram: ${title}` });
+      await image.scrollIntoViewIfNeeded();
+      await expect
+        .poll(() => image.evaluate((img) => (img as HTMLImageElement).naturalWidth))
+        .toBeGreaterThan(0);
+      expect(await image.getAttribute("aria-describedby")).toBe(`text-${name}`);
+      expect(await page.locator(`#text-${name} li`).count()).toBeGreaterThan(0);
+    }
+    // Workflow: the guided views.
     expect(await page.locator("#steps-partner-order-flow li").count()).toBeGreaterThanOrEqual(3);
     expect(await page.getByText("1. Log in").count()).toBe(1);
+    // Sequence: the messages in the order drawn, numbered as the drawing numbers them, with the
+    // guards of the fragments around them; dividers between them carry no number.
+    const messages = page.locator("#messages-partner-order-sequence > li");
+    expect(await messages.first().innerText()).toBe(
+      "Partner system → Order gateway: POST /api/v1/auth/login {client_id, client_secret}",
+    );
+    expect(await messages.nth(1).innerText()).toBe(
+      "[credentials valid] Order gateway → Partner system: 200 {token, expired_at} (12 h)",
+    );
+    expect(await messages.nth(2).getAttribute("value")).toBe("3");
+    const divider = page.locator("#messages-partner-order-sequence > li.divider");
+    expect(await divider.innerText()).toBe(
+      "The 201 is lost on the way: the partner times out and retries",
+    );
+    expect(await divider.getAttribute("value")).toBeNull();
+    // Lifecycle: every transition in UML words; a state without a label is named by its kind.
+    const transitions = page.locator("#transitions-sales-order-lifecycle > li");
+    expect(await transitions.count()).toBe(9);
+    expect(await transitions.first().innerText()).toBe(
+      "start → Received: POST /api/v1/sales-orders / 201 with the stored order",
+    );
+    expect(await transitions.nth(1).innerText()).toBe(
+      "Received → Accepted: accept [stock and prices confirmed]",
+    );
+    expect(await transitions.last().innerText()).toBe("Cancelled → end");
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "integration.en");
     await page.getByLabel("Language", { exact: true }).selectOption("de");
-    await page.getByText("Das Diagramm ist auf Englisch.").waitFor();
+    await page.getByText("Die Diagramme sind auf Englisch.").waitFor();
+    expect(await transitions.first().innerText()).toBe(
+      "Anfang → Received: POST /api/v1/sales-orders / 201 with the stored order",
+    );
+    expect(
+      await page.locator("#transitions-sales-order-lifecycle em").first().getAttribute("lang"),
+    ).toBe("de");
+    expect(untranslated(await page.locator("main").innerText())).toEqual([]);
     await screenshot(page, "integration.de");
     await page.getByLabel("Sprache", { exact: true }).selectOption("en");
     await page.getByRole("heading", { level: 1, name: "Integration" }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("scrolls a wide diagram inside its figure at 375 px, by keyboard too, not the page", async () => {
+    const { context, page, errors } = await open({ width: 375, height: 740 });
+    await signIn(page, gateway.member);
+    await page.getByRole("link", { name: "Integration" }).click();
+    await page.getByRole("heading", { level: 1, name: "Integration" }).waitFor();
+    const region = page.getByRole("region", { name: DIAGRAM_TITLES["partner-order-sequence"] });
+    await expect
+      .poll(() => region.evaluate((el) => el.scrollWidth - el.clientWidth))
+      .toBeGreaterThan(0);
+    expect(
+      await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      ),
+    ).toBeLessThanOrEqual(0);
+    await region.focus();
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "integration.mobile.en");
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -6,6 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { summarize, timeInProcess, timeProcess } from "./lib.mjs";
+import { benchLifecycle } from "./lifecycle.mjs";
+import { benchSequence } from "./sequence.mjs";
 import { benchValidate, formatRows } from "./validate.mjs";
 import { generateWorkflow } from "./workload.mjs";
 
@@ -21,6 +23,8 @@ const { exportDiagram } = await import("../dist/export/index.js");
 
 const workloads = readdirSync(EXAMPLES)
   .filter((f) => f.endsWith(".json"))
+  // Other types' examples have their own workloads (bench/sequence.mjs).
+  .filter((f) => JSON.parse(readFileSync(join(EXAMPLES, f), "utf8")).diagram_type === "workflow")
   .sort()
   .map((f) => ({
     name: `example ${f}`,
@@ -87,6 +91,24 @@ for (const [label, file] of [
   }
 }
 
+const sequence = await benchSequence({
+  runs: RUNS,
+  coldRuns: COLD_RUNS,
+  mermaidRuns: Number(process.env.BENCH_MERMAID_RUNS ?? 5),
+});
+const lifecycle = await benchLifecycle({
+  runs: Math.min(RUNS, 50),
+  coldRuns: COLD_RUNS,
+  mermaidRuns: Number(process.env.BENCH_MERMAID_RUNS ?? 5),
+});
 const validation = await benchValidate({ runs: RUNS, coldRuns: COLD_RUNS });
 console.log(`Node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);
-console.log(formatRows([...validation, ...rows]));
+console.log(formatRows([...validation, ...rows, ...sequence.rows, ...lifecycle.rows]));
+if (lifecycle.ratio !== undefined) {
+  console.log(`\nmmdc / orderline cold lifecycle SVG (medians): ${lifecycle.ratio.toFixed(1)}×`);
+}
+if (sequence.speedUp !== undefined) {
+  console.log(
+    `\nSequence, cold CLI SVG vs mmdc: ${sequence.speedUp.toFixed(1)}× faster (median over median)`,
+  );
+}

@@ -145,10 +145,10 @@ describe("edge labels clear of other edges", () => {
     return found;
   };
 
-  // Overlaps no spot near the edge avoids. In `routes`, r_straight's label has only the 56 px
-  // gap between b and c, and r_up's up-channel runs down the middle of that gap.
+  // e_assets' straight run is crossed by e_retry's climb through the same gutter (listed in
+  // route-defects.json until routing makes room for labels).
   const UNAVOIDABLE: Record<string, string[]> = {
-    routes: ["label of r_straight lies on r_up"],
+    "checkout-flow": ["label of e_assets lies on e_retry"],
   };
 
   for (const c of renderCases()) {

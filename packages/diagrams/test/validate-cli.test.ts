@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { starterText } from "../src/cli/commands/init.js";
 import { main } from "../src/cli/dispatch.js";
 import type { Problem } from "../src/core/validate/problem.js";
+import { TYPE_NAMES } from "../src/types/index.js";
 import { type as workflow } from "../src/types/workflow/index.js";
 import { baseDiagram } from "./validate-base.js";
 import { set } from "./validate-pointer.js";
@@ -122,7 +123,7 @@ describe("orderline-diagrams validate (in-process)", () => {
 
   it.each([
     [["validate"], "name at least one FILE"],
-    [["validate", "--strict", "valid.json"], "Unknown option '--strict'"],
+    [["validate", "--lenient", "valid.json"], "Unknown option '--lenient'"],
     [["validate", "--format", "xml", "valid.json"], "--format must be text or json"],
     [["validate", "valid.json", "--format"], "argument missing"],
   ])("exits 2 on a usage error: %j", async (args, message) => {
@@ -163,7 +164,7 @@ describe("orderline-diagrams schema and init (in-process)", () => {
       expect(r.code).toBe(2);
       expect(r.stdout).toBe("");
       expect(r.stderr).toContain(
-        `unknown diagram type "workflw"; known types: workflow (did you mean "workflow"?)`,
+        `unknown diagram type "workflw"; known types: ${TYPE_NAMES.join(", ")} (did you mean "workflow"?)`,
       );
     },
   );

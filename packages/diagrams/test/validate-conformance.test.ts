@@ -46,7 +46,7 @@ const CASES: Case[] = [
   {
     name: "diagram_type is workflow",
     expect: one("schema/const", "/diagram_type"),
-    fail: (d) => set(d, "/diagram_type", "sequence"),
+    fail: (d) => set(d, "/diagram_type", "flowchart"),
   },
   {
     name: "diagram_type is required",

@@ -140,7 +140,11 @@ async function ceiling() {
   let stop = false;
   const worker = async (id) => {
     while (!stop) {
-      const partner = await gw.authenticator.authenticate(headersNow());
+      const partner = await gw.authenticator.authenticate(headersNow(), {
+        method: "POST",
+        target: "/api/v1/sales-orders",
+        bodySha256: "",
+      });
       await gw.orders.create(
         partner,
         {

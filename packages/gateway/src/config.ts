@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { corsOriginsFrom } from "./http/cors.js";
@@ -53,7 +54,10 @@ export interface GatewayConfig {
   pgPoolMax: number;
   /** REDIS_URL: rate-limit windows shared by every instance; unset, each process counts alone. */
   redisUrl: string | undefined;
-  /** Fixed-window limits per client_id; a max of 0 turns that limit off. */
+  /**
+   * Fixed-window limits; a max of 0 turns that limit off. `ordersMax` counts per client_id,
+   * `loginMax` login attempts (partner and user, right or wrong) per source address.
+   */
   rateLimit: { windowSeconds: number; ordersMax: number; loginMax: number };
   /** GATEWAY_CORS_ORIGINS: origins whose browsers may call `/v1`; empty (default) allows none. */
   corsOrigins: string[];
@@ -66,6 +70,24 @@ export interface GatewayConfig {
   drainSeconds: number;
   /** How long bookkeeping rows are kept (store/purge.ts); orders themselves are never purged. */
   retention: RetentionConfig;
+  /**
+   * GATEWAY_TRUST_PROXY: which peers may set X-Forwarded-For, i.e. where the source address of a
+   * request comes from. false: the socket's peer. A hop count, or addresses/CIDRs of the proxies.
+   */
+  trustProxy: false | number | string[];
+  /** Failed logins allowed before the throttle locks (see auth/login-throttle.ts). */
+  loginThrottle: LoginThrottleConfig;
+  /** Password hashing (scrypt) in flight and waiting at once; beyond both, logins get 503. */
+  hashing: { concurrency: number; queue: number };
+}
+
+export interface LoginThrottleConfig {
+  /** Free failures for one account (client_id or email) from one source address. */
+  perAccountAndAddress: number;
+  /** Free failures from one source address, whatever the account. */
+  perAddress: number;
+  /** Free failures for one account from all addresses together: a high ceiling only. */
+  perAccount: number;
 }
 
 export interface RetentionConfig {
@@ -115,7 +137,60 @@ export const DEFAULTS = {
   idempotencyRetentionSeconds: 7 * 24 * 60 * 60,
   loginFailureRetentionSeconds: 24 * 60 * 60,
   purgeIntervalSeconds: 10 * 60,
+  loginThrottle: { perAccountAndAddress: 5, perAddress: 50, perAccount: 1000 },
+  hashQueue: 16,
 } as const;
+
+/**
+ * Password hashing is CPU-bound: one core stays free of it, so the thread serving HTTP keeps a
+ * core. The cap of UV_THREADPOOL_SIZE − 2 (default 4) is from when scrypt ran on libuv's pool
+ * and stays as a sane upper default.
+ */
+export function defaultHashConcurrency(
+  env: Env = process.env,
+  cores: number = availableParallelism(),
+): number {
+  const pool = Number(env.UV_THREADPOOL_SIZE) || 4;
+  return Math.max(1, Math.min(pool - 2, cores - 1));
+}
+
+/** Each concurrent hash is a thread of its own holding 128 MiB while it runs. */
+const MAX_HASH_CONCURRENCY = 64;
+
+function hashConcurrencyFrom(env: Env): number {
+  const value = intFrom(env, "GATEWAY_HASH_CONCURRENCY", defaultHashConcurrency(env));
+  if (value < 1 || value > MAX_HASH_CONCURRENCY) {
+    throw new Error(
+      `GATEWAY_HASH_CONCURRENCY must be between 1 and ${MAX_HASH_CONCURRENCY}, got ${value}`,
+    );
+  }
+  return value;
+}
+
+/** GATEWAY_TRUST_PROXY: unset or "false", a hop count, or a comma-separated list of addresses/CIDRs. */
+export function trustProxyFrom(raw: string | undefined): GatewayConfig["trustProxy"] {
+  if (raw === undefined || raw.trim() === "" || raw.trim().toLowerCase() === "false") return false;
+  const value = raw.trim();
+  if (/^\d+$/.test(value)) return Number(value);
+  if (value.toLowerCase() === "true") {
+    throw new Error(
+      "GATEWAY_TRUST_PROXY=true would let any client choose its source address with X-Forwarded-For; name the proxies (addresses or CIDRs, comma-separated) or the number of proxy hops.",
+    );
+  }
+  const list = value
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean);
+  const bad = list.find(
+    (v) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$|^(loopback|linklocal|uniquelocal)$/.test(v),
+  );
+  if (bad !== undefined) {
+    throw new Error(
+      `GATEWAY_TRUST_PROXY must be false, a hop count, or addresses/CIDRs of the proxies; '${bad}' is none of these.`,
+    );
+  }
+  return list;
+}
 
 /** A comma-separated list of BCP 47 tags, canonicalised (`en-us` → `en-US`); refuses invalid tags. */
 export function languagesFrom(raw: string | undefined): string[] {
@@ -262,6 +337,12 @@ export function loadConfig(
     consoleDir: consoleDirFrom(env.GATEWAY_CONSOLE_DIR),
     drainSeconds: intFrom(env, "GATEWAY_DRAIN_SECONDS", DEFAULTS.drainSeconds),
     retention: retentionFrom(env, jwt),
+    trustProxy: trustProxyFrom(env.GATEWAY_TRUST_PROXY),
+    loginThrottle: { ...DEFAULTS.loginThrottle },
+    hashing: {
+      concurrency: hashConcurrencyFrom(env),
+      queue: intFrom(env, "GATEWAY_HASH_QUEUE", DEFAULTS.hashQueue),
+    },
     ...overrides,
   };
 }

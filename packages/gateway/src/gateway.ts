@@ -14,6 +14,7 @@ import { installCors } from "./http/cors.js";
 import { healthRoutes } from "./http/health.js";
 import { createLogger } from "./http/logger.js";
 import { ClientRateLimiter, createRateCounter } from "./http/rate-limit.js";
+import { BoundedConcurrency } from "./lib/bounded-concurrency.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { deriveMasterKeys, loadOrCreateMasterKey } from "./lib/master-key.js";
 import { orderRoutes } from "./orders/routes.js";
@@ -30,6 +31,7 @@ import { UserAdmin } from "./users/accounts.js";
 import { UserAuthenticator } from "./users/authenticate.js";
 import { LoginThrottle } from "./users/login-throttle.js";
 import { profileRoutes, userAuthRoutes } from "./users/routes.js";
+import { ScryptThreads } from "./users/scrypt-threads.js";
 import { UserSessionService } from "./users/sessions.js";
 import { UserTokens } from "./users/tokens.js";
 
@@ -56,6 +58,8 @@ export interface Gateway {
   tokens: TokenService;
   authenticator: SignedRequestAuthenticator;
   orders: OrderService;
+  /** Every password check of this process (user sign-in) runs through this. */
+  hashing: BoundedConcurrency;
   close(): Promise<void>;
 }
 
@@ -108,7 +112,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const core = await openCore(config, options);
   const { now, store, master, signingKeys, directory, partners, tenants, users, vocabulary } = core;
   const tokens = new TokenService(signingKeys, config.jwt, now);
-  const sessions = new SessionService(store, tokens, master.secretPepper, now);
+  const throttle = new LoginThrottle(store.tenants, master.secretPepper, now, config.loginThrottle);
+  const sessions = new SessionService(store, tokens, master.secretPepper, now, throttle, directory);
   const authenticator = new SignedRequestAuthenticator(tokens, directory, config.signature, now);
   const orders = new OrderService(store, now);
   if (config.users.audience === config.jwt.audience) {
@@ -119,13 +124,16 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     { ...config.jwt, audience: config.users.audience },
     now,
   );
-  const throttle = new LoginThrottle(store.tenants, master.secretPepper, now);
+  const hashing = new BoundedConcurrency(config.hashing.concurrency, config.hashing.queue);
+  const scryptThreads = new ScryptThreads(config.hashing.concurrency);
   const userSessions = new UserSessionService(
     store.tenants,
     userTokens,
     throttle,
     config.users.scryptCost,
     now,
+    hashing,
+    scryptThreads.scrypt,
   );
   const userAuthenticator = new UserAuthenticator(userTokens, store.tenants);
   const logger = options.logger ?? createLogger(config.logLevel);
@@ -139,6 +147,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     drainMs: config.drainSeconds * 1000,
+    trustProxy: config.trustProxy,
     routes: async (instance) => {
       await installCors(instance, config.corsOrigins);
       if (config.consoleDir) await instance.register(consoleRoutes, { root: config.consoleDir });
@@ -146,7 +155,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await instance.register(authRoutes, { sessions, signingKeys, rateLimiter });
       await instance.register(orderRoutes, { orders, authenticator, rateLimiter });
       // The tenant API (/v1/…): tenant users, with user tokens.
-      await instance.register(userAuthRoutes, { sessions: userSessions });
+      await instance.register(userAuthRoutes, { sessions: userSessions, rateLimiter });
       await instance.register(profileRoutes, {
         authenticator: userAuthenticator,
         store: store.tenants,
@@ -175,10 +184,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     userTokens,
     authenticator,
     orders,
+    hashing,
     async close() {
       await app.close();
       await purge.stop();
       await rateLimiter.close();
+      await scryptThreads.close();
       if (!options.store) await store.close();
     },
   };

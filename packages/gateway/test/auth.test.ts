@@ -102,8 +102,8 @@ describe.each(storeKinds)("%s store", (kind) => {
       ).toBe(200);
     });
 
-    it("refuses the old secret after rotation and accepts the new one", async () => {
-      const newSecret = await gw.partners.rotateSecret(partner.clientId);
+    it("refuses the old secret after an immediate rotation and accepts the new one", async () => {
+      const { clientSecret: newSecret } = await gw.partners.rotateSecret(partner.clientId, 0);
       const old = await post("/api/v1/auth/login", {
         client_id: partner.clientId,
         client_secret: partner.clientSecret,
@@ -175,7 +175,7 @@ describe.each(storeKinds)("%s store", (kind) => {
       expect(json(await refresh(other)).code).toBe("refresh_window_closed");
     });
 
-    it("refreshes each token once; a second refresh is refused and logged", async () => {
+    it("refreshes each token once; a second refresh is refused, logged and revokes the session", async () => {
       const token = await login(gw, partner);
       const first = await refresh(token);
       expect(first.statusCode).toBe(200);
@@ -189,9 +189,12 @@ describe.each(storeKinds)("%s store", (kind) => {
         level: 40,
         client_id: partner.clientId,
         jti: decodeJwt(token).jti,
+        sid: decodeJwt(token).sid,
       });
-      // The token refresh returned is still good for its own refresh.
-      expect((await refresh(first.json().token)).statusCode).toBe(200);
+      // Two parties held the chain: the token the first refresh returned is revoked too.
+      const revoked = await refresh(first.json().token);
+      expect(revoked.statusCode).toBe(401);
+      expect(json(revoked).code).toBe("session_revoked");
     });
 
     it("caps a refresh chain at 30 days after the original login", async () => {
@@ -214,7 +217,7 @@ describe.each(storeKinds)("%s store", (kind) => {
       await gw.partners.setStatus(partner.clientId, "disabled");
       expect(json(await refresh(token)).code).toBe("partner_disabled");
       await gw.partners.setStatus(partner.clientId, "active");
-      await gw.partners.rotateSecret(partner.clientId);
+      await gw.partners.rotateSecret(partner.clientId, 0);
       const rotated = await refresh(other);
       expect(rotated.statusCode).toBe(401);
       expect(json(rotated).code).toBe("credentials_rotated");

@@ -62,6 +62,7 @@ async function listed(clientId: string) {
       client_id: string;
       status: string;
       secret_version: number;
+      signature_version: number;
       keys: { key_id: string; revoked_at: string | null }[];
     }[]
   ).find((p) => p.client_id === clientId);
@@ -144,11 +145,49 @@ describe.each(storeKinds)("orderline-gateway partners (%s store)", (kind) => {
 
   it("rotate-secret prints a new secret and bumps the secret version", async () => {
     const { client_id, client_secret } = await createPartner();
+    const before = Date.now();
     const rotated = await cli("partners", "rotate-secret", client_id, "--json");
-    const secret = JSON.parse(rotated.stdout).client_secret;
-    expect(secret).toMatch(/^ols_/);
-    expect(secret).not.toBe(client_secret);
-    expect((await listed(client_id))?.secret_version).toBe(2);
+    const answer = JSON.parse(rotated.stdout);
+    expect(answer.client_secret).toMatch(/^ols_/);
+    expect(answer.client_secret).not.toBe(client_secret);
+    // By default the old secret keeps working for 24 hours.
+    const until = Date.parse(answer.previous_secret_valid_until);
+    expect(until).toBeGreaterThanOrEqual(before + 24 * 3600_000);
+    expect(until).toBeLessThanOrEqual(Date.now() + 24 * 3600_000);
+    expect(await listed(client_id)).toMatchObject({
+      secret_version: 2,
+      previous_secret_valid_until: answer.previous_secret_valid_until,
+    });
+  });
+
+  it("rotate-secret takes --grace DURATION or --immediately, and refuses anything else", async () => {
+    const { client_id } = await createPartner();
+    const before = Date.now();
+    const graced = await cli("partners", "rotate-secret", client_id, "--grace", "90m", "--json");
+    expect(graced.code).toBe(0);
+    const until = Date.parse(JSON.parse(graced.stdout).previous_secret_valid_until);
+    expect(until).toBeGreaterThanOrEqual(before + 90 * 60_000);
+    expect(until).toBeLessThanOrEqual(Date.now() + 90 * 60_000);
+
+    const now = await cli("partners", "rotate-secret", client_id, "--immediately");
+    expect(now.code).toBe(0);
+    expect(now.stdout).toContain("The old secret and every token issued with it no longer work.");
+    expect(await listed(client_id)).toMatchObject({
+      secret_version: 3,
+      previous_secret_valid_until: null,
+    });
+
+    for (const bad of [
+      ["--grace", "soon"],
+      ["--grace", "31d"],
+      ["--grace", "1h", "--immediately"],
+    ]) {
+      const refused = await cli("partners", "rotate-secret", client_id, ...bad);
+      expect(refused.code, bad.join(" ")).not.toBe(0);
+      expect(refused.stderr, bad.join(" ")).toMatch(/--grace|grace period/);
+    }
+    // Nothing was rotated by the refused commands.
+    expect((await listed(client_id))?.secret_version).toBe(3);
   });
 
   it("disable and enable change the status", async () => {
@@ -157,6 +196,21 @@ describe.each(storeKinds)("orderline-gateway partners (%s store)", (kind) => {
     expect((await listed(client_id))?.status).toBe("disabled");
     expect((await cli("partners", "enable", client_id)).code).toBe(0);
     expect((await listed(client_id))?.status).toBe("active");
+  });
+
+  it("require-signature-v2 and allow-signature-v1 set the partner's signature version", async () => {
+    const { client_id } = await createPartner();
+    expect((await listed(client_id))?.signature_version).toBe(1);
+    const required = await cli("partners", "require-signature-v2", client_id, "--json");
+    expect(required.code).toBe(0);
+    expect(JSON.parse(required.stdout)).toEqual({ client_id, signature_version: 2 });
+    expect((await listed(client_id))?.signature_version).toBe(2);
+    expect((await cli("partners", "list")).stdout).toContain("signature v2 only");
+    expect((await cli("partners", "allow-signature-v1", client_id)).code).toBe(0);
+    expect((await listed(client_id))?.signature_version).toBe(1);
+    const unknown = await cli("partners", "require-signature-v2", "olc_nobody");
+    expect(unknown.code).toBe(1);
+    expect((await cli("partners", "require-signature-v2")).code).toBe(2);
   });
 
   it("reports an unknown partner and an unknown command", async () => {

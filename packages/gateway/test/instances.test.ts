@@ -47,7 +47,7 @@ async function post(url: string, path: string, body: unknown, headers: Record<st
   });
   return {
     status: response.status,
-    body: (await response.json()) as { code?: string; data?: { id: string } },
+    body: (await response.json()) as { code?: string; token?: string; data?: { id: string } },
   };
 }
 
@@ -89,8 +89,31 @@ describe.runIf(onPostgres)("two gateway instances on one PostgreSQL database", (
       [a, b, a, b, a, b].map((gw) => post(gw.url, "/api/v1/auth/refresh", { token }, {})),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
-    for (const r of results.filter((r) => r.status !== 200))
-      expect(r.body.code).toBe("refresh_token_reused");
+    // The first refused one revokes the session; later ones may find it revoked already.
+    const refused = results.filter((r) => r.status !== 200).map((r) => r.body.code);
+    expect(refused).toContain("refresh_token_reused");
+    for (const code of refused) expect(["refresh_token_reused", "session_revoked"]).toContain(code);
+  });
+
+  it("revokes the whole session on both instances when a refreshed token is refreshed again", async () => {
+    const partner = newPartner("Reuse");
+    const first = await loginOver(a.url, partner);
+    const refreshed = await post(a.url, "/api/v1/auth/refresh", { token: first }, {});
+    expect(refreshed.status).toBe(200);
+    const second = refreshed.body.token as string;
+    const codeOn = async (gw: RunningGateway) =>
+      (await post(gw.url, "/api/v1/sales-orders", order(), signedOver(partner, second))).body.code;
+    expect(await codeOn(a)).toBeUndefined();
+    expect(await codeOn(b)).toBeUndefined();
+
+    // The first token comes back, on the other instance.
+    const reused = await post(b.url, "/api/v1/auth/refresh", { token: first }, {});
+    expect(reused.body.code).toBe("refresh_token_reused");
+    expect(await untilBoth(async (gw) => (await codeOn(gw)) === "session_revoked")).toBeLessThan(
+      5000,
+    );
+    const again = await post(a.url, "/api/v1/auth/refresh", { token: second }, {});
+    expect(again.body.code).toBe("session_revoked");
   });
 
   it("makes one order of a purchase_order_no and of an Idempotency-Key raced on both", async () => {

@@ -117,7 +117,7 @@ describe.each(storeKinds)("exact money over HTTP (%s store)", (kind) => {
 });
 
 describe.each(storeKinds)("prices in the store (%s store)", (kind) => {
-  it("refuses a price with 5 decimal places before it joins a batch; PostgreSQL checks it too", async () => {
+  it("refuses a price with 5 decimal places before it joins a batch", async () => {
     const { dir, cleanup } = tempDir();
     const url = await freshDatabaseUrl(kind, dir);
     const store = await openStore(url);
@@ -131,6 +131,8 @@ describe.each(storeKinds)("prices in the store (%s store)", (kind) => {
         status: "active",
         createdAt: 0,
         updatedAt: 0,
+        previousSecretHash: null,
+        previousSecretUntil: null,
       });
       const line = (unit_price: number) => [{ product_code: "A", quantity: 1, unit_price }];
       const orderOf = (id: string, unit_price: number) => ({
@@ -153,20 +155,6 @@ describe.each(storeKinds)("prices in the store (%s store)", (kind) => {
       expect(String((bad as PromiseRejectedResult).reason)).toMatch(
         /unit_price has more than 4 decimal places/,
       );
-      if (kind === "postgres") {
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        try {
-          await expect(
-            client.query(
-              `INSERT INTO sales_orders (id, partner_id, customer_code, site_code, sales_name, address, products, status, created_at)
-               VALUES ('o3', 'p1', 'C', 'S', 'N', 'A', '[{"product_code":"A","quantity":1,"unit_price":0.12345}]', 'received', 0)`,
-            ),
-          ).rejects.toThrow(/sales_orders_price_scale/);
-        } finally {
-          await client.end();
-        }
-      }
     } finally {
       await store.close();
       cleanup();

@@ -116,11 +116,12 @@ describe("rate limiting per client_id", () => {
       expect(spec.paths[path]?.[method]?.responses["429"], `${method} ${path}`).toBeDefined();
   });
 
-  it("limits login attempts per client_id", async () => {
+  it("limits login attempts per source address, whichever client_id they name", async () => {
     const gw = await start({ rateLimit: limits(100, 2), redisUrl: undefined });
     const partner = await createPartner(gw);
+    const other = await createPartner(gw, undefined, "Other");
     await login(gw, partner);
-    await login(gw, partner);
+    await login(gw, other);
     const third = await gw.app.inject({
       method: "POST",
       url: "/api/v1/auth/login",
@@ -128,7 +129,16 @@ describe("rate limiting per client_id", () => {
     });
     expect(third.statusCode).toBe(429);
     expect(json(third).code).toBe("rate_limited");
+    expect(json(third).detail).toContain("from this address");
     expect(third.headers["retry-after"]).toBeDefined();
+    // Another address has its own budget.
+    const elsewhere = await gw.app.inject({
+      method: "POST",
+      url: "/api/v1/auth/login",
+      remoteAddress: "192.0.2.7",
+      payload: { client_id: partner.clientId, client_secret: partner.clientSecret },
+    });
+    expect(elsewhere.statusCode).toBe(200);
   });
 
   it("counts in each process without Redis, and across instances with REDIS_URL", async () => {

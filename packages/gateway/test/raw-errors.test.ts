@@ -1,8 +1,10 @@
+import { writeFileSync } from "node:fs";
 import { connect } from "node:net";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.js";
 import { ERROR_CATALOGUE } from "../src/http/errors.js";
-import { startGateway } from "./helpers.js";
+import { startGateway, tempDir } from "./helpers.js";
 import { httpMessage, type RawResponse, rawRequest } from "./support/raw-http.js";
 import { storeKinds } from "./support/stores.js";
 
@@ -131,5 +133,41 @@ describe.each(storeKinds)("errors before routing are problem+json too (%s store)
       404,
       "not_found",
     );
+  });
+});
+
+describe("405 next to catch-all and static routes", () => {
+  let gw: Gateway;
+  let base: string;
+  const { dir, cleanup } = tempDir();
+
+  beforeAll(async () => {
+    writeFileSync(join(dir, "index.html"), "<!doctype html><title>Console</title>");
+    gw = await startGateway({
+      config: { corsOrigins: ["https://console.acme.example"], consoleDir: dir },
+    });
+    base = await gw.app.listen({ port: 0, host: "127.0.0.1" });
+  });
+  afterAll(async () => {
+    await gw.close();
+    cleanup();
+  });
+
+  it("keeps 404 for unknown paths when CORS answers OPTIONS everywhere", async () => {
+    const unknown = await rawRequest(base, httpMessage("GET", "/api/v1/nothing-here"));
+    expect(unknown.status).toBe(404);
+    expect(unknown.json().code).toBe("not_found");
+    const deleteLogin = await rawRequest(base, httpMessage("DELETE", "/api/v1/auth/login"));
+    expect(deleteLogin.status).toBe(405);
+    expect(deleteLogin.headers.allow).toBe("OPTIONS, POST");
+  });
+
+  it("answers a missing file under a static route 404, not 405", async () => {
+    const missing = await rawRequest(base, httpMessage("GET", "/console/nothing.js"));
+    expect(missing.status).toBe(404);
+    expect(missing.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    const post = await rawRequest(base, httpMessage("POST", "/console/index.html"));
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe("GET, HEAD, OPTIONS");
   });
 });

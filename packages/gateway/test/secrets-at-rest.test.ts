@@ -37,7 +37,8 @@ describe.each(storeKinds)("secrets at rest (%s store)", (kind) => {
     url = await freshDatabaseUrl(kind, dir);
     const gw = await startGateway({ dir, config: { databaseUrl: url } });
     const partner = await createPartner(gw);
-    const rotated = await gw.partners.rotateSecret(partner.clientId);
+    // With a grace period, so the previous secret is stored (hashed) too.
+    const { clientSecret: rotated } = await gw.partners.rotateSecret(partner.clientId);
     await login(gw, { clientId: partner.clientId, clientSecret: rotated });
     await gw.close();
 
@@ -45,6 +46,8 @@ describe.each(storeKinds)("secrets at rest (%s store)", (kind) => {
     expect(text).toContain(partner.clientId);
     expect(text).not.toContain(partner.clientSecret);
     expect(text).not.toContain(rotated);
+    // The rotated-out secret, kept for its grace period, is stored as a keyed hash too.
+    expect(text).toMatch(/"previous_secret_hash":"hmac-sha256:[A-Za-z0-9_-]{43}"/);
     expect(text).not.toContain("PRIVATE KEY");
     expect(text).not.toMatch(/"d":"/); // no private JWK member either
     expect(statSync(join(dir, "master.key")).mode & 0o077).toBe(0);

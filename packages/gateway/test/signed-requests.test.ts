@@ -193,8 +193,8 @@ describe.each(storeKinds)("%s store", (kind) => {
       await expectRefused(signedHeaders(partner, token, ts()), 403, "partner_disabled");
     });
 
-    it("refuse tokens issued before a secret rotation", async () => {
-      await gw.partners.rotateSecret(partner.clientId);
+    it("refuse tokens issued before an immediate secret rotation", async () => {
+      await gw.partners.rotateSecret(partner.clientId, 0);
       await expectRefused(signedHeaders(partner, token, ts()), 401, "credentials_rotated");
     });
 

@@ -23,6 +23,8 @@ const PARTNER = {
   status: "active" as const,
   createdAt: 0,
   updatedAt: 0,
+  previousSecretHash: null,
+  previousSecretUntil: null,
 };
 
 async function withPartner(store: Store): Promise<Store> {
@@ -87,15 +89,39 @@ describe.each(storeKinds)("Store contract (%s)", (kind) => {
 
   it("stores partners, keys and signing keys", async () => {
     const store = await withPartner(await (await fresh(kind)).open());
-    expect(await store.findPartnerByClientId("olc_one")).toEqual(PARTNER);
+    // A new partner signs with version 1 (or 2) until moved to version 2.
+    expect(await store.findPartnerByClientId("olc_one")).toEqual({
+      ...PARTNER,
+      signatureVersion: 1,
+    });
     expect(await store.countPartners()).toBe(1);
-    expect(await store.rotatePartnerSecret("partner-1", "y", 5)).toBe(2);
+    expect(await store.rotatePartnerSecret("partner-1", "y", 5, 1_000)).toBe(2);
     await store.setPartnerStatus("partner-1", "disabled", 6);
     expect(await store.findPartnerByClientId("olc_one")).toMatchObject({
       secretHash: "y",
       secretVersion: 2,
+      previousSecretHash: "x",
+      previousSecretUntil: 1_000,
       status: "disabled",
       updatedAt: 6,
+    });
+    // Rotating again replaces the previous secret; without a grace period none remains.
+    expect(await store.rotatePartnerSecret("partner-1", "z", 7, 2_000)).toBe(3);
+    expect(await store.findPartnerByClientId("olc_one")).toMatchObject({
+      secretHash: "z",
+      previousSecretHash: "y",
+      previousSecretUntil: 2_000,
+    });
+    expect(await store.rotatePartnerSecret("partner-1", "w", 8, null)).toBe(4);
+    expect(await store.findPartnerByClientId("olc_one")).toMatchObject({
+      secretHash: "w",
+      previousSecretHash: null,
+      previousSecretUntil: null,
+    });
+    await store.setPartnerSignatureVersion("partner-1", 2, 9);
+    expect(await store.findPartnerByClientId("olc_one")).toMatchObject({
+      signatureVersion: 2,
+      updatedAt: 9,
     });
     const key = {
       id: "key-1",

@@ -48,7 +48,7 @@ describe.each(storeKinds)("tenant API (%s store)", (kind) => {
     });
 
   describe("sign-in", () => {
-    it("signs a user in and refreshes the token once", async () => {
+    it("signs a user in and refreshes the token once; a second refresh revokes the session", async () => {
       const response = await userLogin(gw, a.admin.email);
       expect(response.statusCode).toBe(200);
       const { token, expired_at } = response.json();
@@ -71,7 +71,8 @@ describe.each(storeKinds)("tenant API (%s store)", (kind) => {
         url: "/v1/user/profile",
         headers: bearer(refreshed.json().token),
       });
-      expect(profile.statusCode).toBe(200);
+      expect(profile.statusCode).toBe(401);
+      expect(json(profile).code).toBe("session_revoked");
     });
 
     it("applies the partner tokens' refresh limits: grace window and session cap", async () => {

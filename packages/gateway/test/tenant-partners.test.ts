@@ -46,7 +46,7 @@ describe.each(storeKinds)("tenant partners API (%s store)", (kind) => {
       name: "Harbour Retail",
       public_key: keys.publicPem,
     });
-    expect(created.statusCode).toBe(201);
+    expect(created.statusCode, created.body).toBe(201);
     expect(created.headers["cache-control"]).toBe("no-store");
     const { client_id, client_secret, key_id } = created.json().data;
     expect(client_secret).toMatch(/\S{20,}/);

@@ -1,11 +1,12 @@
 import { type CliIo, type Command, EXIT } from "./command.js";
+import { command as importTable } from "./commands/import-table.js";
 import { command as init } from "./commands/init.js";
 import { command as preview } from "./commands/preview.js";
 import { command as render } from "./commands/render.js";
 import { command as schema } from "./commands/schema.js";
 import { command as validate } from "./commands/validate.js";
 
-export const COMMANDS: Command[] = [validate, render, preview, schema, init];
+export const COMMANDS: Command[] = [validate, render, preview, schema, init, importTable];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -15,6 +15,8 @@ export interface Description {
 export interface LaidOut {
   width: number;
   height: number;
+  /** What the drawing could not honour (rule ids under "render/"), located by JSON Pointer. */
+  warnings?: UnlocatedProblem[];
 }
 
 /** One step of the HTML trace: a node (g.node) or an edge (g.edge), by its `data-id`. */

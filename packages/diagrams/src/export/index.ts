@@ -1,4 +1,4 @@
-import type { Description } from "../core/diagram-type.js";
+import type { Description, LaidOut } from "../core/diagram-type.js";
 import type { VisualPreset } from "../core/model.js";
 import { isTypeName, loadType } from "../types/index.js";
 
@@ -9,6 +9,8 @@ export interface ExportOptions {
   preset?: VisualPreset;
   /** PNG only: pixels per diagram unit. */
   scale?: number;
+  /** The diagram's layout, when the caller has already made it (saves making it again). */
+  layout?: LaidOut;
 }
 
 /**
@@ -25,7 +27,7 @@ export async function exportDiagram(
     throw new Error(`no diagram type "${diagram.diagram_type}" is registered`);
   }
   const type = await loadType(diagram.diagram_type);
-  const layout = await type.layout(diagram);
+  const layout = options.layout ?? (await type.layout(diagram));
   const svg = type.render(diagram, layout, options.preset ? { preset: options.preset } : {});
   switch (format) {
     case "svg":

@@ -11,6 +11,8 @@ type Loader = () => Promise<{ type: DiagramType<any, any> }>;
 
 const LOADERS = {
   workflow: () => import("./workflow/index.js"),
+  sequence: () => import("./sequence/index.js"),
+  lifecycle: () => import("./lifecycle/index.js"),
 } satisfies Record<string, Loader>;
 
 export type TypeName = keyof typeof LOADERS;

@@ -1,14 +1,18 @@
+import type { LaidOut } from "../core/diagram-type.js";
 import {
   formatProblems,
+  locateAll,
   type ValidateOptions,
   type ValidationResult,
   validateParsed,
 } from "../core/validate/index.js";
 import { parseWithLocations } from "../core/validate/parse.js";
+import type { Problem } from "../core/validate/problem.js";
+import type { UnlocatedProblem } from "../core/validate/schema-problems.js";
 import { isTypeName, loadType } from "../types/index.js";
 import { envelope } from "./envelope.js";
 
-export type { Problem } from "../core/validate/problem.js";
+export type { Problem };
 export { formatProblems, type ValidateOptions, type ValidationResult };
 
 /**
@@ -27,4 +31,23 @@ export async function validateSource(
   const name = (parsed.value as { diagram_type?: unknown } | null)?.diagram_type;
   const type = isTypeName(name) ? await loadType(name) : envelope;
   return validateParsed(type, parsed, options);
+}
+
+/**
+ * What the drawing of a valid description cannot honour (a route, a side, a channel, text cut
+ * short), as warnings located like problems. Lays the description out to find them.
+ */
+export async function renderWarnings(
+  source: string,
+  options: ValidateOptions = {},
+  /** The description's layout when the caller has made it (it is not made twice). */
+  layout?: LaidOut,
+): Promise<Problem[]> {
+  const parsed = parseWithLocations(source, options.file);
+  if (!parsed.ok) return [];
+  const name = (parsed.value as { diagram_type?: unknown } | null)?.diagram_type;
+  if (!isTypeName(name)) return [];
+  const laidOut = layout ?? (await (await loadType(name)).layout(parsed.value));
+  const found = (laidOut.warnings ?? []) as UnlocatedProblem[];
+  return locateAll(parsed, found, options).map((p) => ({ ...p, severity: "warning" as const }));
 }

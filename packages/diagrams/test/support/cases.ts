@@ -25,10 +25,14 @@ function load(name: string, file: string): RenderCase {
   return { name, file, source, diagram: result.diagram };
 }
 
-/** Every example in examples/diagrams, plus the render cases kept in test/testdata/<case>/in.json. */
+const isWorkflow = (file: string) =>
+  (JSON.parse(readFileSync(file, "utf8")) as { diagram_type?: unknown }).diagram_type ===
+  "workflow";
+
+/** Every workflow example in examples/diagrams, plus the render cases kept in test/testdata/<case>/in.json. */
 export function renderCases(): RenderCase[] {
   const examples = readdirSync(EXAMPLES_DIR)
-    .filter((f) => f.endsWith(".json"))
+    .filter((f) => f.endsWith(".json") && isWorkflow(join(EXAMPLES_DIR, f)))
     .sort()
     .map((f) => load(basename(f, ".json"), join(EXAMPLES_DIR, f)));
   const own = readdirSync(TESTDATA_DIR)

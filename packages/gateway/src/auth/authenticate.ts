@@ -5,10 +5,15 @@ import { timingSafeEqualString } from "../lib/timing-safe.js";
 import type { PartnerDirectory, PartnerView } from "./partner-directory.js";
 import {
   decodeSignature,
+  parseSignatureVersion,
   parseTimestamp,
+  type SignedRequestLine,
   stringToSign,
+  stringToSignV2,
   verifiesWithAnyKey,
 } from "./request-signature.js";
+import { sessionRevoked } from "./session-revocation.js";
+import { signatureHints } from "./signature-hints.js";
 import { assertTokenPartnerUsable } from "./token-partner.js";
 import type { TokenService } from "./tokens.js";
 
@@ -40,8 +45,10 @@ function single(headers: HeaderBag, name: string): string | undefined {
 /**
  * The two layers in front of every order operation, checked in this order, each failure with
  * its own code: bearer token; the three signature headers present; X-CLIENT-ID equal to the
- * token's client_id; partner active and secret not rotated; X-TIMESTAMP readable and within the
- * allowed skew; X-SIGNATURE verifying against one of the partner's active keys.
+ * token's client_id; partner active, secret not rotated (beyond its grace period) and session
+ * not revoked; X-TIMESTAMP readable and within the allowed skew; the signature version allowed
+ * for the partner; X-SIGNATURE verifying against one of the partner's active keys. `request` is
+ * what signature version 2 covers.
  */
 export class SignedRequestAuthenticator {
   constructor(
@@ -51,7 +58,7 @@ export class SignedRequestAuthenticator {
     private readonly now: Clock,
   ) {}
 
-  async authenticate(headers: HeaderBag): Promise<PartnerView> {
+  async authenticate(headers: HeaderBag, request: SignedRequestLine): Promise<PartnerView> {
     const claims = await this.tokens.verifyAccess(
       bearerTokenOf(headers, "the access token from /api/v1/auth/login"),
     );
@@ -77,9 +84,15 @@ export class SignedRequestAuthenticator {
         "X-CLIENT-ID must equal the client_id the token was issued to.",
       );
     }
-    const partner = assertTokenPartnerUsable(await this.directory.get(claims.client_id), claims.sv);
-
     const nowMs = this.now();
+    const partner = assertTokenPartnerUsable(
+      await this.directory.get(claims.client_id),
+      claims.sv,
+      nowMs,
+    );
+    if (partner.revokedSessions.has(claims.sid))
+      throw sessionRevoked("log in again with the client credentials");
+
     const sentAt = parseTimestamp(timestamp);
     const serverTime = { server_time: toUnixSeconds(nowMs) };
     if (sentAt === undefined) {
@@ -112,23 +125,49 @@ export class SignedRequestAuthenticator {
         "No active public key is registered for this partner; contact the integration team.",
       );
     }
-    const expected = stringToSign(clientId, timestamp);
+    const version = parseSignatureVersion(single(headers, "x-signature-version"));
+    if (version === undefined) {
+      throw new ApiError(
+        "signature_version_unsupported",
+        "X-SIGNATURE-VERSION must be 1 or 2 (absent means 1).",
+        { supported_signature_versions: [1, 2] },
+      );
+    }
+    if (version < partner.signatureVersion) {
+      throw new ApiError(
+        "signature_version_required",
+        "This partner must sign requests with signature version 2: send 'X-SIGNATURE-VERSION: 2' and sign method, path, timestamp and body digest (see the API guide, 'Signing requests').",
+        { required_signature_version: partner.signatureVersion },
+      );
+    }
+    const v1 = stringToSign(clientId, timestamp);
+    const v2 = stringToSignV2(clientId, timestamp, request);
+    const expected = version === 2 ? v2 : v1;
+    const details = { signature_version: version, string_to_sign: expected };
     const signature = decodeSignature(signatureHeader);
     if (signature === undefined) {
       throw new ApiError(
         "signature_malformed",
         "X-SIGNATURE must be the base64 encoding of the RSA signature.",
-        {
-          string_to_sign: expected,
-        },
+        details,
       );
     }
     const keys = partner.activeKeys.map((k) => k.keyObject);
     if (!(await verifiesWithAnyKey(keys, expected, signature))) {
+      const hints = await signatureHints({
+        header: signatureHeader,
+        signature,
+        keys,
+        expected,
+        otherVersion:
+          version === 1
+            ? { version: 2, text: v2, howTo: "send 'X-SIGNATURE-VERSION: 2' with it." }
+            : { version: 1, text: v1, howTo: "with version 2, sign string_to_sign as shown." },
+      });
       throw new ApiError(
         "signature_invalid",
-        "X-SIGNATURE is not a SHA256withRSA signature of string_to_sign by an active key of this partner.",
-        { string_to_sign: expected },
+        `X-SIGNATURE is not a SHA256withRSA signature of string_to_sign by an active key of this partner.${hints.length > 0 ? ` ${hints.map((h) => h.detail).join(" ")}` : ""}`,
+        { ...details, hints },
       );
     }
     return partner;

@@ -1,13 +1,24 @@
 import { randomBytes } from "node:crypto";
 import type { Clock } from "../lib/clock.js";
 import { newId } from "../lib/random.js";
-import type { PartnerKeyRecord, PartnerRecord, PartnerStatus, Store } from "../store/store.js";
+import type {
+  PartnerKeyRecord,
+  PartnerRecord,
+  PartnerStatus,
+  SignatureVersion,
+  Store,
+} from "../store/store.js";
 import { generateClientId, generateClientSecret, hashClientSecret } from "./client-secret.js";
 import type { PartnerDirectory } from "./partner-directory.js";
 import { parsePartnerPublicKey } from "./public-key.js";
 
 /** Two active keys let a partner roll its key pair without downtime. */
 export const MAX_ACTIVE_KEYS = 2;
+
+/** How long a rotated-out secret keeps working unless told otherwise. */
+export const DEFAULT_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
+/** A grace period is for deploying the new secret, not a second credential. */
+export const MAX_SECRET_GRACE_MS = 30 * 24 * 60 * 60 * 1000;
 
 export class PartnerAdminError extends Error {
   override name = "PartnerAdminError";
@@ -18,6 +29,10 @@ export interface PartnerSummary {
   name: string;
   status: PartnerStatus;
   secret_version: number;
+  /** Until when the secret before the last rotation still works (null: it does not). */
+  previous_secret_valid_until: string | null;
+  /** 2: requests must be signed with signature version 2; 1: both versions are accepted. */
+  signature_version: SignatureVersion;
   /** The tenant the partner's orders go to, if any. */
   tenant_id: string | null;
   created_at: string;
@@ -72,6 +87,8 @@ export class PartnerAdmin {
       status: "active",
       createdAt: at,
       updatedAt: at,
+      previousSecretHash: null,
+      previousSecretUntil: null,
     };
     await this.store.createPartner(partner);
     // The partner's orders go to this tenant, whose users can read them.
@@ -121,17 +138,33 @@ export class PartnerAdmin {
     this.directory?.invalidate(clientId);
   }
 
-  /** Issues a new secret; tokens issued under the old one stop working at once. */
-  async rotateSecret(clientId: string): Promise<string> {
+  /**
+   * Issues a new secret. For `graceMs` (default 24 h) the old secret still logs in and tokens
+   * issued under it keep working, so the partner can deploy the new one without downtime; 0
+   * (`--immediately`, for a leaked secret) stops both at once. Only the secret just replaced
+   * has a grace period: rotating again ends the previous one's.
+   */
+  async rotateSecret(
+    clientId: string,
+    graceMs = DEFAULT_SECRET_GRACE_MS,
+  ): Promise<{ clientSecret: string; previousValidUntil: number | null }> {
+    if (!Number.isSafeInteger(graceMs) || graceMs < 0 || graceMs > MAX_SECRET_GRACE_MS) {
+      throw new PartnerAdminError(
+        `The grace period must be between 0 and ${MAX_SECRET_GRACE_MS / 86_400_000} days.`,
+      );
+    }
     const partner = await this.#partner(clientId);
     const clientSecret = generateClientSecret();
+    const at = this.now();
+    const previousValidUntil = graceMs === 0 ? null : at + graceMs;
     await this.store.rotatePartnerSecret(
       partner.id,
       hashClientSecret(this.pepper, clientSecret),
-      this.now(),
+      at,
+      previousValidUntil,
     );
     this.directory?.invalidate(clientId);
-    return clientSecret;
+    return { clientSecret, previousValidUntil };
   }
 
   /** Moves a partner's future and past orders to another tenant (null: none). */
@@ -140,6 +173,16 @@ export class PartnerAdmin {
     if (tenantId !== null && !(await this.store.tenants.findTenant(tenantId)))
       throw new PartnerAdminError(`No tenant with id '${tenantId}' (see: tenants list).`);
     await this.store.tenants.setPartnerTenant(partner.id, tenantId);
+  }
+
+  /**
+   * 2 requires signature version 2 from the partner (version 1 is refused from its next request
+   * on); 1 accepts both again.
+   */
+  async setSignatureVersion(clientId: string, version: SignatureVersion): Promise<void> {
+    const partner = await this.#partner(clientId);
+    await this.store.setPartnerSignatureVersion(partner.id, version, this.now());
+    this.directory?.invalidate(clientId);
   }
 
   async setStatus(clientId: string, status: PartnerStatus): Promise<void> {
@@ -156,6 +199,11 @@ export class PartnerAdmin {
         name: p.name,
         status: p.status,
         secret_version: p.secretVersion,
+        previous_secret_valid_until:
+          p.previousSecretUntil !== null && p.previousSecretUntil > this.now()
+            ? iso(p.previousSecretUntil)
+            : null,
+        signature_version: p.signatureVersion ?? 1,
         tenant_id: await this.store.tenants.partnerTenant(p.id),
         created_at: iso(p.createdAt),
         keys: (await this.store.listPartnerKeys(p.id)).map((k) => ({

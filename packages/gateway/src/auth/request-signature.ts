@@ -1,4 +1,4 @@
-import { type KeyObject, verify } from "node:crypto";
+import { createHash, type KeyObject, verify } from "node:crypto";
 
 /**
  * The seed's request signature: X-SIGNATURE = base64(SHA256withRSA(private key,
@@ -6,6 +6,44 @@ import { type KeyObject, verify } from "node:crypto";
  */
 export function stringToSign(clientId: string, timestampHeader: string): string {
   return `${clientId}|${timestampHeader}`;
+}
+
+/** What version 2 signs besides client_id and timestamp: the request itself. */
+export interface SignedRequestLine {
+  method: string;
+  /** Path and query exactly as received. */
+  target: string;
+  /** Lowercase hex SHA-256 of the exact body bytes received. */
+  bodySha256: string;
+}
+
+export const EMPTY_BODY_SHA256 = createHash("sha256").digest("hex");
+
+/**
+ * Signature version 2 (`X-SIGNATURE-VERSION: 2`): six lines joined by "\n", no trailing newline:
+ * `v2`, client_id, X-TIMESTAMP as sent, METHOD, path with query, hex SHA-256 of the body. The
+ * leading `v2` keeps a signature of one version from ever verifying as the other.
+ */
+export function stringToSignV2(
+  clientId: string,
+  timestampHeader: string,
+  request: SignedRequestLine,
+): string {
+  return [
+    "v2",
+    clientId,
+    timestampHeader,
+    request.method.toUpperCase(),
+    request.target,
+    request.bodySha256,
+  ].join("\n");
+}
+
+/** X-SIGNATURE-VERSION: absent means 1; otherwise exactly "1" or "2". */
+export function parseSignatureVersion(header: string | undefined): 1 | 2 | undefined {
+  if (header === undefined) return 1;
+  const value = header.trim();
+  return value === "1" ? 1 : value === "2" ? 2 : undefined;
 }
 
 /**
@@ -32,8 +70,10 @@ export function decodeSignature(header: string): Buffer | undefined {
 
 /**
  * Whether the signature verifies against any of the keys (RSASSA-PKCS1-v1_5 with SHA-256).
- * The callback form of crypto.verify runs on libuv's thread pool, so the RSA work (the largest
- * single cost of a signed request) does not occupy the thread that serves HTTP.
+ * Synchronous on purpose: an RSA verification (public exponent 65537) takes tens of
+ * microseconds, while the callback form queues on libuv's thread pool behind whatever else
+ * runs there (password hashing above all), which made signed requests wait seconds under a
+ * sign-in flood.
  */
 export async function verifiesWithAnyKey(
   keys: readonly KeyObject[],
@@ -42,9 +82,12 @@ export async function verifiesWithAnyKey(
 ): Promise<boolean> {
   const bytes = Buffer.from(data, "utf8");
   for (const key of keys) {
-    const ok = await new Promise<boolean>((resolve) =>
-      verify("sha256", bytes, key, signature, (error, result) => resolve(!error && result)),
-    );
+    let ok = false;
+    try {
+      ok = verify("sha256", bytes, key, signature);
+    } catch {
+      ok = false;
+    }
     if (ok) return true;
   }
   return false;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ClientRateLimiter } from "../http/rate-limit.js";
 import { problemResponses } from "../http/schemas.js";
+import { addressBucket } from "../http/source-address.js";
 import type { SessionService } from "./sessions.js";
 import type { SigningKeyRing } from "./signing-keys.js";
 import { REFRESH_BODY, tokenResponse } from "./token-schemas.js";
@@ -20,7 +21,7 @@ const LOGIN_BODY = {
 export interface AuthRoutesOptions {
   sessions: SessionService;
   signingKeys: SigningKeyRing;
-  /** Login attempts per client_id. */
+  /** Login attempts per source address. */
   rateLimiter?: ClientRateLimiter;
 }
 
@@ -35,16 +36,22 @@ export async function authRoutes(
       schema: {
         tags: ["Authentication"],
         summary: "Generate a JWT with client credentials",
+        description:
+          "Failed logins are counted per client_id and source address: after 5, each further failure from that " +
+          "address locks it for 2, 4, 8 … s (at most 15 min), 429 login_throttled with Retry-After; other " +
+          "addresses are not affected. Logins (right or wrong) per source address are rate limited (429 rate_limited).",
         security: [],
         body: LOGIN_BODY,
         response: { 200: TOKEN_RESPONSE, ...problemResponses(400, 401, 403, 413, 415, 429) },
       },
     },
     async (request) => {
-      await rateLimiter?.check("login", request.body.client_id, request.log);
+      const source = addressBucket(request.ip);
+      await rateLimiter?.check("login", source, request.log, "from this address");
       const { token, expired_at } = await sessions.login(
         request.body.client_id,
         request.body.client_secret,
+        source,
         request.log,
       );
       return { token, expired_at };
@@ -59,7 +66,8 @@ export async function authRoutes(
         summary: "Refresh a JWT",
         description:
           "Returns a new token for a valid or recently expired one (grace window, default 24 h). Each token " +
-          "refreshes once; a session can be extended for at most 30 days after login.",
+          "refreshes once: a second refresh is refused (refresh_token_reused) and revokes every token of that " +
+          "login (session_revoked afterwards). A session can be extended for at most 30 days after login.",
         security: [],
         body: REFRESH_BODY,
         response: { 200: TOKEN_RESPONSE, ...problemResponses(400, 401, 403, 413, 415) },

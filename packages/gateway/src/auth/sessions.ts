@@ -2,14 +2,18 @@ import type { FastifyBaseLogger } from "fastify";
 import { ApiError } from "../http/errors.js";
 import type { Clock } from "../lib/clock.js";
 import type { Store } from "../store/store.js";
+import type { LoginThrottle } from "../users/login-throttle.js";
 import { hashClientSecret, loggableClientId, verifyClientSecret } from "./client-secret.js";
-import { assertTokenPartnerUsable } from "./token-partner.js";
+import type { PartnerDirectory } from "./partner-directory.js";
+import { reusedRefresh, revokeSession, sessionRevoked } from "./session-revocation.js";
+import { assertTokenPartnerUsable, secretVersionUsable } from "./token-partner.js";
 import type { IssuedToken, TokenService } from "./tokens.js";
 
 /**
  * Login with client credentials and refresh of an (even expired) token, with the refresh risk
- * bounded: a grace window after expiry, one refresh per token, a maximum chain age, and no
- * refresh once the partner is disabled or its secret rotated.
+ * bounded: a grace window after expiry, one refresh per token (a second one revokes the whole
+ * session), a maximum chain age, and no refresh once the partner is disabled or its secret
+ * rotated (beyond the rotation's grace period).
  */
 export class SessionService {
   /** Compared against when the client_id is unknown, so both failures cost the same. */
@@ -20,37 +24,66 @@ export class SessionService {
     private readonly tokens: TokenService,
     private readonly pepper: Buffer,
     private readonly now: Clock,
+    private readonly throttle: LoginThrottle,
+    private readonly directory?: PartnerDirectory,
   ) {
     this.#decoyHash = hashClientSecret(pepper, "decoy-secret-that-matches-nothing");
   }
 
+  /** `source` is the caller's addressBucket(). */
   async login(
     clientId: string,
     clientSecret: string,
+    source: string,
     log: FastifyBaseLogger,
   ): Promise<IssuedToken> {
+    const keys = this.throttle.keysOf("partner", clientId, source);
+    await this.throttle.assertOpen(keys);
     const partner = await this.store.findPartnerByClientId(clientId);
-    const matches = verifyClientSecret(
+    const now = this.now();
+    // Both comparisons always run, so the answer's timing says nothing about a rotation.
+    const current = verifyClientSecret(
       this.pepper,
       clientSecret,
       partner?.secretHash ?? this.#decoyHash,
     );
-    if (!partner || !matches) {
+    const previous = verifyClientSecret(
+      this.pepper,
+      clientSecret,
+      partner?.previousSecretHash ?? this.#decoyHash,
+    );
+    const secretVersion = !partner
+      ? undefined
+      : current
+        ? partner.secretVersion
+        : previous && secretVersionUsable(partner, partner.secretVersion - 1, now)
+          ? partner.secretVersion - 1
+          : undefined;
+    if (!partner || secretVersion === undefined) {
+      await this.throttle.failed(keys);
       log.info({ event: "login_failed", client_id: loggableClientId(clientId) }, "login refused");
       throw new ApiError(
         "invalid_client",
         "The client_id and client_secret do not match a partner.",
       );
     }
+    await this.throttle.succeeded(keys);
     if (partner.status !== "active") {
       throw new ApiError(
         "partner_disabled",
         "This partner is disabled; contact the integration team.",
       );
     }
-    const issued = await this.tokens.issue(partner);
+    // A login with the previous secret gets a token of the previous version: it stops working
+    // when the grace period ends, like every other token issued under that secret.
+    const issued = await this.tokens.issue({ clientId: partner.clientId, secretVersion });
     log.info(
-      { event: "login", client_id: partner.clientId, jti: issued.claims.jti },
+      {
+        event: "login",
+        client_id: partner.clientId,
+        jti: issued.claims.jti,
+        ...(secretVersion !== partner.secretVersion ? { previous_secret: true } : {}),
+      },
       "token issued",
     );
     return issued;
@@ -65,22 +98,31 @@ export class SessionService {
     const partner = assertTokenPartnerUsable(
       await this.store.findPartnerByClientId(claims.client_id),
       claims.sv,
+      this.now(),
     );
-    const issued = await this.tokens.issue(partner, {
-      sid: claims.sid,
-      authTime: claims.auth_time,
-    });
+    if (await this.store.tenants.isSessionRevoked(claims.sid))
+      throw sessionRevoked("log in again with the client credentials");
+    // The new token keeps the secret version of the old one: refreshing never outlives a rotation.
+    const issued = await this.tokens.issue(
+      { clientId: partner.clientId, secretVersion: claims.sv },
+      { sid: claims.sid, authTime: claims.auth_time },
+    );
     if (
       !(await this.store.recordTokenRefresh(claims.jti, partner.id, issued.claims.jti, this.now()))
     ) {
+      await revokeSession(
+        this.store.tenants,
+        `partner:${partner.id}`,
+        claims,
+        this.tokens.config,
+        this.now(),
+      );
+      this.directory?.invalidate(partner.clientId);
       log.warn(
         { event: "refresh_reused", client_id: partner.clientId, jti: claims.jti, sid: claims.sid },
-        "a token that was already refreshed was presented for refresh again",
+        "a token that was already refreshed was presented for refresh again; its session is revoked",
       );
-      throw new ApiError(
-        "refresh_token_reused",
-        "This token was already refreshed; use the token that refresh returned, or log in again.",
-      );
+      throw reusedRefresh("log in again with the client credentials");
     }
     log.info(
       { event: "refresh", client_id: partner.clientId, jti: issued.claims.jti, sid: claims.sid },

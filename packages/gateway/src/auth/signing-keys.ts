@@ -1,10 +1,9 @@
-import { randomUUID } from "node:crypto";
+import { createPublicKey, type JsonWebKey, type KeyObject, randomUUID } from "node:crypto";
 import {
   type CryptoKey,
   exportJWK,
   exportPKCS8,
   generateKeyPair,
-  importJWK,
   importPKCS8,
   type JWK,
 } from "jose";
@@ -19,7 +18,8 @@ export const ACCEPTED_ALGORITHMS = [JWT_ALGORITHM];
 
 interface LoadedKey {
   kid: string;
-  publicKey: CryptoKey;
+  /** A node:crypto key, so verification runs synchronously, off libuv's thread pool. */
+  publicKey: KeyObject;
   publicJwk: JWK;
   privateKey: CryptoKey | undefined;
   createdAt: number;
@@ -87,7 +87,7 @@ export class SigningKeyRing {
     return {
       kid: record.kid,
       publicJwk,
-      publicKey: (await importJWK(publicJwk, record.alg)) as CryptoKey,
+      publicKey: createPublicKey({ key: publicJwk as JsonWebKey, format: "jwk" }),
       privateKey: (await importPKCS8(privatePem, record.alg)) as CryptoKey,
       createdAt: record.createdAt,
       retiredAt: record.retiredAt,
@@ -139,7 +139,7 @@ export class SigningKeyRing {
   }
 
   /** The public key for a token's `kid`, or undefined when unknown, retired too long, or absent. */
-  async verificationKey(kid: string | undefined): Promise<CryptoKey | undefined> {
+  async verificationKey(kid: string | undefined): Promise<KeyObject | undefined> {
     if (kid === undefined) return undefined;
     let key = this.#keys.get(kid);
     // A kid we have not seen may come from a key another instance just created: look it up in

@@ -1,10 +1,11 @@
-import { compactVerify, SignJWT } from "jose";
+import { SignJWT } from "jose";
 import type { GatewayConfig } from "../config.js";
 import { ApiError } from "../http/errors.js";
 import { BoundedCache } from "../lib/bounded-cache.js";
 import { type Clock, toUnixSeconds } from "../lib/clock.js";
 import { randomToken } from "../lib/random.js";
-import { ACCEPTED_ALGORITHMS, JWT_ALGORITHM, type SigningKeyRing } from "./signing-keys.js";
+import { verifyCompactJws } from "./jws.js";
+import { JWT_ALGORITHM, type SigningKeyRing } from "./signing-keys.js";
 
 /** The claims every gateway token carries, whichever API it is for. */
 export interface BaseClaims {
@@ -119,20 +120,8 @@ export class JwtTokens<C extends BaseClaims> {
         "token_invalid",
         "The bearer token is malformed, was not issued by this gateway, or was altered.",
       );
-    let payload: Uint8Array;
-    try {
-      ({ payload } = await compactVerify(
-        token,
-        async (header) => {
-          const key = await this.keys.verificationKey(header.kid);
-          if (key === undefined) throw new Error("unknown kid");
-          return key;
-        },
-        { algorithms: ACCEPTED_ALGORITHMS },
-      ));
-    } catch {
-      throw invalid();
-    }
+    const payload = await verifyCompactJws(token, (kid) => this.keys.verificationKey(kid));
+    if (payload === undefined) throw invalid();
     let raw: unknown;
     try {
       raw = JSON.parse(new TextDecoder().decode(payload));

@@ -27,14 +27,21 @@ function patternOf(url: string): RegExp {
  */
 export function trackAllowedMethods(app: FastifyInstance): (path: string) => string[] {
   const known = new Map<string, KnownPath>();
+  // Routes on every path (CORS preflight's `OPTIONS *`) say nothing about which paths exist.
+  const everywhere = new Set<string>();
   app.addHook("onRoute", (route) => {
+    const methods = [route.method].flat();
+    if (route.url === "*" || route.url === "/*") {
+      for (const method of methods) everywhere.add(method);
+      return;
+    }
     const url = route.url.length > 1 ? route.url.replace(/\/$/, "") : route.url;
     let entry = known.get(url);
     if (entry === undefined) {
       entry = { pattern: patternOf(url), methods: new Set() };
       known.set(url, entry);
     }
-    for (const method of [route.method].flat()) entry.methods.add(method);
+    for (const method of methods) entry.methods.add(method);
     if (entry.methods.has("GET")) entry.methods.add("HEAD");
   });
   return (path) => {
@@ -44,6 +51,7 @@ export function trackAllowedMethods(app: FastifyInstance): (path: string) => str
     for (const entry of known.values()) {
       if (entry.pattern.test(bare)) for (const method of entry.methods) methods.add(method);
     }
+    if (methods.size > 0) for (const method of everywhere) methods.add(method);
     return [...methods].sort();
   };
 }

@@ -14,6 +14,8 @@ export interface AppOptions {
   bodyLimitBytes: number;
   /** How long open connections are answered 503 after close starts (graceful-close.ts). */
   drainMs?: number;
+  /** Which peers may set X-Forwarded-For (GATEWAY_TRUST_PROXY); `request.ip` follows it. */
+  trustProxy?: false | number | string[];
   /** Registers the feature plugins (auth, orders) once the common parts are in place. */
   routes: (app: FastifyInstance) => Promise<void>;
 }
@@ -28,6 +30,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: requestIdOf,
     requestIdHeader: false,
     bodyLimit: options.bodyLimitBytes,
+    // A hop count trusts that many proxies in front of the gateway, whatever their address.
+    trustProxy:
+      typeof options.trustProxy === "number"
+        ? (_address: string, hop: number) => hop < (options.trustProxy as number)
+        : (options.trustProxy ?? false),
     // Requests are small; a slow client must not hold a socket open for long.
     requestTimeout: 30_000,
     ajv: { customOptions: { removeAdditional: false } },

@@ -85,7 +85,8 @@ export function installErrorHandling(
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?")[0] ?? "/";
     const allowed = allowedMethods(path);
-    if (allowed.length > 0) {
+    // A route that takes this method and found nothing (a missing console file, say) is a 404.
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
       return send(
         reply,
         problemOf(

@@ -31,6 +31,10 @@ export const ERROR_CATALOGUE = {
   },
   refresh_window_closed: { status: 401, title: "The token expired too long ago to be refreshed" },
   refresh_token_reused: { status: 401, title: "The token was already refreshed" },
+  session_revoked: {
+    status: 401,
+    title: "The token's session was revoked after a refresh token was reused",
+  },
   session_expired: { status: 401, title: "The session has reached its maximum age" },
   header_missing: { status: 401, title: "A required authentication header is missing" },
   client_id_mismatch: { status: 401, title: "X-CLIENT-ID does not match the token" },
@@ -39,6 +43,11 @@ export const ERROR_CATALOGUE = {
   timestamp_in_future: { status: 401, title: "X-TIMESTAMP is too far in the future" },
   signature_malformed: { status: 401, title: "X-SIGNATURE is not valid base64" },
   signature_invalid: { status: 401, title: "X-SIGNATURE does not verify" },
+  signature_version_unsupported: { status: 401, title: "X-SIGNATURE-VERSION is not 1 or 2" },
+  signature_version_required: {
+    status: 401,
+    title: "This partner must sign requests with signature version 2",
+  },
   partner_disabled: { status: 403, title: "The partner is disabled" },
   no_active_key: { status: 403, title: "The partner has no active public key" },
   role_forbidden: { status: 403, title: "The user's role does not allow this" },
@@ -74,6 +83,7 @@ export const ERROR_CATALOGUE = {
   headers_too_large: { status: 431, title: "The request headers are too large" },
   internal_error: { status: 500, title: "Internal error" },
   shutting_down: { status: 503, title: "This instance is shutting down" },
+  login_busy: { status: 503, title: "Too many sign-ins are being checked; retry shortly" },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -1,6 +1,6 @@
 import swagger from "@fastify/swagger";
-import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
+import { apiReference } from "./reference/plugin.js";
 
 /** The seed's four security schemes; order operations require all four together. */
 export const SIGNED_REQUEST_SECURITY = [
@@ -52,7 +52,9 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
             type: "apiKey",
             in: "header",
             name: "X-SIGNATURE",
-            description: "base64 SHA256withRSA signature of `client_id|X-TIMESTAMP`",
+            description:
+              "base64 SHA256withRSA signature of `client_id|X-TIMESTAMP` (version 1), or of the version 2 " +
+              "string-to-sign (method, path, timestamp, body SHA-256) with the header `X-SIGNATURE-VERSION: 2`",
           },
           "JWT-auth": { type: "http", scheme: "bearer", bearerFormat: "JWT" },
           "User-JWT": {
@@ -66,6 +68,6 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: "/docs" });
+  await app.register(apiReference);
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 }

@@ -107,6 +107,8 @@ export async function enforceRateLimit(
   limit: RateLimit,
   key: string,
   log: Logger | { warn: (obj: object, msg: string) => void },
+  /** Whom the limit counts, as the 429 says it. */
+  per = "for this client",
 ): Promise<void> {
   if (limit.max <= 0) return;
   let consumed: Consumed;
@@ -128,7 +130,7 @@ export async function enforceRateLimit(
   const retryAfter = Math.max(1, Math.ceil(consumed.resetMs / 1000));
   throw new ApiError(
     "rate_limited",
-    `More than ${limit.max} requests in ${limit.windowMs / 1000} s for this client; retry in ${retryAfter} s.`,
+    `More than ${limit.max} requests in ${limit.windowMs / 1000} s ${per}; retry in ${retryAfter} s.`,
     { retry_after: retryAfter },
     { "retry-after": String(retryAfter) },
   );
@@ -137,23 +139,25 @@ export async function enforceRateLimit(
 export interface ClientRateLimits {
   /** Order requests (create, read, list) per authenticated client_id. */
   orders: RateLimit;
-  /** Login attempts per client_id named in the body. */
+  /** Login attempts (partner and user, right or wrong) per source address. */
   login: RateLimit;
 }
 
-/** The per-client_id limits of the partner API over one counter (shared through Redis or not). */
+/** The request limits of the gateway over one counter (shared through Redis or not). */
 export class ClientRateLimiter {
   constructor(
     readonly counter: RateCounter,
     readonly limits: ClientRateLimits,
   ) {}
 
+  /** `subject` is a client_id for orders, an addressBucket() for login. */
   check(
     scope: keyof ClientRateLimits,
-    clientId: string,
+    subject: string,
     log: Parameters<typeof enforceRateLimit>[3],
+    per?: string,
   ): Promise<void> {
-    return enforceRateLimit(this.counter, this.limits[scope], `${scope}:${clientId}`, log);
+    return enforceRateLimit(this.counter, this.limits[scope], `${scope}:${subject}`, log, per);
   }
 
   close(): Promise<void> {

@@ -37,6 +37,7 @@ const DESCRIPTIONS: Record<number, string> = {
   422: "Idempotency-Key reused with a different body, or an unsupported language",
   429: "Too many attempts; Retry-After says when to try again",
   500: "Internal error",
+  503: "Busy (code login_busy); Retry-After says when to try again",
 };
 
 /** Route-schema `response` entries for the given error statuses. */

@@ -1,6 +1,9 @@
+import { createHash } from "node:crypto";
+import { pipeline, Transform } from "node:stream";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SignedRequestAuthenticator } from "../auth/authenticate.js";
 import type { PartnerView } from "../auth/partner-directory.js";
+import { EMPTY_BODY_SHA256 } from "../auth/request-signature.js";
 import { SIGNED_REQUEST_SECURITY } from "../http/openapi.js";
 import type { ClientRateLimiter } from "../http/rate-limit.js";
 import { problemResponses } from "../http/schemas.js";
@@ -26,6 +29,8 @@ export interface OrderRoutesOptions {
 }
 
 const partners = new WeakMap<FastifyRequest, PartnerView>();
+/** SHA-256 of each request's body bytes as received, for signature version 2. */
+const bodyDigests = new WeakMap<FastifyRequest, string>();
 
 function partnerOf(request: FastifyRequest): PartnerView {
   const partner = partners.get(request);
@@ -40,9 +45,30 @@ export async function orderRoutes(
   app: FastifyInstance,
   { orders, authenticator, rateLimiter }: OrderRoutesOptions,
 ): Promise<void> {
+  // The body is hashed as it streams to the JSON parser, so version 2 signs the exact bytes sent
+  // without a second copy of the body. A request whose body is not read hashes as empty.
+  app.addHook("preParsing", async (request, _reply, payload) => {
+    const hash = createHash("sha256");
+    const tap = new Transform({
+      transform(chunk, _encoding, callback) {
+        hash.update(chunk);
+        callback(null, chunk);
+      },
+      flush(callback) {
+        bodyDigests.set(request, hash.digest("hex"));
+        callback();
+      },
+    });
+    return pipeline(payload, tap, () => {});
+  });
+
   // preValidation runs before body validation: an unauthenticated caller learns nothing about the body rules.
   app.addHook("preValidation", async (request) => {
-    const partner = await authenticator.authenticate(request.headers);
+    const partner = await authenticator.authenticate(request.headers, {
+      method: request.method,
+      target: request.raw.url ?? request.url,
+      bodySha256: bodyDigests.get(request) ?? EMPTY_BODY_SHA256,
+    });
     // Counted after authentication, so nobody can spend another partner's quota.
     await rateLimiter?.check("orders", partner.clientId, request.log);
     partners.set(request, partner);

@@ -16,6 +16,8 @@ function cutoffs(retention: RetentionConfig, now: number): PurgeReport {
     user_token_refreshes: refresh,
     idempotency_keys: now - retention.idempotencySeconds * 1000,
     login_failures: now - retention.loginFailureSeconds * 1000,
+    // A revoked session's row carries its own end: no token of the session outlives it.
+    revoked_sessions: now,
   };
 }
 

@@ -22,6 +22,9 @@ export interface PartnerRow {
   status: PartnerStatus;
   created_at: number;
   updated_at: number;
+  previous_secret_hash: string | null;
+  previous_secret_until: number | null;
+  signature_version: number;
 }
 
 export interface PartnerKeyRow {
@@ -52,6 +55,9 @@ export const toPartner = (r: PartnerRow): PartnerRecord => ({
   status: r.status,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  previousSecretHash: r.previous_secret_hash,
+  previousSecretUntil: r.previous_secret_until,
+  signatureVersion: Number(r.signature_version) === 2 ? 2 : 1,
 });
 
 export const toPartnerKey = (r: PartnerKeyRow): PartnerKeyRecord => ({
@@ -75,7 +81,8 @@ export const toSigningKey = (r: SigningKeyRow): SigningKeyRecord => ({
 
 export interface OrderRow {
   seq: number;
-  partner_seq: number;
+  /** NULL for orders stored before per-partner numbers: their number is their seq. */
+  partner_seq: number | null;
   id: string;
   partner_id: string;
   purchase_order_no: string | null;
@@ -94,7 +101,7 @@ export interface OrderRow {
 
 export const toOrder = (r: OrderRow): SalesOrderRecord => ({
   seq: r.seq,
-  partnerSeq: r.partner_seq,
+  partnerSeq: r.partner_seq ?? r.seq,
   id: r.id,
   partnerId: r.partner_id,
   purchaseOrderNo: r.purchase_order_no,

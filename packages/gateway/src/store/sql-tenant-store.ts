@@ -19,6 +19,7 @@ const EXPIRING: Record<ExpiringTable, { key: string; time: string }> = {
   user_token_refreshes: { key: "jti", time: "refreshed_at" },
   idempotency_keys: { key: "(partner_id, idem_key)", time: "created_at" },
   login_failures: { key: "account_key", time: "last_failed_at" },
+  revoked_sessions: { key: "sid", time: "expires_at" },
 };
 
 /**
@@ -222,6 +223,28 @@ export abstract class SqlTenantStore implements TenantStore {
 
   async deleteExpired(table: ExpiringTable, before: number, limit: number): Promise<number> {
     return this.changes(purgeStatement(table), [before, limit]);
+  }
+
+  async revokeSession(sid: string, subject: string, at: number, expiresAt: number): Promise<void> {
+    await this.changes(
+      "INSERT INTO revoked_sessions (sid, subject, revoked_at, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (sid) DO NOTHING",
+      [sid, subject, at, expiresAt],
+    );
+  }
+
+  async isSessionRevoked(sid: string): Promise<boolean> {
+    return (
+      (await this.#one("SELECT 1 AS revoked FROM revoked_sessions WHERE sid = ?", [sid])) !==
+      undefined
+    );
+  }
+
+  async revokedSessions(subject: string, now: number): Promise<string[]> {
+    const rows = await this.rows<{ sid: string }>(
+      "SELECT sid FROM revoked_sessions WHERE subject = ? AND expires_at > ?",
+      [subject, now],
+    );
+    return rows.map((r) => r.sid);
   }
 
   async findOverrides(

@@ -18,7 +18,18 @@ export interface PartnerRecord {
   status: PartnerStatus;
   createdAt: number;
   updatedAt: number;
+  /** The secret before the last rotation, hashed like secretHash, while its grace period runs. */
+  previousSecretHash: string | null;
+  /** End of that grace period: the previous secret and its tokens work until then. */
+  previousSecretUntil: number | null;
+  /**
+   * The signature version the partner must use: 1 accepts versions 1 and 2, 2 refuses version 1.
+   * Absent on creation: new partners start at 1 (the column's default).
+   */
+  signatureVersion?: SignatureVersion;
 }
+
+export type SignatureVersion = 1 | 2;
 
 export interface PartnerKeyRecord {
   id: string;
@@ -167,12 +178,26 @@ export interface Store {
   listPartners(): Promise<PartnerRecord[]>;
   countPartners(): Promise<number>;
   setPartnerStatus(partnerId: string, status: PartnerStatus, at: number): Promise<void>;
-  /** Stores the new secret hash and bumps secretVersion; returns the new version. */
-  rotatePartnerSecret(partnerId: string, secretHash: string, at: number): Promise<number>;
+  /**
+   * Stores the new secret hash and bumps secretVersion; returns the new version. With
+   * `previousUntil`, the replaced hash is kept as the previous secret until then; with null, no
+   * previous secret remains.
+   */
+  rotatePartnerSecret(
+    partnerId: string,
+    secretHash: string,
+    at: number,
+    previousUntil: number | null,
+  ): Promise<number>;
 
   addPartnerKey(key: PartnerKeyRecord): Promise<void>;
   listPartnerKeys(partnerId: string): Promise<PartnerKeyRecord[]>;
   revokePartnerKey(partnerId: string, keyId: string, at: number): Promise<boolean>;
+  setPartnerSignatureVersion(
+    partnerId: string,
+    version: SignatureVersion,
+    at: number,
+  ): Promise<void>;
 
   listSigningKeys(): Promise<SigningKeyRecord[]>;
   addSigningKey(key: SigningKeyRecord): Promise<void>;

@@ -45,7 +45,8 @@ export type ExpiringTable =
   | "token_refreshes"
   | "user_token_refreshes"
   | "idempotency_keys"
-  | "login_failures";
+  | "login_failures"
+  | "revoked_sessions";
 
 export interface LoginFailures {
   failures: number;
@@ -93,6 +94,16 @@ export interface TenantStore {
    * SQL executor (store/purge.ts runs it).
    */
   deleteExpired(table: ExpiringTable, before: number, limit: number): Promise<number>;
+
+  /**
+   * Revokes every token of one login session (`sid`) of `subject` (`partner:<id>` or
+   * `user:<id>`); `expiresAt` is when the session's last token would have expired anyway.
+   * Partner and user sessions share this (and the login throttle) as the one SQL both use.
+   */
+  revokeSession(sid: string, subject: string, at: number, expiresAt: number): Promise<void>;
+  isSessionRevoked(sid: string): Promise<boolean>;
+  /** The revoked sessions of `subject` that could still hold a usable token at `now`. */
+  revokedSessions(subject: string, now: number): Promise<string[]>;
 
   findOverrides(
     tenantId: string,

@@ -13,6 +13,8 @@ const PEM = {
   maxLength: 20_000,
   description: "The partner's RSA public key (≥ 2048 bits), PEM: SPKI or PKCS#1",
 } as const;
+/** A PEM is lines of base64: the one body field here where the text rule allows line breaks. */
+const PEM_FIELD = (path: readonly string[]) => path.length === 1 && path[0] === "public_key";
 const CLIENT_PARAMS = {
   type: "object",
   required: ["client_id"],
@@ -132,6 +134,7 @@ export async function tenantPartnerRoutes(
   app.post<{ Body: { name: string; public_key?: string } }>(
     "/v1/tenant/partners",
     {
+      config: { multilineText: PEM_FIELD },
       schema: {
         tags: TAGS,
         summary: "Create a partner of the tenant; its secret is answered once",
@@ -169,6 +172,7 @@ export async function tenantPartnerRoutes(
   app.post<{ Params: { client_id: string }; Body: { public_key: string } }>(
     "/v1/tenant/partners/:client_id/keys",
     {
+      config: { multilineText: PEM_FIELD },
       schema: {
         tags: TAGS,
         summary: "Register a public key of the partner (at most 2 active)",
@@ -248,7 +252,9 @@ export async function tenantPartnerRoutes(
     async (request, reply) => {
       const context = admin(request, "manage partners");
       const { client_id } = await ownPartner(context, request.params.client_id);
-      const secret = await partners.rotateSecret(client_id);
+      // Immediate, as this route has always promised ("old tokens stop"); the admin CLI's
+      // rotate-secret is the one with a grace period.
+      const { clientSecret: secret } = await partners.rotateSecret(client_id, 0);
       audit(request, context, "tenant_partner_secret_rotated", { client_id });
       reply.header("cache-control", "no-store");
       return { data: { client_id, client_secret: secret } };

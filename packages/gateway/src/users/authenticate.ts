@@ -1,4 +1,5 @@
 import { bearerTokenOf, type HeaderBag } from "../auth/authenticate.js";
+import { sessionRevoked } from "../auth/session-revocation.js";
 import { ApiError } from "../http/errors.js";
 import type { TenantRecord, TenantStore, UserRecord } from "../store/tenant-store.js";
 import { assertTokenUserUsable } from "./sessions.js";
@@ -24,7 +25,12 @@ export class UserAuthenticator {
     const claims = await this.tokens.verifyAccess(
       bearerTokenOf(headers, "the token from POST /v1/auth/login"),
     );
-    const user = assertTokenUserUsable(await this.store.findUser(claims.sub), claims);
+    const [found, revoked] = await Promise.all([
+      this.store.findUser(claims.sub),
+      this.store.isSessionRevoked(claims.sid),
+    ]);
+    const user = assertTokenUserUsable(found, claims);
+    if (revoked) throw sessionRevoked("sign in again with POST /v1/auth/login");
     const tenant = await this.store.findTenant(user.tenantId);
     if (!tenant) throw new ApiError("token_invalid", "The token's tenant no longer exists.");
     return { user, tenant };

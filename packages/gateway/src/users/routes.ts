@@ -1,6 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { REFRESH_BODY, tokenResponse } from "../auth/token-schemas.js";
+import type { ClientRateLimiter } from "../http/rate-limit.js";
 import { problemResponses } from "../http/schemas.js";
+import { addressBucket } from "../http/source-address.js";
 import type { Clock } from "../lib/clock.js";
 import type { TenantStore } from "../store/tenant-store.js";
 import { unsupportedLanguage } from "../tenant/vocabulary.js";
@@ -54,12 +56,14 @@ const PROFILE_BODY = {
 
 export interface UserAuthRoutesOptions {
   sessions: UserSessionService;
+  /** Sign-in attempts per source address. */
+  rateLimiter?: ClientRateLimiter;
 }
 
 /** POST /v1/auth/login and /v1/auth/refresh: tenant users' tokens. */
 export async function userAuthRoutes(
   app: FastifyInstance,
-  { sessions }: UserAuthRoutesOptions,
+  { sessions, rateLimiter }: UserAuthRoutesOptions,
 ): Promise<void> {
   app.post<{ Body: { email: string; password: string } }>(
     "/v1/auth/login",
@@ -69,18 +73,23 @@ export async function userAuthRoutes(
         summary: "Sign a tenant user in with email and password",
         description:
           "An unknown email and a wrong password get the same 401 invalid_credentials. After 5 failed " +
-          "sign-ins for one email, each further failure locks it for 2, 4, 8 … seconds (at most 15 min): " +
-          "429 login_throttled with Retry-After.",
+          "sign-ins for one email from one source address, each further failure locks that email for that " +
+          "address for 2, 4, 8 … seconds (at most 15 min): 429 login_throttled with Retry-After; other " +
+          "addresses are not affected. Sign-ins per source address are rate limited (429 rate_limited); " +
+          "when too many passwords are being checked at once, 503 login_busy with Retry-After.",
         security: [],
         querystring: NO_QUERY,
         body: LOGIN_BODY,
-        response: { 200: TOKEN_RESPONSE, ...problemResponses(400, 401, 413, 415, 429) },
+        response: { 200: TOKEN_RESPONSE, ...problemResponses(400, 401, 413, 415, 429, 503) },
       },
     },
     async (request) => {
+      const source = addressBucket(request.ip);
+      await rateLimiter?.check("login", source, request.log, "from this address");
       const { token, expired_at } = await sessions.login(
         request.body.email,
         request.body.password,
+        source,
         request.log,
       );
       return { token, expired_at };
@@ -95,7 +104,8 @@ export async function userAuthRoutes(
         summary: "Refresh a tenant user's token",
         description:
           "The partner tokens' rules: a valid or recently expired token (grace window, default 24 h), each " +
-          "token once, a session extended for at most 30 days after sign-in. Partner tokens are refused.",
+          "token once (a second refresh revokes every token of that sign-in), a session extended for at most " +
+          "30 days after sign-in. Partner tokens are refused.",
         security: [],
         querystring: NO_QUERY,
         body: REFRESH_BODY,

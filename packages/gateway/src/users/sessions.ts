@@ -1,10 +1,13 @@
 import type { FastifyBaseLogger } from "fastify";
+import { reusedRefresh, revokeSession, sessionRevoked } from "../auth/session-revocation.js";
 import type { IssuedToken } from "../auth/tokens.js";
 import { ApiError } from "../http/errors.js";
+import { type BoundedConcurrency, QueueFull } from "../lib/bounded-concurrency.js";
 import type { Clock } from "../lib/clock.js";
 import type { TenantStore, UserRecord } from "../store/tenant-store.js";
 import type { LoginThrottle } from "./login-throttle.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
+import type { Scrypt } from "./scrypt-threads.js";
 import type { UserClaims, UserTokens } from "./tokens.js";
 
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
@@ -19,6 +22,7 @@ const INVALID = () =>
  */
 export class UserSessionService {
   #decoy: Promise<string> | undefined;
+  #saturationLoggedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly store: TenantStore,
@@ -26,30 +30,70 @@ export class UserSessionService {
     private readonly throttle: LoginThrottle,
     private readonly scryptCost: number,
     private readonly now: Clock,
+    /** Every password check of this process goes through here, so floods queue, then get 503. */
+    private readonly hashing: BoundedConcurrency,
+    /** Where scrypt runs (ScryptThreads in the gateway). */
+    private readonly scrypt: Scrypt,
   ) {}
+
+  async #hashing<T>(task: () => Promise<T>, log: FastifyBaseLogger): Promise<T> {
+    try {
+      return await this.hashing.run(task);
+    } catch (error) {
+      if (!(error instanceof QueueFull)) throw error;
+      // Once per 10 s: a flood must not turn into a flood of log lines.
+      const now = this.now();
+      if (now - this.#saturationLoggedAt >= 10_000) {
+        this.#saturationLoggedAt = now;
+        log.warn(
+          { event: "password_hashing_saturated", queued: this.hashing.queued },
+          "sign-ins refused with 503: password hashing queue full",
+        );
+      }
+      throw new ApiError(
+        "login_busy",
+        `Too many sign-ins are being checked right now; retry in ${error.retryAfterSeconds} s.`,
+        { retry_after: error.retryAfterSeconds },
+        { "retry-after": String(error.retryAfterSeconds) },
+      );
+    }
+  }
 
   /** A hash of the current cost that no password matches, made on first use. */
   #decoyHash(): Promise<string> {
-    this.#decoy ??= hashPassword(`decoy-${Math.random()}-${Date.now()}`, this.scryptCost);
+    this.#decoy ??= hashPassword(
+      `decoy-${Math.random()}-${Date.now()}`,
+      this.scryptCost,
+      this.scrypt,
+    );
     return this.#decoy;
   }
 
+  /** `source` is the caller's addressBucket(). */
   async login(
     email: string,
     password: string,
+    source: string,
     log: FastifyBaseLogger,
   ): Promise<IssuedToken<UserClaims>> {
     const address = normaliseEmail(email);
-    const key = this.throttle.keyOf(address);
-    await this.throttle.assertOpen(key);
+    const keys = this.throttle.keysOf("user", address, source);
+    await this.throttle.assertOpen(keys);
     const user = await this.store.findUserByEmail(address);
-    const matches = await verifyPassword(password, user?.passwordHash ?? (await this.#decoyHash()));
+    const matches = await this.#hashing(
+      async () =>
+        verifyPassword(password, user?.passwordHash ?? (await this.#decoyHash()), this.scrypt),
+      log,
+    );
     if (!user || !matches) {
-      await this.throttle.failed(key);
-      log.info({ event: "user_login_failed", account: key.slice(0, 12) }, "sign-in refused");
+      await this.throttle.failed(keys);
+      log.info(
+        { event: "user_login_failed", account: keys.account.slice(0, 12) },
+        "sign-in refused",
+      );
       throw INVALID();
     }
-    await this.throttle.succeeded(key);
+    await this.throttle.succeeded(keys);
     const issued = await this.tokens.issue(user);
     log.info(
       { event: "user_login", user_id: user.id, tenant_id: user.tenantId, jti: issued.claims.jti },
@@ -61,18 +105,17 @@ export class UserSessionService {
   async refresh(token: string, log: FastifyBaseLogger): Promise<IssuedToken<UserClaims>> {
     const claims = await this.tokens.verifyRefreshable(token, "sign in again");
     const user = assertTokenUserUsable(await this.store.findUser(claims.sub), claims);
+    if (await this.store.isSessionRevoked(claims.sid)) throw sessionRevoked("sign in again");
     const issued = await this.tokens.issue(user, { sid: claims.sid, authTime: claims.auth_time });
     if (
       !(await this.store.recordUserTokenRefresh(claims.jti, user.id, issued.claims.jti, this.now()))
     ) {
+      await revokeSession(this.store, `user:${user.id}`, claims, this.tokens.config, this.now());
       log.warn(
         { event: "user_refresh_reused", user_id: user.id, jti: claims.jti, sid: claims.sid },
-        "a user token that was already refreshed was presented for refresh again",
+        "a user token that was already refreshed was presented for refresh again; its session is revoked",
       );
-      throw new ApiError(
-        "refresh_token_reused",
-        "This token was already refreshed; use the token that refresh returned, or sign in again.",
-      );
+      throw reusedRefresh("sign in again");
     }
     log.info({ event: "user_refresh", user_id: user.id, sid: claims.sid }, "user token refreshed");
     return issued;

@@ -1,8 +1,9 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import type { Description } from "../../core/diagram-type.js";
+import type { Description, LaidOut } from "../../core/diagram-type.js";
 import type { VisualPreset } from "../../core/model.js";
 import type { OutputFormat } from "../../export/index.js";
+import type { TypeName } from "../../types/index.js";
 import { parseCommandArgs } from "../args.js";
 import { type CliIo, type Command, EXIT } from "../command.js";
 import { parsePreset } from "../preset.js";
@@ -11,6 +12,7 @@ import { parsePreset } from "../preset.js";
 const FORMATS: readonly OutputFormat[] = ["svg", "png", "pdf", "html"];
 
 const HELP = `Usage: orderline-diagrams render FILE... [-o OUT] [--format F] [--preset P] [--scale N]
+                                [--strict]
 
 Validates each description and renders it, without a browser, to SVG, PNG, PDF or a
 self-contained HTML page (the trace animation along mainPath, guided views, node cards).
@@ -32,14 +34,17 @@ Options:
                         meta.visual_preset
   --scale N           PNG only: pixels per diagram unit, e.g. 2 for a high-density
                         image (default 1)
+  --strict            treat warnings as problems: nothing is written
   -h, --help          show this help
 
 Nothing is written unless every FILE is valid: with any problem, the problems are printed
-(file:line:col  /json/path  message) and no output file is touched.
+(file:line:col  /json/path  message) and no output file is touched. What the drawing cannot
+honour (a requested route or channel, text cut short with "…") is printed as a warning in
+the same form; the output is still written unless --strict is given.
 
 Exit status:
   0  every output written
-  1  at least one description has problems (nothing written)
+  1  at least one description has problems, or warnings with --strict (nothing written)
   2  usage error, a FILE that cannot be read, or an output that cannot be written
 
 Examples:
@@ -53,6 +58,7 @@ const OPTIONS = {
   format: { type: "string", short: "f" },
   preset: { type: "string" },
   scale: { type: "string" },
+  strict: { type: "boolean" },
 } as const;
 
 function formatOf(path: string): OutputFormat | undefined {
@@ -72,6 +78,7 @@ function isDirectory(path: string): boolean {
 interface Job {
   file: string;
   diagram: Description;
+  layout: LaidOut;
   /** Absolute output path, or "-" for standard output. */
   out: string;
   format: OutputFormat;
@@ -149,7 +156,10 @@ export const command: Command = {
     }
 
     // Read and validate everything before writing anything.
-    const { validateSource, formatProblems } = await import("../../validate/index.js");
+    const { validateSource, formatProblems, renderWarnings } = await import(
+      "../../validate/index.js"
+    );
+    const { loadType } = await import("../../types/index.js");
     const jobs: Job[] = [];
     let invalid = 0;
     for (const file of files) {
@@ -170,6 +180,19 @@ export const command: Command = {
         continue;
       }
       const diagram = result.diagram;
+      // Laid out once: for the warnings now and for the output later.
+      const type = await loadType(diagram.diagram_type as TypeName);
+      const layout = await type.layout(diagram);
+      const warnings = await renderWarnings(
+        source,
+        { file: file === "-" ? "<stdin>" : file },
+        layout,
+      );
+      io.stderr(formatProblems(warnings, "text"));
+      if (values.strict && warnings.length > 0) {
+        invalid++;
+        continue;
+      }
       const name = file === "-" ? "stdin" : basename(file, extname(file));
       let target: string;
       let jobFormat: OutputFormat;
@@ -194,11 +217,11 @@ export const command: Command = {
         jobFormat = format ?? "svg";
         target = resolve(io.cwd, dirname(file), `${name}.${jobFormat}`);
       }
-      jobs.push({ file, diagram, out: target, format: jobFormat });
+      jobs.push({ file, diagram, layout, out: target, format: jobFormat });
     }
     if (invalid > 0) {
       io.stderr(
-        `nothing written: ${invalid} of ${files.length} file${files.length === 1 ? "" : "s"} ha${invalid === 1 ? "s" : "ve"} problems\n`,
+        `nothing written: ${invalid} of ${files.length} file${files.length === 1 ? "" : "s"} ha${invalid === 1 ? "s" : "ve"} problems${values.strict ? " or warnings (--strict)" : ""}\n`,
       );
       return EXIT.invalid;
     }
@@ -208,7 +231,9 @@ export const command: Command = {
 
     const { exportDiagram } = await import("../../export/index.js");
     for (const job of jobs) {
-      const options: { preset?: VisualPreset; scale?: number } = {};
+      const options: { preset?: VisualPreset; scale?: number; layout: LaidOut } = {
+        layout: job.layout,
+      };
       if (preset) options.preset = preset;
       if (scale !== undefined) options.scale = scale;
       const content = await exportDiagram(job.diagram, job.format, options);

@@ -1,15 +1,22 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { TYPE_NAMES } from "../../types/index.js";
-import { formatProblems, type Problem, validateSource } from "../../validate/index.js";
+import {
+  formatProblems,
+  type Problem,
+  renderWarnings,
+  validateSource,
+} from "../../validate/index.js";
 import { parseArgsOrReport, usageError } from "../args.js";
 import { type Command, EXIT } from "../command.js";
 
-const HELP = `Usage: orderline-diagrams validate FILE... [--format text|json]
+const HELP = `Usage: orderline-diagrams validate FILE... [--format text|json] [--strict]
 
 Checks diagram descriptions of any type (${TYPE_NAMES.join(", ")}), each against the format of the
 type its diagram_type names (JSON syntax, the type's JSON Schema and the rules beyond it), and
-reports every problem in every file at once.
+reports every problem in every file at once. A valid description is also laid out, and what
+the drawing cannot honour (a requested route or channel, text cut short with "…") is reported
+as a warning, located like a problem, with a rule id under render/.
 
 Arguments:
   FILE...            description files; a directory stands for the *.json files directly
@@ -19,12 +26,14 @@ Options:
   --format FORMAT    text (default): one line per problem,
                        file:line:col  /json/path  message (suggestion)  [rule]
                      json: a JSON array of problems
-                       {file, line, column, path, rule, message, suggestion?}
+                       {file, line, column, path, rule, message, suggestion?,
+                        severity?}  (severity "warning" for warnings)
+  --strict           treat warnings as problems (exit status 1)
   -h, --help         show this help
 
 Exit status:
   0  every file is valid
-  1  at least one file has problems
+  1  at least one file has problems (or, with --strict, warnings)
   2  usage error: unknown option, no FILE, a file that cannot be read, or a
      directory without .json files
 
@@ -33,7 +42,7 @@ Examples:
   orderline-diagrams validate --format json docs/diagrams
 `;
 
-const OPTIONS = { format: { type: "string" } } as const;
+const OPTIONS = { format: { type: "string" }, strict: { type: "boolean" } } as const;
 
 function readInput(file: string, cwd: string): string {
   return file === "-" ? readFileSync(0, "utf8") : readFileSync(resolve(cwd, file), "utf8");
@@ -118,7 +127,15 @@ export const command: Command = {
       const name = file === "-" ? "<stdin>" : file;
       const result = await validateSource(source, { file: name });
       if (result.ok) {
-        if (format === "text") io.stdout(`${name}: valid\n`);
+        const warnings = await renderWarnings(source, { file: name });
+        problems.push(...warnings);
+        if (format === "text") io.stdout(formatProblems(warnings, "text"));
+        if (values.strict && warnings.length > 0) {
+          invalid++;
+          continue;
+        }
+        const note = warnings.length > 0 ? ` (${plural(warnings.length, "warning")})` : "";
+        if (format === "text") io.stdout(`${name}: valid${note}\n`);
         continue;
       }
       invalid++;

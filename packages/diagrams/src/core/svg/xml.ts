@@ -16,7 +16,11 @@ const ESCAPES: Record<string, string> = {
   "'": "&#39;",
 };
 
+const SPECIAL = /[&<>"']/;
+
 export function esc(text: string): string {
+  // Most values (paths, numbers, colours) have nothing to escape: skip the replace and its copy.
+  if (!SPECIAL.test(text)) return text;
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 }
 
@@ -27,7 +31,9 @@ export function el(
   children?: string,
 ): string {
   let out = `<${name}`;
-  for (const [k, v] of Object.entries(attrs)) {
+  // for…in, not Object.entries: no array per element (a large drawing has thousands).
+  for (const k in attrs) {
+    const v = attrs[k];
     if (v === undefined) continue;
     out += ` ${k}="${typeof v === "number" ? num(v) : esc(v)}"`;
   }

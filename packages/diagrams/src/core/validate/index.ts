@@ -57,19 +57,29 @@ export function validateParsed<D extends Description>(
   return result<D>(parsed, found, options);
 }
 
+/** Gives each problem its line and column in the parsed source, in position order. */
+export function locateAll(
+  parsed: ParsedSource,
+  found: UnlocatedProblem[],
+  options: ValidateOptions = {},
+): Problem[] {
+  const { file } = options;
+  return found
+    .map((problem) => {
+      const { at, ...rest } = problem;
+      const position = locate(parsed, problem.path, at ?? "value");
+      return { ...(file === undefined ? {} : { file }), ...position, ...rest };
+    })
+    .sort(byPosition);
+}
+
 /** Locates `found` in the parsed source and gives the verdict. */
 export function result<D>(
   parsed: ParsedSource & { problems: Problem[] },
   found: UnlocatedProblem[],
   options: ValidateOptions = {},
 ): ValidationResult<D> {
-  const { file } = options;
-  const problems: Problem[] = [...parsed.problems];
-  for (const problem of found) {
-    const { at, ...rest } = problem;
-    const position = locate(parsed, problem.path, at ?? "value");
-    problems.push({ ...(file === undefined ? {} : { file }), ...position, ...rest });
-  }
+  const problems: Problem[] = [...parsed.problems, ...locateAll(parsed, found, options)];
   if (problems.length > 0) return { ok: false, problems: problems.sort(byPosition) };
   return { ok: true, diagram: parsed.value as D, problems: [] };
 }
@@ -77,7 +87,8 @@ export function result<D>(
 function textLine(problem: Problem): string {
   const where = `${problem.file ?? "<input>"}:${problem.line}:${problem.column}`;
   const suggestion = problem.suggestion ? ` (${problem.suggestion})` : "";
-  return `${where}  ${problem.path || "/"}  ${problem.message}${suggestion}  [${problem.rule}]`;
+  const warning = problem.severity === "warning" ? "warning: " : "";
+  return `${where}  ${problem.path || "/"}  ${warning}${problem.message}${suggestion}  [${problem.rule}]`;
 }
 
 /**

@@ -13,4 +13,9 @@ export interface Problem {
   message: string;
   /** What would probably fix it, when something can be suggested ("did you mean \"label\"?"). */
   suggestion?: string;
+  /**
+   * "warning": the description is valid but the drawing cannot honour all of it (a route, a
+   * side, text cut short). Absent: an error that makes the description invalid.
+   */
+  severity?: "warning";
 }

@@ -82,7 +82,7 @@ function convert(
     case "required": {
       const missing = String(params.missingProperty);
       const allowed = Object.keys(
-        (schemaForInstance(schema, path)?.properties as object | undefined) ?? {},
+        (schemaForInstance(schema, path, root)?.properties as object | undefined) ?? {},
       );
       const strangers = Object.keys((value as object | undefined) ?? {}).filter(
         (key) => !allowed.includes(key),
@@ -99,7 +99,7 @@ function convert(
     }
     case "additionalProperties": {
       const name = String(params.additionalProperty);
-      const owner = schemaForInstance(schema, path);
+      const owner = schemaForInstance(schema, path, root);
       const allowed = Object.keys((owner?.properties as object | undefined) ?? {});
       const suggestion = didYouMean(name, allowed);
       return {

@@ -112,14 +112,53 @@ export function deref(root: JsonSchema, schema: unknown): JsonSchema | undefined
   return undefined;
 }
 
+/** True when `value` has every property `test.required` names with the const or enum given. */
+function matchesIf(test: JsonSchema, value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const object = value as Record<string, unknown>;
+  const required = (test.required as string[] | undefined) ?? [];
+  if (!required.every((key) => Object.hasOwn(object, key))) return false;
+  const properties = (test.properties as Record<string, JsonSchema> | undefined) ?? {};
+  return Object.entries(properties).every(([key, rule]) => {
+    if (!Object.hasOwn(object, key)) return true;
+    if ("const" in rule) return object[key] === rule.const;
+    if (Array.isArray(rule.enum)) return rule.enum.includes(object[key]);
+    return true;
+  });
+}
+
+/**
+ * The shape an `allOf` of `if`/`then` pairs picks for `value` (a sequence step picked by its
+ * `kind`), so problems list the properties of that shape; else the schema itself.
+ */
+function chosenBranch(root: JsonSchema, schema: JsonSchema, value: unknown): JsonSchema {
+  const branches = (schema.allOf as JsonSchema[] | undefined) ?? [];
+  for (const branch of branches) {
+    const test = branch.if as JsonSchema | undefined;
+    if (!test || !matchesIf(test, value)) continue;
+    // Only a branch that is a whole closed shape replaces the schema; one that adds a
+    // constraint (workflow's schema_version 1 branch) does not.
+    const then = deref(root, branch.then);
+    if (then?.additionalProperties === false) return then;
+  }
+  return schema;
+}
+
 /**
  * The part of `root` that governs the value at a JSON Pointer in a description (following
- * $ref, properties, additionalProperties, prefixItems and items), or undefined.
+ * $ref, properties, additionalProperties, prefixItems and items, and, given the description,
+ * the `if`/`then` branch a value picks), or undefined.
  */
-export function schemaForInstance(root: JsonSchema, path: string): JsonSchema | undefined {
+export function schemaForInstance(
+  root: JsonSchema,
+  path: string,
+  description?: unknown,
+): JsonSchema | undefined {
   let current = deref(root, root);
+  let value = description;
   for (const token of pointerTokens(path)) {
     if (!current) return undefined;
+    if (description !== undefined) current = chosenBranch(root, current, value);
     const properties = current.properties as JsonSchema | undefined;
     const prefix = current.prefixItems as unknown[] | undefined;
     const next =
@@ -127,8 +166,9 @@ export function schemaForInstance(root: JsonSchema, path: string): JsonSchema | 
       (/^\d+$/.test(token) ? (prefix?.[Number(token)] ?? current.items) : undefined) ??
       current.additionalProperties;
     current = deref(root, next);
+    value = (value as Record<string, unknown> | undefined)?.[token];
   }
-  return current;
+  return current && description !== undefined ? chosenBranch(root, current, value) : current;
 }
 
 /** The name of the $defs entry of `root` whose pattern is `pattern` (id, locale, color, href). */

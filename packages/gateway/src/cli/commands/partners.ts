@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { PartnerAdminError, type PartnerSummary } from "../../auth/partners.js";
 import { openCore } from "../../gateway.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
-import { configFrom, stringOption } from "../options.js";
+import { configFrom, parseDuration, stringOption } from "../options.js";
 import { type CommandGroup, type CommandSpec, helpOf, parseFor, subcommandOf } from "../spec.js";
 
 const CLIENT_ID = "CLIENT_ID";
@@ -52,8 +52,19 @@ export const PARTNERS: CommandGroup = {
     "rotate-secret": {
       name: "partners rotate-secret",
       args: CLIENT_ID,
-      summary: "Issues a new client_secret; tokens from the old one stop working.",
-      options: {},
+      summary:
+        "Issues a new client_secret; the old one and its tokens keep working for a grace period.",
+      options: {
+        grace: {
+          type: "string",
+          value: "DURATION",
+          help: "how long the old secret and its tokens keep working: 90m, 12h, 7d … (default 24h, at most 30d)",
+        },
+        immediately: {
+          type: "boolean",
+          help: "the old secret and its tokens stop at once (a leaked secret)",
+        },
+      },
     },
     "set-tenant": {
       name: "partners set-tenant",
@@ -73,6 +84,19 @@ export const PARTNERS: CommandGroup = {
       name: "partners enable",
       args: CLIENT_ID,
       summary: "Allows the partner's logins and requests again.",
+      options: {},
+    },
+    "require-signature-v2": {
+      name: "partners require-signature-v2",
+      args: CLIENT_ID,
+      summary:
+        "Refuses version 1 signatures (client_id|timestamp) from now on: every request must sign method, path and body (version 2).",
+      options: {},
+    },
+    "allow-signature-v1": {
+      name: "partners allow-signature-v1",
+      args: CLIENT_ID,
+      summary: "Accepts version 1 signatures again (undoes require-signature-v2).",
       options: {},
     },
     list: { name: "partners list", summary: "Partners, their status and keys.", options: {} },
@@ -100,12 +124,24 @@ function formatList(partners: PartnerSummary[]): string {
           `    ${k.key_id}  ${k.bits} bits  ${k.revoked_at === null ? "active" : `revoked ${k.revoked_at}`}`,
       );
       return [
-        `${p.client_id}  ${p.status.padEnd(8)}  ${p.name}  (secret v${p.secret_version}, ${p.tenant_id ? `tenant ${p.tenant_id}` : "no tenant"}, created ${p.created_at})`,
+        `${p.client_id}  ${p.status.padEnd(8)}  ${p.name}  (secret v${p.secret_version}${p.previous_secret_valid_until ? `, previous secret until ${p.previous_secret_valid_until}` : ""}, signature v${p.signature_version}${p.signature_version === 1 ? " or v2" : " only"}, ${p.tenant_id ? `tenant ${p.tenant_id}` : "no tenant"}, created ${p.created_at})`,
         ...keys,
       ].join("\n");
     })
     .join("\n")
     .concat("\n");
+}
+
+/** --grace: a whole number with a unit, s, m, h or d (`0` alone is --immediately). */
+function graceOption(spec: CommandSpec, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const ms = parseDuration(raw);
+  if (ms === undefined)
+    throw new UsageError(
+      `--grace takes a duration such as 30m, 12h or 7d, got '${raw}'.`,
+      helpOf(spec),
+    );
+  return ms;
 }
 
 function requirePositional(
@@ -175,10 +211,20 @@ export async function partnersCommand(args: string[], io: CliIo): Promise<number
       }
       case "rotate-secret": {
         const clientId = requirePositional(spec, positionals, 0, "CLIENT_ID");
-        const secret = await admin.rotateSecret(clientId);
+        const grace = stringOption(values, "grace");
+        if (grace !== undefined && values.immediately === true)
+          throw new UsageError("Give either --grace or --immediately, not both.", helpOf(spec));
+        const graceMs = values.immediately === true ? 0 : graceOption(spec, grace);
+        const { clientSecret, previousValidUntil } = await admin.rotateSecret(clientId, graceMs);
+        const until =
+          previousValidUntil === null ? null : new Date(previousValidUntil).toISOString();
         out(
-          { client_id: clientId, client_secret: secret },
-          `client_secret: ${secret}\nThe old secret and every token issued with it no longer work.\n`,
+          { client_id: clientId, client_secret: clientSecret, previous_secret_valid_until: until },
+          `client_secret: ${clientSecret}\n${
+            until === null
+              ? "The old secret and every token issued with it no longer work."
+              : `The old secret and the tokens issued with it keep working until ${until}; deploy the new secret before then.`
+          }\n`,
         );
         return EXIT.ok;
       }
@@ -198,6 +244,19 @@ export async function partnersCommand(args: string[], io: CliIo): Promise<number
         const status = sub === "disable" ? "disabled" : "active";
         await admin.setStatus(clientId, status);
         out({ client_id: clientId, status }, `Partner ${clientId} is now ${status}.\n`);
+        return EXIT.ok;
+      }
+      case "require-signature-v2":
+      case "allow-signature-v1": {
+        const clientId = requirePositional(spec, positionals, 0, "CLIENT_ID");
+        const version = sub === "require-signature-v2" ? 2 : 1;
+        await admin.setSignatureVersion(clientId, version);
+        out(
+          { client_id: clientId, signature_version: version },
+          version === 2
+            ? `Partner ${clientId} must now sign requests with signature version 2; version 1 is refused.\n`
+            : `Partner ${clientId} may sign requests with signature version 1 or 2.\n`,
+        );
         return EXIT.ok;
       }
       default: {

@@ -42,6 +42,7 @@ import type {
   PartnerRecord,
   PartnerStatus,
   SalesOrderRecord,
+  SignatureVersion,
   SigningKeyRecord,
   Store,
 } from "../store.js";
@@ -152,10 +153,16 @@ export class PostgresStore implements Store {
     ]);
   }
 
-  async rotatePartnerSecret(partnerId: string, secretHash: string, at: number): Promise<number> {
+  async rotatePartnerSecret(
+    partnerId: string,
+    secretHash: string,
+    at: number,
+    previousUntil: number | null,
+  ): Promise<number> {
+    // Assignments in one UPDATE all read the row as it was: the previous hash is the replaced one.
     const [row] = await this.#rows<{ secret_version: number }>(
-      "UPDATE partners SET secret_hash = $1, secret_version = secret_version + 1, updated_at = $2 WHERE id = $3 RETURNING secret_version",
-      [secretHash, at, partnerId],
+      "UPDATE partners SET previous_secret_hash = CASE WHEN $4::bigint IS NULL THEN NULL ELSE secret_hash END, previous_secret_until = $4::bigint, secret_hash = $1, secret_version = secret_version + 1, updated_at = $2 WHERE id = $3 RETURNING secret_version",
+      [secretHash, at, partnerId, previousUntil],
     );
     if (row === undefined) throw new Error(`No partner with id ${partnerId}`);
     return row.secret_version;
@@ -183,6 +190,17 @@ export class PostgresStore implements Store {
       [at, partnerId, keyId],
     );
     return result.rowCount === 1;
+  }
+
+  async setPartnerSignatureVersion(
+    partnerId: string,
+    version: SignatureVersion,
+    at: number,
+  ): Promise<void> {
+    await this.pool.query(
+      "UPDATE partners SET signature_version = $1, updated_at = $2 WHERE id = $3",
+      [version, at, partnerId],
+    );
   }
 
   async listSigningKeys(): Promise<SigningKeyRecord[]> {

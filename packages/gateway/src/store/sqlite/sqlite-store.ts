@@ -47,6 +47,7 @@ import type {
   PartnerRecord,
   PartnerStatus,
   SalesOrderRecord,
+  SignatureVersion,
   SigningKeyRecord,
   Store,
 } from "../store.js";
@@ -231,10 +232,18 @@ export class SqliteStore implements Store {
     );
   }
 
-  async rotatePartnerSecret(partnerId: string, secretHash: string, at: number): Promise<number> {
+  async rotatePartnerSecret(
+    partnerId: string,
+    secretHash: string,
+    at: number,
+    previousUntil: number | null,
+  ): Promise<number> {
+    // Assignments in one UPDATE all read the row as it was: the previous hash is the replaced one.
     const row = this.#prepare(
-      "UPDATE partners SET secret_hash = ?, secret_version = secret_version + 1, updated_at = ? WHERE id = ? RETURNING secret_version",
-    ).get(secretHash, at, partnerId) as { secret_version: number } | undefined;
+      "UPDATE partners SET previous_secret_hash = CASE WHEN ? IS NULL THEN NULL ELSE secret_hash END, previous_secret_until = ?, secret_hash = ?, secret_version = secret_version + 1, updated_at = ? WHERE id = ? RETURNING secret_version",
+    ).get(previousUntil, previousUntil, secretHash, at, partnerId) as
+      | { secret_version: number }
+      | undefined;
     if (row === undefined) throw new Error(`No partner with id ${partnerId}`);
     return row.secret_version;
   }
@@ -258,6 +267,18 @@ export class SqliteStore implements Store {
       "UPDATE partner_keys SET revoked_at = ? WHERE partner_id = ? AND id = ? AND revoked_at IS NULL",
     ).run(at, partnerId, keyId);
     return result.changes === 1;
+  }
+
+  async setPartnerSignatureVersion(
+    partnerId: string,
+    version: SignatureVersion,
+    at: number,
+  ): Promise<void> {
+    this.#prepare("UPDATE partners SET signature_version = ?, updated_at = ? WHERE id = ?").run(
+      version,
+      at,
+      partnerId,
+    );
   }
 
   async listSigningKeys(): Promise<SigningKeyRecord[]> {

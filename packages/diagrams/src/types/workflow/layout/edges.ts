@@ -1,7 +1,7 @@
 import { round, simplify } from "../../../core/geometry.js";
 import type { Edge, EdgeRole, Point, Side, WorkflowDiagram } from "../model.js";
-import { type LabelScene, placeEdgeLabel } from "./labels.js";
-import { METRICS as M, textBlock } from "./metrics.js";
+import { extent, type LabelScene, placeEdgeLabel } from "./labels.js";
+import { cutMessage, isCut, METRICS as M, textBlock } from "./metrics.js";
 import {
   type Channels,
   chooseSides,
@@ -52,6 +52,25 @@ const ROLE_WIDTH: Record<EdgeRole, number> = {
   error: 1.75,
 };
 
+/** The box an arrowhead of a line `width` wide covers at the end of `points` (see renderEdge). */
+function arrowBox(points: Point[], width: number): Box {
+  const tip = points[points.length - 1] as Point;
+  const before = points[points.length - 2] as Point;
+  const len = 7 + width * 1.6;
+  const half = 3.5 + width;
+  const dx = Math.sign(tip.x - before.x);
+  const dy = Math.sign(tip.y - before.y);
+  const base = { x: tip.x - dx * len, y: tip.y - dy * len };
+  const x = Math.min(tip.x, base.x) - Math.abs(dy) * half;
+  const y = Math.min(tip.y, base.y) - Math.abs(dx) * half;
+  return {
+    x,
+    y,
+    width: Math.abs(dx) * len + 2 * Math.abs(dy) * half,
+    height: Math.abs(dy) * len + 2 * Math.abs(dx) * half,
+  };
+}
+
 /**
  * Routes every edge between the placed nodes, then places the labels, clear of the nodes,
  * the other edges and the `bands` (groups and phases) where they can be, inside `bounds`.
@@ -63,6 +82,7 @@ export function routeEdges(
   channels: Channels,
   bounds: Box,
   bands: BandLayout[],
+  warn: (rule: string, path: string, message: string) => void = () => {},
 ): EdgeLayout[] {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const endpoint = (id: string): Endpoint | undefined => {
@@ -149,6 +169,8 @@ export function routeEdges(
       },
       channels,
       obstacles,
+      (rule, property, message) =>
+        warn(rule, `/edges/${p.index}${property ? `/${property}` : ""}`, message),
     );
     routed.push(points);
   }
@@ -156,13 +178,21 @@ export function routeEdges(
   const finalPoints = separated.map((path) =>
     simplify(path).map((q) => ({ x: round(q.x), y: round(q.y) })),
   );
+  const widthOf = (k: number) => {
+    const edge = diagram.edges[(pending[k] as Pending).index] as Edge;
+    return (
+      edge.width ?? ROLE_WIDTH[edgeRole(edge, mainSet)] * (edge.variant === "emphasis" ? 1.4 : 1)
+    );
+  };
   const scene: LabelScene = {
     bounds,
     nodes: nodes.map((n) => n.box),
     edges: finalPoints,
+    extents: finalPoints.map(extent),
     outlines: bands.map((b) => b.box),
     captions: bands.map((b) => b.label.box),
     placed: [],
+    arrows: finalPoints.map((points, k) => arrowBox(points, widthOf(k))),
   };
   const out: EdgeLayout[] = [];
   pending.forEach((p, k) => {
@@ -181,17 +211,15 @@ export function routeEdges(
       toSide: p.sides[1],
       points,
       arrow: { tip, dx: round((tip.x - before.x) / len), dy: round((tip.y - before.y) / len) },
-      strokeWidth: edge.width ?? ROLE_WIDTH[role] * (edge.variant === "emphasis" ? 1.4 : 1),
+      strokeWidth: widthOf(k),
     };
-    const label =
-      edge.label === undefined || edge.label === ""
-        ? undefined
-        : placeEdgeLabel(
-            edge,
-            k,
-            textBlock(edge.label, M.edgeLabelSize, "regular", M.edgeLabelWidth, 3),
-            scene,
-          );
+    let label: EdgeLayout["label"];
+    if (edge.label !== undefined && edge.label !== "") {
+      const block = textBlock(edge.label, M.edgeLabelSize, "regular", M.edgeLabelWidth, 3);
+      if (isCut(block, edge.label))
+        warn("render/text-cut", `/edges/${p.index}/label`, cutMessage(block));
+      label = placeEdgeLabel(edge, k, block, scene);
+    }
     if (label) layout.label = label;
     out.push(layout);
   });

@@ -1,9 +1,10 @@
 import { round } from "../../../core/geometry.js";
 import { planLegend } from "../../../core/legend.js";
-import type { DiagramNode, WorkflowDiagram } from "../model.js";
+import type { UnlocatedProblem } from "../../../core/validate/schema-problems.js";
+import type { DiagramNode, Edge, Point, WorkflowDiagram } from "../model.js";
 import { LEGEND_CATEGORY } from "../model.js";
 import { edgeRole, mainPairs, routeEdges } from "./edges.js";
-import { METRICS as M, place, textBlock } from "./metrics.js";
+import { cutMessage, isCut, METRICS as M, place, textBlock } from "./metrics.js";
 import type { Channels } from "./route.js";
 import type { BandLayout, Box, Layout, NodeLayout, TextBlock } from "./types.js";
 
@@ -40,6 +41,111 @@ function measureNode(node: DiagramNode): NodeContent {
   return { width, height, withIcon, label, sublabel, tag };
 }
 
+/**
+ * The grid lines along one axis: for each cell (`sizes` long, `gap` apart from `start`), its
+ * start, the start and end of the band its nodes fill (`content` long, centred where `middle`
+ * puts it) and its end. Mapping between two such sets moves gutters with gutters and node
+ * bands with node bands, which keep their size.
+ */
+function gridLines(
+  start: number,
+  sizes: number[],
+  gap: number,
+  content: number[],
+  middle: (cellStart: number, size: number, cell: number) => number,
+): number[] {
+  const out: number[] = [];
+  let at = start;
+  sizes.forEach((size, i) => {
+    const mid = middle(at, size, i);
+    const half = (content[i] ?? 0) / 2;
+    out.push(at, mid - half, mid + half, at + size);
+    at += size + gap;
+  });
+  return out;
+}
+
+/** Maps `v` from the lines `from` to the lines `to`, linearly between them, shifted beyond. */
+function stretch(v: number, from: number[], to: number[]): number {
+  const n = from.length;
+  if (n === 0) return v;
+  if (v <= (from[0] as number)) return v + (to[0] as number) - (from[0] as number);
+  for (let i = 1; i < n; i++) {
+    const a = from[i - 1] as number;
+    const b = from[i] as number;
+    if (v <= b) {
+      const t = b > a ? (v - a) / (b - a) : 0;
+      return round((to[i - 1] as number) + t * ((to[i] as number) - (to[i - 1] as number)));
+    }
+  }
+  return v + (to[n - 1] as number) - (from[n - 1] as number);
+}
+
+/**
+ * An edge's coordinates (`via`, `channelX`, `channelY`, `labelAt`) moved from the natural grid,
+ * where the description defines them, onto the grid as drawn (widened or heightened to fill a
+ * meta.viewBox), so that they keep their place between the same columns and lanes.
+ */
+function stretchMap(
+  fromX: number[],
+  toX: number[],
+  fromY: number[],
+  toY: number[],
+): (edge: Edge) => Edge {
+  const same = (a: number[], b: number[]) =>
+    a.every((v, i) => Math.abs(v - (b[i] as number)) < 0.01);
+  if (same(fromX, toX) && same(fromY, toY)) return (edge) => edge;
+  const point = (p: Point): Point => ({ x: stretch(p.x, fromX, toX), y: stretch(p.y, fromY, toY) });
+  return (edge) => {
+    const out: Edge = { ...edge };
+    if (edge.via) out.via = edge.via.map(point);
+    if (edge.labelAt) out.labelAt = point(edge.labelAt);
+    if (edge.channelX !== undefined) out.channelX = stretch(edge.channelX, fromX, toX);
+    if (edge.channelY !== undefined) out.channelY = stretch(edge.channelY, fromY, toY);
+    return out;
+  };
+}
+
+/** Room kept between a label beside an edge and the nodes at either end of the gutter. */
+const LABEL_ROOM = 12;
+
+/**
+ * Widens the gutter between two neighbouring columns until the label of every edge crossing it
+ * from one to the other fits beside that edge without touching a node.
+ */
+function widenGuttersForLabels(
+  diagram: WorkflowDiagram,
+  contents: NodeContent[],
+  colW: number[],
+): void {
+  const nodeW = colW.map(() => 0);
+  const colOf = new Map<string, number>();
+  diagram.nodes.forEach((n, i) => {
+    nodeW[n.col] = Math.max(nodeW[n.col] as number, (contents[i] as NodeContent).width);
+    colOf.set(n.id, n.col);
+  });
+  const need = colW.map(() => 0);
+  for (const e of diagram.edges) {
+    if (e.label === undefined || e.label === "" || e.via || e.labelAt) continue;
+    const from = colOf.get(e.from);
+    const to = colOf.get(e.to);
+    if (from === undefined || to === undefined || Math.abs(from - to) !== 1) continue;
+    const block = textBlock(e.label, M.edgeLabelSize, "regular", M.edgeLabelWidth, 3);
+    const c = Math.min(from, to);
+    need[c] = Math.max(need[c] as number, block.box.width + 8 + 2 * LABEL_ROOM);
+  }
+  for (let c = 0; c + 1 < colW.length; c++) {
+    const gutter =
+      ((colW[c] as number) - (nodeW[c] as number)) / 2 +
+      ((colW[c + 1] as number) - (nodeW[c + 1] as number)) / 2;
+    const extra = (need[c] as number) - gutter;
+    if (extra <= 0) continue;
+    // Both columns grow, so their nodes stay centred.
+    colW[c] = (colW[c] as number) + extra;
+    colW[c + 1] = (colW[c + 1] as number) + extra;
+  }
+}
+
 /** Positions every part of the diagram. Pure: the same description always gives the same numbers. */
 export function layoutDiagram(diagram: WorkflowDiagram): Layout {
   const laneIndex = new Map(diagram.lanes.map((l, i) => [l.id, i]));
@@ -67,6 +173,7 @@ export function layoutDiagram(diagram: WorkflowDiagram): Layout {
     const need = (lanePadTop[li] as number) + M.lanePad + c.height + 2 * Math.abs(n.yOffset ?? 0);
     laneH[li] = Math.max(laneH[li] as number, need);
   });
+  widenGuttersForLabels(diagram, contents, colW);
   const laneLabels = diagram.lanes.map((l) =>
     textBlock(l.label, 12, "semibold", M.laneHeaderWidth - 24, 4),
   );
@@ -114,6 +221,11 @@ export function layoutDiagram(diagram: WorkflowDiagram): Layout {
   const requested = diagram.meta.viewBox;
   const targetW = Math.max(requested?.[0] ?? M.minWidth, M.minWidth);
   const targetH = Math.max(requested?.[1] ?? M.minHeight, M.minHeight);
+  // The grid before any filling: the description's coordinates (via, channels, labelAt) are
+  // in these units, so they keep their place among the nodes when a viewBox stretches the grid.
+  const naturalColW = [...colW];
+  const naturalLaneH = [...laneH];
+  const naturalHeader = headerHeight();
   if (targetW > naturalWidth) {
     const extra = (targetW - naturalWidth) / nCols;
     for (let c = 0; c < nCols; c++) colW[c] = (colW[c] as number) + extra;
@@ -312,10 +424,65 @@ export function layoutDiagram(diagram: WorkflowDiagram): Layout {
     outsideRightX: round(x0 + bodyWidth + M.outsideChannel / 2 + 4),
   };
   const bounds = { x: 0, y: 0, width: contentW, height: contentH };
-  const edges = routeEdges(diagram, nodes, laneIndex, channels, bounds, [
-    ...phaseLayouts,
-    ...groupLayouts,
-  ]);
+  const warnings: UnlocatedProblem[] = [];
+  const warn = (rule: string, path: string, message: string) => {
+    warnings.push({ rule, path, message });
+  };
+  const cut = (block: TextBlock, text: string | undefined, path: string) => {
+    if (text !== undefined && isCut(block, text)) warn("render/text-cut", path, cutMessage(block));
+  };
+  cut(titleBlock, diagram.meta.title, "/meta/title");
+  if (subtitleBlock) cut(subtitleBlock, subtitleText, "/meta/subtitle");
+  laneLabels.forEach((b, i) => {
+    cut(b, diagram.lanes[i]?.label, `/lanes/${i}/label`);
+  });
+  phaseLayouts.forEach((b, i) => {
+    cut(b.label, phases[i]?.label, `/phases/${i}/label`);
+  });
+  groupLayouts.forEach((b, i) => {
+    cut(b.label, groups[i]?.label, `/groups/${i}/label`);
+  });
+  contents.forEach((c, i) => {
+    const node = diagram.nodes[i] as DiagramNode;
+    cut(c.label, node.label, `/nodes/${i}/label`);
+    if (c.sublabel) cut(c.sublabel, node.sublabel, `/nodes/${i}/sublabel`);
+    if (c.tag) cut(c.tag, node.tag, `/nodes/${i}/tag`);
+  });
+  const colContent = colW.map(() => 0);
+  const laneContent = laneH.map(() => 0);
+  diagram.nodes.forEach((n, i) => {
+    const c = contents[i] as NodeContent;
+    const li = laneIndex.get(n.lane) ?? 0;
+    colContent[n.col] = Math.max(colContent[n.col] as number, c.width);
+    laneContent[li] = Math.max(laneContent[li] as number, c.height);
+  });
+  const colMiddle = (at: number, size: number) => at + size / 2;
+  const laneMiddle = (at: number, size: number, l: number) => {
+    const padTop = lanePadTop[l] as number;
+    return at + padTop + (size - padTop - M.lanePad) / 2;
+  };
+  const firstCol = M.margin + M.laneHeaderWidth + M.columnEdgePad;
+  const toDrawing = stretchMap(
+    gridLines(firstCol, naturalColW, 0, colContent, colMiddle),
+    gridLines(firstCol, colW, 0, colContent, colMiddle),
+    gridLines(
+      M.margin + naturalHeader + M.laneGap,
+      naturalLaneH,
+      M.laneGap,
+      laneContent,
+      laneMiddle,
+    ),
+    gridLines(bodyTop + M.laneGap, laneH, M.laneGap, laneContent, laneMiddle),
+  );
+  const edges = routeEdges(
+    { ...diagram, edges: diagram.edges.map(toDrawing) },
+    nodes,
+    laneIndex,
+    channels,
+    bounds,
+    [...phaseLayouts, ...groupLayouts],
+    warn,
+  );
 
   const legend = legendPlan.place(x0, bodyBottom + M.legendGap, bodyWidth);
 
@@ -332,6 +499,7 @@ export function layoutDiagram(diagram: WorkflowDiagram): Layout {
     groups: groupLayouts,
     nodes,
     edges,
+    warnings,
   };
   if (subtitleBlock) layout.subtitle = subtitleBlock;
   if (legend) layout.legend = legend;

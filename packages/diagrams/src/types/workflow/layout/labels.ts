@@ -1,6 +1,7 @@
 import {
   boxContains,
   boxesOverlap,
+  inflate,
   outlineCrosses,
   round,
   segmentHitsBox,
@@ -15,12 +16,16 @@ export interface LabelScene {
   nodes: Box[];
   /** Every edge's polyline, in edge order. */
   edges: Point[][];
+  /** Each polyline's bounding box, so a label far from an edge skips its segments. */
+  extents: Box[];
   /** Group and phase outlines, which read like lines under a label. */
   outlines: Box[];
   /** Group and phase captions. */
   captions: Box[];
   /** The backgrounds of the labels placed so far (each placed label is added). */
   placed: Box[];
+  /** Every edge's arrowhead, which a label never hides. */
+  arrows: Box[];
 }
 
 // What covering each thing costs. Nodes, other labels and the drawing's edge are never
@@ -31,6 +36,8 @@ const OTHER_EDGE = 100;
 const CAPTION = 100;
 const OUTLINE = 30;
 const OWN_EDGE = 10;
+/** A spot that does not touch its own edge reads as another edge's label: a last resort. */
+const DETACHED = 150;
 
 interface Candidate {
   center: Point;
@@ -41,7 +48,7 @@ interface Candidate {
 }
 
 // Positions along a segment, the middle first.
-const ALONG = [0.5, 0.35, 0.65, 0.2, 0.8];
+const ALONG = [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9];
 /** Room kept free at each end of a segment that carries a label: corners and arrowheads. */
 const END_ROOM = 18;
 
@@ -70,8 +77,9 @@ function candidates(edge: Edge, points: Point[], w: number, h: number): Candidat
     const horizontal = Math.abs(a.y - b.y) < 0.01;
     const length = Math.abs(a.x - b.x) + Math.abs(a.y - b.y);
     const extent = horizontal ? w : h;
-    // Beside the line: above/below a horizontal segment, right/left of a vertical one.
-    const off = horizontal ? { x: 0, y: h / 2 + 5 } : { x: w / 2 + 7, y: 0 };
+    // Beside the line, its background touching it (the label must read as this edge's):
+    // above/below a horizontal segment, right/left of a vertical one.
+    const off = horizontal ? { x: 0, y: h / 2 + 2 } : { x: w / 2 + 4, y: 0 };
     const step = horizontal ? { x: 0, y: 6 } : { x: 6, y: 0 };
     ALONG.forEach((t, j) => {
       const at = { x: a.x + t * (b.x - a.x), y: a.y + t * (b.y - a.y) };
@@ -92,7 +100,7 @@ function candidates(edge: Edge, points: Point[], w: number, h: number): Candidat
           out.push({
             center: { x: at.x + s * (off.x + k * step.x), y: at.y + s * (off.y + k * step.y) },
             segment: i,
-            rank: base + 12 + 3 * k,
+            rank: base + DETACHED + 3 * k,
           });
         }
       }
@@ -101,20 +109,43 @@ function candidates(edge: Edge, points: Point[], w: number, h: number): Candidat
   return out.sort((p, q) => p.rank - q.rank);
 }
 
+/** The bounding box of a polyline. */
+export function extent(points: Point[]): Box {
+  let x0 = Number.POSITIVE_INFINITY;
+  let y0 = Number.POSITIVE_INFINITY;
+  let x1 = Number.NEGATIVE_INFINITY;
+  let y1 = Number.NEGATIVE_INFINITY;
+  for (const p of points) {
+    x0 = Math.min(x0, p.x);
+    y0 = Math.min(y0, p.y);
+    x1 = Math.max(x1, p.x);
+    y1 = Math.max(y1, p.y);
+  }
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
 /** What covering the scene costs with the label's background at `bg` (see the weights above). */
-function cost(bg: Box, own: number, segment: number, scene: LabelScene): number {
+// Stops adding once `budget` is reached: the caller only needs to know the spot is no better.
+function cost(bg: Box, own: number, segment: number, scene: LabelScene, budget: number): number {
   let total = 0;
   if (!boxContains(scene.bounds, bg)) total += HARD;
-  for (const n of scene.nodes) if (boxesOverlap(bg, n)) total += HARD;
-  for (const p of scene.placed) if (boxesOverlap(bg, p)) total += HARD;
-  scene.edges.forEach((points, e) => {
+  for (const n of scene.nodes) if (boxesOverlap(bg, n)) return total + HARD;
+  for (const p of scene.placed) if (boxesOverlap(bg, p)) return total + HARD;
+  for (const a of scene.arrows) if (boxesOverlap(bg, a)) return total + HARD;
+  if (total >= budget) return total;
+  // Another line touching the background is as near as the label's own: it misleads.
+  const near = inflate(bg, 1);
+  for (let e = 0; e < scene.edges.length; e++) {
+    const points = scene.edges[e] as Point[];
+    if (!boxesOverlap(inflate(scene.extents[e] as Box, 1), near)) continue;
     for (let i = 1; i < points.length; i++) {
       if (e === own && i - 1 === segment) continue;
-      if (segmentHitsBox(points[i - 1] as Point, points[i] as Point, bg)) {
+      if (segmentHitsBox(points[i - 1] as Point, points[i] as Point, e === own ? bg : near)) {
         total += e === own ? OWN_EDGE : OTHER_EDGE;
+        if (total >= budget) return total;
       }
     }
-  });
+  }
   for (const c of scene.captions) if (boxesOverlap(bg, c)) total += CAPTION;
   for (const o of scene.outlines) if (outlineCrosses(bg, o)) total += OUTLINE;
   return total;
@@ -153,7 +184,8 @@ export function placeEdgeLabel(
     for (const spot of spots) {
       // Spots come cheapest-rank first and covering never costs less than nothing.
       if (spot.rank >= bestCost) break;
-      const c = spot.rank + cost(background(spot.center), own, spot.segment, scene);
+      const c =
+        spot.rank + cost(background(spot.center), own, spot.segment, scene, bestCost - spot.rank);
       if (c < bestCost) {
         best = spot;
         bestCost = c;

@@ -115,20 +115,33 @@ function candidates(
   xs: number[],
   ys: number[],
   strict: { x: boolean; y: boolean },
+  channelFirst: boolean,
 ): Point[][] {
   if (da.x === 0) {
-    const flipped = candidates(tr(a), tr(da), tr(b), tr(db), prefY, prefX, ys, xs, {
-      x: strict.y,
-      y: strict.x,
-    });
+    const flipped = candidates(
+      tr(a),
+      tr(da),
+      tr(b),
+      tr(db),
+      prefY,
+      prefX,
+      ys,
+      xs,
+      { x: strict.y, y: strict.x },
+      channelFirst,
+    );
     return flipped.map((path) => path.map(tr));
   }
   const out: Point[][] = [];
   const validA = (x: number) => da.x * (x - a.x) >= 0;
+  // Runs go along the channels, where tracks are assigned; the bias point only when none fits
+  // (or when the description sets a bias).
+  const order = (lines: number[], pref: number) =>
+    channelFirst ? [...byDistance(lines, pref), pref] : byDistance([pref, ...lines], pref);
   if (db.x !== 0) {
     const validB = (x: number) => db.x * (x - b.x) >= 0;
     if (Math.abs(a.y - b.y) < 0.01 && db.x === -da.x && validA(b.x)) out.push([a, b]);
-    const xOrder = strict.x ? [prefX, ...byDistance(xs, prefX)] : byDistance([prefX, ...xs], prefX);
+    const xOrder = strict.x ? [prefX, ...byDistance(xs, prefX)] : order(xs, prefX);
     for (const x of xOrder) {
       if (validA(x) && validB(x)) out.push([a, { x, y: a.y }, { x, y: b.y }, b]);
     }
@@ -136,15 +149,17 @@ function candidates(
     const xa = strict.x && validA(prefX) ? prefX : byDistance(xs.filter(validA), a.x)[0];
     const xb = byDistance(xs.filter(validB), b.x)[0];
     if (xa !== undefined && xb !== undefined) {
-      for (const y of byDistance([prefY, ...ys], prefY)) {
+      for (const y of strict.y ? [prefY, ...byDistance(ys, prefY)] : order(ys, prefY)) {
         out.push([a, { x: xa, y: a.y }, { x: xa, y }, { x: xb, y }, { x: xb, y: b.y }, b]);
       }
     }
   } else {
     const validBy = (y: number) => db.y * (y - b.y) >= 0;
     if (!strict.x && !strict.y && validA(b.x) && validBy(a.y)) out.push([a, { x: b.x, y: a.y }, b]);
-    const xOrder = byDistance([prefX, ...xs], prefX).filter(validA);
-    const yOrder = byDistance([prefY, ...ys], prefY).filter(validBy);
+    const xOrder = (strict.x ? byDistance([prefX, ...xs], prefX) : order(xs, prefX)).filter(validA);
+    const yOrder = (strict.y ? byDistance([prefY, ...ys], prefY) : order(ys, prefY)).filter(
+      validBy,
+    );
     if (strict.x || strict.y) {
       if (validA(b.x) && validBy(a.y)) out.push([a, { x: b.x, y: a.y }, b]);
     }
@@ -296,8 +311,55 @@ function leg(p: Point, q: Point, dir: Point, obstacles: Obstacles): Point[] {
   return options.find((o) => obstacles.hits(o) === 0) ?? (options[0] as Point[]);
 }
 
+/** Reports a request the drawing cannot honour: the rule id, the edge property, why. */
+export type Warn = (rule: string, property: string, message: string) => void;
+
+/** True when some inner corner of `points` lies on the line `axis` = `at`. */
+const usesLine = (points: Point[], axis: "x" | "y", at: number) =>
+  points.slice(1, -1).some((p) => Math.abs(p[axis] - at) < 0.01);
+
 /** Routes one edge: an orthogonal polyline from the source's port to the target's port. */
-export function routeEdge(req: RouteRequest, channels: Channels, obstacles: Obstacles): Point[] {
+export function routeEdge(
+  req: RouteRequest,
+  channels: Channels,
+  obstacles: Obstacles,
+  warn: Warn = () => {},
+): Point[] {
+  const path = routeEdgeInner(req, channels, obstacles, warn);
+  const { edge } = req;
+  // A straight line the router found another way (the ports aligned) still honours the route.
+  if (edge.route === "straight" && path.length > 2) {
+    warn(
+      "render/route",
+      "route",
+      straightLine(req)
+        ? 'route "straight" would cross a node; the edge is drawn with bends instead'
+        : 'route "straight" needs the two nodes to face each other; the edge is drawn with bends instead',
+    );
+  }
+  if (edge.channelX !== undefined && !edge.via && !usesLine(path, "x", edge.channelX)) {
+    warn(
+      "render/channel",
+      "channelX",
+      `channelX ${edge.channelX} cannot carry this edge here (it lies behind a port or a node is in the way); the edge takes another channel`,
+    );
+  }
+  if (edge.channelY !== undefined && !edge.via && !usesLine(path, "y", edge.channelY)) {
+    warn(
+      "render/channel",
+      "channelY",
+      `channelY ${edge.channelY} cannot carry this edge here (it lies behind a port or a node is in the way); the edge takes another channel`,
+    );
+  }
+  return path;
+}
+
+function routeEdgeInner(
+  req: RouteRequest,
+  channels: Channels,
+  obstacles: Obstacles,
+  warn: Warn,
+): Point[] {
   const { edge, from, to } = req;
   const da = sideDir(req.fromSide);
   const db = sideDir(req.toSide);
@@ -351,7 +413,18 @@ export function routeEdge(req: RouteRequest, channels: Channels, obstacles: Obst
   if (edge.channelY !== undefined) prefY = edge.channelY;
 
   const xs = route === "outside-right" ? [...channels.xs, prefX] : channels.xs;
-  const options = candidates(a, da, b, db, prefX, prefY, xs, channels.ys, strict);
+  const options = candidates(
+    a,
+    da,
+    b,
+    db,
+    prefX,
+    prefY,
+    xs,
+    channels.ys,
+    strict,
+    edge.bias === undefined,
+  );
   let best: Point[] | undefined;
   for (const middle of options) {
     if (obstacles.hits(middle) === 0) {
@@ -365,6 +438,11 @@ export function routeEdge(req: RouteRequest, channels: Channels, obstacles: Obst
   if (!best) {
     // Nothing avoids every node (the ports themselves are boxed in): keep the intended shape.
     best = options[0] ?? [a, b];
+    warn(
+      "render/route",
+      edge.route ? "route" : "",
+      "no route for this edge avoids every node; it is drawn through one",
+    );
   }
   return simplify([p0, ...best, pn]);
 }
@@ -400,6 +478,18 @@ function straightLine(req: RouteRequest): Point[] | undefined {
 const TRACK = 5;
 /** Tracks stay this close to the channel's centre line: well clear of any node. */
 const MAX_SPREAD = 16;
+// Track offsets from a channel's centre line, in the order they are taken. They keep off the
+// outlines drawn in the channel (phases 3 units either side of a column line, groups 8; lanes
+// 11 either side of a lane gap's middle) and stay visibly apart.
+const X_TRACKS = [0, -12, 12, -18, 18];
+const Y_TRACKS = [0, -4, 4, -8, 8];
+
+/** The offsets of `count` tracks, lowest first: the fixed ones while they last, else evenly spread. */
+function trackOffsets(count: number, allowed: number[]): number[] {
+  if (count <= allowed.length) return allowed.slice(0, count).sort((p, q) => p - q);
+  const spacing = Math.min(TRACK, (2 * MAX_SPREAD) / (count - 1));
+  return Array.from({ length: count }, (_, t) => (t - (count - 1) / 2) * spacing);
+}
 
 /**
  * Spreads edges that share a channel onto parallel tracks a few units apart, so two edges
@@ -442,9 +532,9 @@ export function separateTracks(paths: Point[][], channels: Channels): Point[][] 
       });
       const count = trackEnds.length;
       if (count < 2) continue;
-      const spacing = Math.min(TRACK, (2 * MAX_SPREAD) / (count - 1));
+      const offsets = trackOffsets(count, axis === "x" ? X_TRACKS : Y_TRACKS);
       list.forEach((s, k) => {
-        const offset = ((assigned[k] as number) - (count - 1) / 2) * spacing;
+        const offset = offsets[assigned[k] as number] as number;
         const path = out[s.path] as Point[];
         (path[s.seg] as Point)[axis] = at + offset;
         (path[s.seg + 1] as Point)[axis] = at + offset;

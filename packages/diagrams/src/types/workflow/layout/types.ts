@@ -2,6 +2,7 @@ import type { Box } from "../../../core/geometry.js";
 import type { EdgeBox, NodeBox } from "../../../core/svg/boxes.js";
 import type { Frame, LegendLayout } from "../../../core/svg/document.js";
 import type { TextBlock } from "../../../core/text/block.js";
+import type { UnlocatedProblem } from "../../../core/validate/schema-problems.js";
 import type { BandVariant, DiagramNode, Edge, Point, Side } from "../model.js";
 
 export type { Box } from "../../../core/geometry.js";
@@ -57,4 +58,6 @@ export interface Layout extends Frame {
   nodes: NodeLayout[];
   edges: EdgeLayout[];
   legend?: LegendLayout;
+  /** What the drawing could not honour: requested routes or channels, text cut short. */
+  warnings: UnlocatedProblem[];
 }

@@ -6,8 +6,20 @@
 
 ALTER TABLE sales_orders ALTER COLUMN products TYPE jsonb USING products::jsonb;
 
-ALTER TABLE sales_orders ADD CONSTRAINT sales_orders_price_scale
-  CHECK (NOT jsonb_path_exists(products, '$[*].unit_price ? (@.type() == "number" && @ * 10000 != (@ * 10000).floor())'))
-  NOT VALID;
+-- A trigger on INSERT rather than a CHECK constraint: a CHECK (even NOT VALID) is re-checked
+-- whenever a row is updated, so an older order with a 5-place price could then never change
+-- status or take a later column's backfill. The rule is for new lines only.
+CREATE FUNCTION sales_orders_price_scale() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF jsonb_path_exists(NEW.products, '$[*].unit_price ? (@.type() == "number" && @ * 10000 != (@ * 10000).floor())') THEN
+    RAISE EXCEPTION 'sales_orders_price_scale: a unit_price has more than 4 decimal places'
+      USING ERRCODE = 'check_violation';
+  END IF;
+  RETURN NEW;
+END
+$$;
+
+CREATE TRIGGER sales_orders_price_scale BEFORE INSERT ON sales_orders
+  FOR EACH ROW EXECUTE FUNCTION sales_orders_price_scale();
 
 ALTER TABLE sales_orders ADD COLUMN currency TEXT CHECK (currency ~ '^[A-Z]{3}$');

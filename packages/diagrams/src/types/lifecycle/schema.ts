@@ -1,0 +1,165 @@
+import { createRequire } from "node:module";
+import type { SchemaValidator } from "../../core/validate/schema.js";
+import { typeSchema } from "../../core/validate/schema.js";
+
+/**
+ * The lifecycle format's JSON Schema (2020-12), without the shared definitions the core adds;
+ * `npm run schema:write` ships the whole of it as schema/lifecycle.schema.json and the build
+ * compiles it to dist/types/lifecycle/validator.cjs.
+ */
+export const schema = typeSchema(
+  {
+    name: "lifecycle",
+    title: "Orderline lifecycle (state machine) diagram description",
+    description:
+      "A lifecycle diagram (diagram_type lifecycle), schema_version 2. Unknown properties are refused at every level. Reference: docs/diagrams/lifecycle.md.",
+    body: {
+      type: "object",
+      required: ["schema_version", "diagram_type", "meta", "states", "transitions"],
+      additionalProperties: false,
+      properties: {
+        schema_version: {
+          description: "Always 2: lifecycle diagrams start at the family's version 2.",
+          const: 2,
+        },
+        diagram_type: {
+          description: 'Always "lifecycle".',
+          const: "lifecycle",
+        },
+        meta: {
+          description: "Title and presentation of the diagram, as in every type.",
+          $ref: "#/$defs/meta",
+        },
+        direction: {
+          description:
+            "Which way the layers run from the initial state: right (default), down, left or up.",
+          enum: ["right", "down", "left", "up"],
+        },
+        states: {
+          description: "The top-level region's states; composite states hold their own.",
+          type: "array",
+          minItems: 1,
+          items: {
+            $ref: "#/$defs/state",
+          },
+        },
+        transitions: {
+          description: "Moves between states, each with an optional event, guard and action.",
+          type: "array",
+          items: {
+            $ref: "#/$defs/transition",
+          },
+        },
+        notes: {
+          description: "Notes attached to states.",
+          type: "array",
+          items: {
+            $ref: "#/$defs/note",
+          },
+        },
+      },
+    },
+    defs: {
+      state: {
+        type: "object",
+        required: ["id"],
+        additionalProperties: false,
+        properties: {
+          id: {
+            description: "Unique among all states, nested ones included.",
+            $ref: "#/$defs/id",
+          },
+          kind: {
+            description: "normal (default), initial, final or choice.",
+            enum: ["normal", "initial", "final", "choice"],
+          },
+          label: {
+            description: "The state's name; required for normal states.",
+            $ref: "#/$defs/label",
+          },
+          sublabel: {
+            description: "A smaller second line.",
+            type: "string",
+          },
+          states: {
+            description: "Normal states only: the states inside this composite state (its region).",
+            type: "array",
+            minItems: 1,
+            items: {
+              $ref: "#/$defs/state",
+            },
+          },
+        },
+        if: {
+          required: ["kind"],
+          properties: {
+            kind: {
+              enum: ["initial", "final", "choice"],
+            },
+          },
+        },
+        else: {
+          required: ["label"],
+          properties: {
+            label: {
+              $ref: "#/$defs/label",
+            },
+          },
+        },
+      },
+      transition: {
+        type: "object",
+        required: ["from", "to"],
+        additionalProperties: false,
+        properties: {
+          id: {
+            description: "Unique among transitions; needed to name it in a guided view.",
+            $ref: "#/$defs/id",
+          },
+          from: {
+            description: "The state it leaves.",
+            $ref: "#/$defs/id",
+          },
+          to: {
+            description: "The state it enters.",
+            $ref: "#/$defs/id",
+          },
+          event: {
+            description: "What moves the machine.",
+            $ref: "#/$defs/label",
+          },
+          guard: {
+            description: "The condition, drawn [guard].",
+            $ref: "#/$defs/label",
+          },
+          action: {
+            description: "What also happens, drawn / action.",
+            $ref: "#/$defs/label",
+          },
+          role: {
+            description: "Styling as in workflow: main, branch, async, return or error.",
+            enum: ["main", "branch", "async", "return", "error"],
+          },
+        },
+      },
+      note: {
+        type: "object",
+        required: ["state", "text"],
+        additionalProperties: false,
+        properties: {
+          id: {
+            $ref: "#/$defs/id",
+          },
+          state: {
+            description: "The state the note is attached to.",
+            $ref: "#/$defs/id",
+          },
+          text: {
+            $ref: "#/$defs/label",
+          },
+        },
+      },
+    },
+  },
+  () => createRequire(import.meta.url)("./validator.cjs") as SchemaValidator,
+);

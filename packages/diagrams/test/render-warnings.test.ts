@@ -1,0 +1,116 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { main } from "../src/cli/dispatch.js";
+import type { Problem } from "../src/core/validate/problem.js";
+import { layoutDiagram } from "../src/types/workflow/layout/index.js";
+import type { WorkflowDiagram } from "../src/types/workflow/model.js";
+
+const dir = mkdtempSync(join(tmpdir(), "diagrams-warnings-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function run(args: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(args, {
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    cwd: dir,
+  });
+  return { code, stdout, stderr };
+}
+
+const LONG =
+  "A node label far too long to fit in three lines of a node box, so the renderer has to cut it short somewhere";
+
+function diagram(edges: WorkflowDiagram["edges"], label = "A"): WorkflowDiagram {
+  return {
+    schema_version: 1,
+    diagram_type: "workflow",
+    meta: { title: "Warnings" },
+    lanes: [
+      { id: "top", label: "Top" },
+      { id: "bottom", label: "Bottom" },
+    ],
+    nodes: [
+      { id: "a", lane: "top", col: 0, type: "service", label },
+      { id: "b", lane: "top", col: 1, type: "service", label: "B" },
+      { id: "c", lane: "top", col: 2, type: "service", label: "C" },
+      { id: "d", lane: "bottom", col: 2, type: "service", label: "D" },
+    ],
+    edges,
+  };
+}
+
+const rules = (d: WorkflowDiagram) => layoutDiagram(d).warnings.map((w) => `${w.rule} ${w.path}`);
+
+describe("what the drawing cannot honour is reported as a warning", () => {
+  it("nothing for a description the drawing honours", () => {
+    expect(rules(diagram([{ from: "a", to: "b", route: "straight" }]))).toEqual([]);
+  });
+
+  it("a straight route between nodes that do not face each other, or across a node", () => {
+    expect(rules(diagram([{ from: "a", to: "d", route: "straight" }]))).toEqual([
+      "render/route /edges/0/route",
+    ]);
+    expect(rules(diagram([{ from: "a", to: "c", route: "straight" }]))).toEqual([
+      "render/route /edges/0/route",
+    ]);
+  });
+
+  it("a channel behind the edge's port", () => {
+    expect(rules(diagram([{ from: "a", to: "d", channelX: 10 }]))).toEqual([
+      "render/channel /edges/0/channelX",
+    ]);
+  });
+
+  it("text cut short with an ellipsis, on a node and on an edge label", () => {
+    const d = diagram([{ from: "a", to: "b", label: `${LONG} ${LONG}` }], LONG);
+    expect(rules(d)).toEqual(["render/text-cut /nodes/0/label", "render/text-cut /edges/0/label"]);
+  });
+});
+
+describe("validate and render print warnings located like problems; --strict makes them errors", () => {
+  const file = join(dir, "warned.json");
+  writeFileSync(
+    file,
+    JSON.stringify(diagram([{ id: "ad", from: "a", to: "d", route: "straight" }]), null, 2),
+  );
+
+  it("validate: exit 0 with the warning line, exit 1 under --strict", async () => {
+    const r = await run(["validate", "warned.json"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /^warned\.json:\d+:\d+ {2}\/edges\/0\/route {2}warning: route "straight" .*\[render\/route\]\n/,
+    );
+    expect(r.stdout).toContain("warned.json: valid (1 warning)\n");
+    const strict = await run(["validate", "--strict", "warned.json"]);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).not.toContain(": valid");
+    const json = await run(["validate", "--format", "json", "warned.json"]);
+    expect(json.code).toBe(0);
+    const problems = JSON.parse(json.stdout) as Problem[];
+    expect(problems).toMatchObject([
+      { file: "warned.json", path: "/edges/0/route", rule: "render/route", severity: "warning" },
+    ]);
+    // The line points at the "route" value in the file.
+    const line = readFileSync(file, "utf8").split("\n")[(problems[0]?.line ?? 0) - 1];
+    expect(line).toContain('"route": "straight"');
+  });
+
+  it("render: writes the drawing and warns; under --strict writes nothing and exits 1", async () => {
+    const r = await run(["render", "warned.json", "-o", "out.svg"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning: route "straight" .*\[render\/route\]/);
+    expect(existsSync(join(dir, "out.svg"))).toBe(true);
+    const strict = await run(["render", "--strict", "warned.json", "-o", "strict.svg"]);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain("[render/route]");
+    expect(existsSync(join(dir, "strict.svg"))).toBe(false);
+  });
+});

@@ -1,0 +1,141 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Box } from "../src/core/geometry.js";
+import { VISUAL_PRESETS, type WorkflowDiagram } from "../src/types/workflow/model.js";
+import { renderSvg } from "../src/types/workflow/render.js";
+import { renderCases, TESTDATA_DIR } from "./support/cases.js";
+import { denseWorkflow } from "./support/dense.js";
+import { routingDefects } from "./support/route-check.js";
+import { readSvgScene } from "./support/svg-scene.js";
+import { validateWorkflow } from "./support/workflow.js";
+
+const defectsOf = (diagram: WorkflowDiagram, preset?: (typeof VISUAL_PRESETS)[number]) =>
+  routingDefects(readSvgScene(renderSvg(diagram, preset ? { preset } : {})));
+
+// Defects the renderer is known to leave today, per case: a defect not listed fails the test,
+// and the list only shrinks (issue 11 drives it to nothing).
+const BASELINE: Record<string, string[]> = JSON.parse(
+  readFileSync(join(TESTDATA_DIR, "route-defects.json"), "utf8"),
+);
+
+const dense = (seed: number): WorkflowDiagram => {
+  const diagram = denseWorkflow(seed);
+  const checked = validateWorkflow(JSON.stringify(diagram));
+  if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
+  return diagram;
+};
+
+const two = (extra: Partial<WorkflowDiagram>): WorkflowDiagram => ({
+  schema_version: 1,
+  diagram_type: "workflow",
+  meta: { title: "checker" },
+  lanes: [
+    { id: "top", label: "Top" },
+    { id: "bottom", label: "Bottom" },
+  ],
+  nodes: [
+    { id: "a", lane: "top", col: 0, type: "service", label: "A" },
+    { id: "b", lane: "top", col: 1, type: "service", label: "B" },
+    { id: "c", lane: "top", col: 2, type: "service", label: "C" },
+    { id: "d", lane: "bottom", col: 1, type: "service", label: "D" },
+  ],
+  edges: [],
+  ...extra,
+});
+
+describe("the routing checker finds each kind of defect in a real render", () => {
+  it("a label placed away from its edge, or onto another edge", () => {
+    const far = two({
+      edges: [
+        { id: "ab", from: "a", to: "b", label: "far away", labelAt: { x: 500, y: 330 } },
+        { id: "bc", from: "b", to: "c" },
+      ],
+    });
+    expect(defectsOf(far)).toContainEqual(expect.stringMatching(/^label-detached ab: /));
+    const onOther = two({
+      edges: [
+        { id: "ab", from: "a", to: "b", label: "mine", labelDy: -60 },
+        { id: "ad", from: "a", to: "d", route: "drop" },
+      ],
+    });
+    expect(defectsOf(onOther).join("\n")).toMatch(/label-detached ab/);
+  });
+
+  it("an edge through a node, and two edges on one track", () => {
+    const through = two({ edges: [{ id: "ac", from: "a", to: "c" }] });
+    const b = readSvgScene(renderSvg(through)).nodes.find((n) => n.id === "b")?.box as Box;
+    through.edges = [
+      { id: "ac", from: "a", to: "c", via: [{ x: b.x + b.width / 2, y: b.y + b.height / 2 }] },
+    ];
+    expect(defectsOf(through)).toContain("through-node ac: b");
+    const shared = two({
+      edges: [
+        { id: "ad", from: "a", to: "d", channelX: 400 },
+        { id: "ad2", from: "a", to: "d", channelX: 401 },
+      ],
+    });
+    expect(defectsOf(shared)).toContainEqual(expect.stringMatching(/^shared-track ad: with ad2/));
+  });
+
+  it("a label over a node, over an arrowhead, or beside another edge as near as its own", () => {
+    const d = two({ edges: [{ id: "ab", from: "a", to: "b" }] });
+    const scene = readSvgScene(renderSvg(d));
+    const b = scene.nodes.find((n) => n.id === "b")?.box as Box;
+    const tip = scene.edges[0]?.points.at(-1) as { x: number; y: number };
+    d.edges = [
+      { id: "ab", from: "a", to: "b" },
+      { id: "bc", from: "b", to: "c", label: "on b", labelAt: { x: b.x + 30, y: b.y + 20 } },
+      { id: "bd", from: "b", to: "d", label: "at the tip", labelAt: { x: tip.x - 4, y: tip.y } },
+    ];
+    const found = defectsOf(d);
+    expect(found).toContain("text-overlap bc: node b");
+    expect(found).toContain("label-over-arrow bd: ab's");
+    expect(found).toContainEqual(expect.stringMatching(/^label-ambiguous bd: ab as near/));
+  });
+
+  it("an edge along a phase outline", () => {
+    const d = two({
+      phases: [{ id: "p", label: "Phase", fromCol: 0, toCol: 0 }],
+      edges: [{ id: "ad", from: "a", to: "d" }],
+    });
+    const p = readSvgScene(renderSvg(d)).outlines.find((o) => o.id === "p")?.box as Box;
+    const x = p.x + p.width;
+    d.edges = [{ id: "ad", from: "a", to: "d", channelX: x }];
+    expect(defectsOf(d)).toContain("on-outline ad: phase p");
+  });
+});
+
+describe("routing and labelling on every example, in every preset", () => {
+  for (const c of renderCases()) {
+    it(c.name, () => {
+      for (const preset of VISUAL_PRESETS) {
+        const known = new Set(BASELINE[c.name] ?? []);
+        expect(
+          defectsOf(c.diagram, preset).filter((d) => !known.has(d)),
+          preset,
+        ).toEqual([]);
+      }
+    });
+  }
+});
+
+describe("routing and labelling on dense generated workflows (6 lanes × 6 columns, 45 edges)", () => {
+  for (const seed of [1, 2, 3]) {
+    it(`seed ${seed}`, () => {
+      const known = new Set(BASELINE[`dense-${seed}`] ?? []);
+      expect(defectsOf(dense(seed)).filter((d) => !known.has(d))).toEqual([]);
+    });
+  }
+});
+
+// Run with UPDATE_ROUTE_BASELINE=1 to write the baseline after an improvement.
+if (process.env.UPDATE_ROUTE_BASELINE) {
+  it("writes the baseline", async () => {
+    const { writeFileSync } = await import("node:fs");
+    const out: Record<string, string[]> = {};
+    for (const c of renderCases()) out[c.name] = defectsOf(c.diagram);
+    for (const seed of [1, 2, 3]) out[`dense-${seed}`] = defectsOf(dense(seed));
+    writeFileSync(join(TESTDATA_DIR, "route-defects.json"), `${JSON.stringify(out, null, 2)}\n`);
+  });
+}

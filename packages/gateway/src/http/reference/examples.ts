@@ -1,0 +1,227 @@
+/**
+ * Realistic examples and operation ids for the API reference, keyed by "METHOD /path" as the
+ * OpenAPI document names operations. Kept apart from the route schemas, which validate; these
+ * only explain.
+ */
+
+export const OPERATION_IDS: Record<string, string> = {
+  "POST /api/v1/auth/login": "login",
+  "POST /api/v1/auth/refresh": "refreshToken",
+  "GET /.well-known/jwks.json": "getTokenKeys",
+  "POST /api/v1/sales-orders": "createSalesOrder",
+  "GET /api/v1/sales-orders": "listSalesOrders",
+  "GET /api/v1/sales-orders/{id}": "getSalesOrder",
+  "POST /v1/auth/login": "userLogin",
+  "POST /v1/auth/refresh": "userRefreshToken",
+  "GET /v1/user/profile": "getProfile",
+  "PATCH /v1/user/profile": "updateProfile",
+  "GET /v1/tenant/i18n-config": "getI18nConfig",
+  "GET /v1/tenant/i18n-config/{namespace}": "getVocabulary",
+  "PUT /v1/tenant/i18n-config/{namespace}": "replaceVocabulary",
+  "GET /v1/orders": "listTenantOrders",
+  "GET /v1/orders/{id}": "getTenantOrder",
+};
+
+const CLIENT_ID = "olc_4f9a0c1e2b3d4a5f6e7d8c9b";
+const TOKEN =
+  "eyJhbGciOiJFZERTQSIsImtpZCI6ImtfMjAyNi0wMSIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJvcmRlcmxpbmUtZ2F0ZXdheSIsInN1YiI6Im9sY180ZjlhMGMxZTJiM2Q0YTVmNmU3ZDhjOWIiLCJleHAiOjE3NjcyNjg4MDB9.Vb1n2pQ0x8f3uVYxg1lq4pJ0m5m9d3K0r7yJ2cH8q1wXr2Zk6b5Qe1t0Ww3Ue9x4jT8mS2yN6aR0cL5vD7gBw";
+
+const ORDER_INPUT = {
+  customer_code: "CUST-001",
+  site_code: "SITE-01",
+  sales_name: "Dana Sales",
+  address: "1 Harbour Road, Springfield",
+  purchase_order_no: "PO-2026-000123",
+  products: [
+    { product_code: "SKU-1001", quantity: 3, uom: "EA", unit_price: 12.5 },
+    { product_code: "SKU-2002", quantity: 1.5, uom: "KG", notes: "keep cold" },
+  ],
+};
+
+const ORDER = {
+  id: "01943f2a-7c1e-7b3d-9f0a-2c8d7e4b1a03",
+  order_number: "SO-00000042",
+  status: "received",
+  client_id: CLIENT_ID,
+  purchase_order_no: "PO-2026-000123",
+  currency: "EUR",
+  customer_code: "CUST-001",
+  site_code: "SITE-01",
+  sales_name: "Dana Sales",
+  address: "1 Harbour Road, Springfield",
+  products: [
+    {
+      line_no: 1,
+      product_code: "SKU-1001",
+      quantity: 3,
+      uom: "EA",
+      unit_price: 12.5,
+      notes: null,
+    },
+    {
+      line_no: 2,
+      product_code: "SKU-2002",
+      quantity: 1.5,
+      uom: "KG",
+      unit_price: null,
+      notes: "keep cold",
+    },
+  ],
+  created_at: "2026-01-15T09:00:00.000Z",
+};
+
+const TOKEN_RESPONSE = { token: TOKEN, expired_at: 1767268800 };
+const REQUEST_ID = "6f1c2a9e-3b7d-4f0e-9a51-2c8d7e4b1a03";
+
+const problem = (code: string, status: number, title: string, detail: string, extra = {}) => ({
+  type: `urn:orderline:problem:${code}`,
+  title,
+  status,
+  detail,
+  code,
+  request_id: REQUEST_ID,
+  ...extra,
+});
+
+/** One typical problem per status, shown for every operation that can answer it. */
+export const PROBLEM_EXAMPLES: Record<string, unknown> = {
+  "400": problem(
+    "validation_failed",
+    400,
+    "The request is not valid",
+    "body /products/0/quantity must be > 0.",
+    { errors: [{ in: "body", pointer: "/products/0/quantity", message: "must be > 0" }] },
+  ),
+  "401": problem(
+    "signature_invalid",
+    401,
+    "X-SIGNATURE does not verify",
+    "X-SIGNATURE is not a SHA256withRSA signature of string_to_sign by an active key of this partner. The signature verifies for string_to_sign followed by a newline: sign the string without a trailing newline (printf '%s' rather than echo).",
+    {
+      signature_version: 1,
+      string_to_sign: `${CLIENT_ID}|1767225600`,
+      hints: [
+        {
+          code: "trailing_newline",
+          detail:
+            "The signature verifies for string_to_sign followed by a newline: sign the string without a trailing newline (printf '%s' rather than echo).",
+        },
+      ],
+    },
+  ),
+  "403": problem(
+    "partner_disabled",
+    403,
+    "The partner is disabled",
+    "This partner is disabled; contact the integration team.",
+  ),
+  "404": problem(
+    "order_not_found",
+    404,
+    "No such sales order",
+    "No sales order with id '01943f2a-0000-7000-8000-000000000000' for this partner.",
+  ),
+  "409": problem(
+    "duplicate_purchase_order",
+    409,
+    "An order with this purchase_order_no already exists",
+    "Order SO-00000042 (id 01943f2a-7c1e-7b3d-9f0a-2c8d7e4b1a03) already has purchase_order_no 'PO-2026-000123'.",
+    {
+      existing_order: {
+        id: ORDER.id,
+        order_number: ORDER.order_number,
+        created_at: ORDER.created_at,
+      },
+    },
+  ),
+  "413": problem(
+    "payload_too_large",
+    413,
+    "The request body is too large",
+    "The request body exceeds 1 MiB.",
+  ),
+  "415": problem(
+    "unsupported_media_type",
+    415,
+    "Unsupported content type",
+    "Send the body as 'Content-Type: application/json'.",
+  ),
+  "422": problem(
+    "idempotency_key_mismatch",
+    422,
+    "The Idempotency-Key was used with a different body",
+    "This Idempotency-Key was already used with a different request body; use a new key for a new order.",
+  ),
+  "429": problem(
+    "rate_limited",
+    429,
+    "Too many requests for this client",
+    "More than 6000 requests in 60 s for this client; retry in 12 s.",
+    { retry_after: 12 },
+  ),
+};
+
+/** Request and success examples per operation id. */
+export const OPERATION_EXAMPLES: Record<
+  string,
+  { request?: unknown; responses: Record<string, unknown> }
+> = {
+  login: {
+    request: {
+      client_id: CLIENT_ID,
+      client_secret: "ols_Qm9vdHN0cmFwLXNlY3JldC1leGFtcGxlLXZhbHVl",
+    },
+    responses: { "200": TOKEN_RESPONSE },
+  },
+  refreshToken: { request: { token: TOKEN }, responses: { "200": TOKEN_RESPONSE } },
+  getTokenKeys: {
+    responses: {
+      "200": {
+        keys: [
+          {
+            kty: "OKP",
+            crv: "Ed25519",
+            x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
+            kid: "k_2026-01",
+            alg: "EdDSA",
+            use: "sig",
+          },
+        ],
+      },
+    },
+  },
+  createSalesOrder: {
+    request: ORDER_INPUT,
+    responses: { "201": { message: "Sales order created", data: ORDER } },
+  },
+  listSalesOrders: {
+    responses: { "200": { data: [ORDER], next_cursor: "c_MDAwMDAwNDE" } },
+  },
+  getSalesOrder: { responses: { "200": { data: ORDER } } },
+};
+
+/** Code samples shown beside an operation. */
+export const CODE_SAMPLES: Record<string, { lang: string; label: string; source: string }[]> = {
+  createSalesOrder: [
+    {
+      lang: "JavaScript",
+      label: "Node (SDK)",
+      source: `import { createPartnerClient } from "@orderline/partner-sdk";
+
+const client = createPartnerClient({ baseUrl, clientId, clientSecret, privateKey });
+const order = await client.salesOrders.create(${JSON.stringify(ORDER_INPUT, null, 2).replace(/\n/g, "\n  ")});`,
+    },
+    {
+      lang: "Shell",
+      label: "curl + openssl (signature v2)",
+      source: `BODY=$(cat order.json); TIMESTAMP=$(date +%s)
+DIGEST=$(printf '%s' "$BODY" | openssl dgst -sha256 -r | cut -d' ' -f1)
+SIGNATURE=$(printf 'v2\\n%s\\n%s\\nPOST\\n/api/v1/sales-orders\\n%s' "$CLIENT_ID" "$TIMESTAMP" "$DIGEST" \\
+  | openssl dgst -sha256 -sign partner-private.pem | openssl base64 -A)
+curl -X POST "$BASE_URL/api/v1/sales-orders" -H 'Content-Type: application/json' \\
+  -H "Authorization: Bearer $TOKEN" -H "X-CLIENT-ID: $CLIENT_ID" -H "X-TIMESTAMP: $TIMESTAMP" \\
+  -H 'X-SIGNATURE-VERSION: 2' -H "X-SIGNATURE: $SIGNATURE" \\
+  -H "Idempotency-Key: $(uuidgen)" --data-binary "$BODY"`,
+    },
+  ],
+};

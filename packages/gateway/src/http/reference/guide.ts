@@ -1,0 +1,71 @@
+/**
+ * The guide at the top of the partner API reference (OpenAPI `info.description`, Markdown):
+ * what a partner needs before the first call. The full text is docs/gateway/api.md.
+ */
+export const PARTNER_GUIDE = `Partner systems log in with client credentials, then create and read sales orders with
+every request signed by their RSA key. This page documents the partner API; tenant front ends
+have [their own reference](/docs/tenant).
+
+# Getting started
+
+1. Get a \`client_id\` and \`client_secret\` from the integration team, and register the public
+   half of an RSA key pair (2048 bits or more, X.509 \`PUBLIC KEY\` PEM). \`npx orderline-partner keygen\`
+   makes one.
+2. \`POST /api/v1/auth/login\` returns a token valid for 12 hours; renew it with
+   \`POST /api/v1/auth/refresh\`.
+3. Send every \`/api/v1/sales-orders\` request with \`Authorization: Bearer <token>\`,
+   \`X-CLIENT-ID\`, \`X-TIMESTAMP\` (Unix seconds, within 300 s of the gateway's clock) and
+   \`X-SIGNATURE\`.
+
+On Node.js, \`@orderline/partner-sdk\` does all of this (login, refresh, signing, clock
+correction, retries, idempotency); complete programs for shell, Node, Python and Java are in the
+repository's \`examples/partner/\`.
+
+# Signing requests
+
+\`X-SIGNATURE\` is the base64 of an RSASSA-PKCS1-v1_5 SHA-256 signature (\`SHA256withRSA\`,
+\`openssl dgst -sha256 -sign\`) over a string-to-sign, UTF-8, **without a trailing newline**.
+
+**Version 1** (the default): \`client_id + "|" + X-TIMESTAMP\`, e.g.
+\`olc_4f9a0c1e2b3d4a5f6e7d8c9b|1767225600\`.
+
+**Version 2** (send \`X-SIGNATURE-VERSION: 2\`; required for partners the integration team has
+moved): six lines joined by \`\\n\`: \`v2\`, client_id, X-TIMESTAMP, the method in capitals, the
+path with query as sent, and the lowercase hex SHA-256 of the exact body bytes (of nothing for a
+request without a body):
+
+\`\`\`text
+v2
+olc_4f9a0c1e2b3d4a5f6e7d8c9b
+1767225600
+POST
+/api/v1/sales-orders
+5f1e0c…(64 hex digits)
+\`\`\`
+
+Version 2 binds the signature to the body, path and method, so a captured request cannot be
+replayed with other content. \`npx orderline-partner sign\` prints the string-to-sign and the
+signature for any timestamp, to compare with your own signer, and
+[the in-page signer](/docs/signer) signs and sends a request from this browser (your private key
+stays in the page).
+
+# Errors
+
+Every error is \`application/problem+json\` with a stable \`code\` to branch on, a \`detail\` for
+people and a \`request_id\` to quote to the integration team. A refused signature returns the
+\`string_to_sign\` the gateway expected and \`hints\` (a hex-encoded signature, a key of another
+size, a trailing newline, the other version's string). Retry only \`429\` (after \`Retry-After\`)
+and \`503\`, and network errors.
+
+# Idempotency
+
+Send an \`Idempotency-Key\` (1–255 printable ASCII characters, e.g. a UUID) with each new order
+and reuse it when you retry that order: the retry returns the first answer with
+\`Idempotent-Replayed: true\` instead of creating a second order. A \`purchase_order_no\` is
+unique per partner as well (\`409 duplicate_purchase_order\` names the existing order).
+
+# Webhooks
+
+The gateway sends no webhooks yet. They come with the order lifecycle (order status changes and
+cancellation); their signatures will be verifiable with the SDK.
+`;

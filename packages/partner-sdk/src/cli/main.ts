@@ -1,0 +1,8 @@
+import { run } from "./run.js";
+
+process.exitCode = await run(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  env: process.env,
+  cwd: process.cwd(),
+});

@@ -1,0 +1,81 @@
+import { PartnerApiError, PartnerNetworkError } from "../errors.js";
+import { keygenCommand } from "./commands/keygen.js";
+import { loginCommand } from "./commands/login.js";
+import { ordersCommand } from "./commands/orders.js";
+import { signCommand } from "./commands/sign.js";
+import { type CliIo, EXIT, UsageError } from "./io.js";
+import { CONNECTION_HELP } from "./options.js";
+
+export const HELP = `Usage: orderline-partner <command> [options]   (--help after a command for its own)
+
+  keygen                  new RSA-2048 key pair: private key to a 0600 file, public key printed
+  sign                    print the string-to-sign and signature for a timestamp (debugging)
+  login                   log in and print the token and its expiry
+  orders create|get|list  create a sales order from a JSON file, read one, list them
+
+Exit codes: 0 done; 1 the gateway refused the request (its error code is printed);
+            2 usage or local configuration; 3 the gateway could not be reached.
+
+${CONNECTION_HELP}`;
+
+const COMMANDS: Record<string, (args: string[], io: CliIo) => number | Promise<number>> = {
+  keygen: keygenCommand,
+  sign: signCommand,
+  login: loginCommand,
+  orders: ordersCommand,
+};
+
+/** Runs one command line; returns the exit code. Errors are printed, never thrown. */
+export async function run(args: string[], io: CliIo): Promise<number> {
+  const json = args.includes("--json");
+  const fail = (code: number, error: Record<string, unknown>, text: string) => {
+    if (json) io.stdout(`${JSON.stringify({ error }, null, 2)}\n`);
+    else io.stderr(text);
+    return code;
+  };
+  const [command, ...rest] = args;
+  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+    io.stdout(HELP);
+    return command === undefined ? EXIT.usage : EXIT.ok;
+  }
+  const handler = COMMANDS[command];
+  if (handler === undefined) {
+    return fail(
+      EXIT.usage,
+      { code: "usage", detail: `Unknown command '${command}'.` },
+      `orderline-partner: unknown command '${command}'.\n\n${HELP}`,
+    );
+  }
+  try {
+    return await handler(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      return fail(
+        EXIT.usage,
+        { code: "usage", detail: error.message.split("\n\n")[0] },
+        `orderline-partner: ${error.message}\n`,
+      );
+    }
+    if (error instanceof PartnerApiError) {
+      return fail(
+        EXIT.refused,
+        {
+          code: error.code,
+          status: error.status,
+          detail: error.detail,
+          request_id: error.requestId ?? null,
+          problem: error.problem,
+        },
+        `orderline-partner: the gateway refused the request (${error.status} ${error.code}): ${error.detail}${error.requestId ? `\n  request id: ${error.requestId}` : ""}\n`,
+      );
+    }
+    if (error instanceof PartnerNetworkError) {
+      return fail(
+        EXIT.unreachable,
+        { code: "unreachable", detail: error.message },
+        `orderline-partner: ${error.message}\n`,
+      );
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,183 @@
+import { type KeyObject, randomUUID } from "node:crypto";
+import { failureOf, Session, type TokenResponse } from "./lib/session.js";
+import { type GatewayResponse, Transport } from "./lib/transport.js";
+import { privateKeyOf, type SignatureVersion, signatureHeaders } from "./signing.js";
+import type { SalesOrder, SalesOrderInput, SalesOrderPage } from "./types.js";
+
+export interface PartnerClientOptions {
+  /** The gateway, e.g. `https://gateway.example.com` (no trailing path). */
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** The RSA private key whose public key is registered: PEM text or a KeyObject. */
+  privateKey: string | KeyObject;
+  /**
+   * 2 signs every request with version 2 (method, path, body covered). Default: version 1 until
+   * the gateway answers `signature_version_required`, then version 2 for the client's lifetime.
+   */
+  signatureVersion?: SignatureVersion;
+  /** Retries after a 429, a 503 or a network error (default 3). */
+  maxRetries?: number;
+  /** First backoff step in ms, doubled per retry, with full jitter (default 250). */
+  retryBaseDelayMs?: number;
+  /** A Retry-After longer than this is not waited for (default 30 000 ms). */
+  maxRetryAfterMs?: number;
+  /** Per attempt (default 30 000 ms). */
+  timeoutMs?: number;
+  /** Renew the token this long before it expires (default 60 s). */
+  refreshMarginSeconds?: number;
+  /** For tests and special transports. */
+  fetch?: typeof fetch;
+  /** The local clock in Unix ms (default Date.now); the server's clock offset is learned. */
+  now?: () => number;
+}
+
+export interface CreateOptions {
+  /** Reused on every retry of this create; a fresh UUID when omitted. */
+  idempotencyKey?: string;
+}
+
+export interface ListOptions {
+  /** 1–100 (the gateway's default is 20). */
+  limit?: number;
+  cursor?: string;
+}
+
+export interface PartnerClient {
+  /** Logs in now (otherwise the first call does); returns the token response. */
+  login(): Promise<TokenResponse>;
+  /** The signature version the client currently uses. */
+  readonly signatureVersion: SignatureVersion;
+  salesOrders: {
+    create(order: SalesOrderInput, options?: CreateOptions): Promise<SalesOrder>;
+    get(id: string): Promise<SalesOrder>;
+    list(options?: ListOptions): Promise<SalesOrderPage>;
+    /** Every order of the partner, newest first, fetching page after page. */
+    iterate(options?: { pageSize?: number }): AsyncIterableIterator<SalesOrder>;
+  };
+}
+
+const SKEW_CODES = new Set(["timestamp_too_old", "timestamp_in_future"]);
+const USER_AGENT = "orderline-partner-sdk/0.1.0";
+
+function queryOf(params: Record<string, string | number | undefined>): string {
+  const pairs = Object.entries(params).filter(([, v]) => v !== undefined) as [string, string][];
+  if (pairs.length === 0) return "";
+  return `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join("&")}`;
+}
+
+/**
+ * A client for the partner API. Every call gets a token (login on first use, refresh before
+ * expiry, once more on `token_expired`), a fresh timestamp on the server's clock and a fresh
+ * signature; failures become PartnerApiError with the problem's code.
+ */
+export function createPartnerClient(options: PartnerClientOptions): PartnerClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  if (!/^https?:\/\//.test(baseUrl)) {
+    throw new TypeError(`baseUrl must start with http:// or https:// (got '${options.baseUrl}')`);
+  }
+  if (!options.clientId || !options.clientSecret) {
+    throw new TypeError("clientId and clientSecret are required");
+  }
+  const privateKey = privateKeyOf(options.privateKey);
+  const transport = new Transport({
+    baseUrl,
+    fetch: options.fetch ?? globalThis.fetch,
+    now: options.now ?? Date.now,
+    maxRetries: options.maxRetries ?? 3,
+    retryBaseDelayMs: options.retryBaseDelayMs ?? 250,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? 30_000,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    userAgent: USER_AGENT,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  });
+  const session = new Session(transport, options, options.refreshMarginSeconds ?? 60);
+  let version: SignatureVersion = options.signatureVersion ?? 1;
+
+  /** One signed call, with its one-time corrections: token renewal, clock, signature version. */
+  async function signed(
+    method: string,
+    target: string,
+    body?: string,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<GatewayResponse> {
+    let renewed = false;
+    let clockFixed = false;
+    for (;;) {
+      let token = "";
+      const response = await transport.send(async () => {
+        token = await session.token();
+        const timestamp = String(Math.floor(transport.serverNow() / 1000));
+        const { headers } = signatureHeaders(privateKey, version, {
+          clientId: options.clientId,
+          timestamp,
+          method,
+          target,
+          ...(body === undefined ? {} : { body }),
+        });
+        return {
+          method,
+          target,
+          headers: { authorization: `Bearer ${token}`, ...headers, ...extraHeaders },
+          ...(body === undefined ? {} : { body }),
+        };
+      });
+      if (response.status < 300) return response;
+      const error = failureOf(response);
+      if (error.code === "token_expired" && !renewed) {
+        renewed = true;
+        await session.expired(token);
+        continue;
+      }
+      const serverTime = error.problem.server_time;
+      if (SKEW_CODES.has(error.code) && !clockFixed && typeof serverTime === "number") {
+        clockFixed = true;
+        transport.learnServerSeconds(serverTime);
+        continue;
+      }
+      if (error.code === "signature_version_required" && version === 1) {
+        version = 2;
+        continue;
+      }
+      throw error;
+    }
+  }
+
+  const salesOrders: PartnerClient["salesOrders"] = {
+    async create(order, createOptions = {}) {
+      const key = createOptions.idempotencyKey ?? randomUUID();
+      const response = await signed("POST", "/api/v1/sales-orders", JSON.stringify(order), {
+        "idempotency-key": key,
+      });
+      return (response.body as { data: SalesOrder }).data;
+    },
+    async get(id) {
+      if (typeof id !== "string" || id === "") throw new TypeError("id must be a non-empty string");
+      const response = await signed("GET", `/api/v1/sales-orders/${encodeURIComponent(id)}`);
+      return (response.body as { data: SalesOrder }).data;
+    },
+    async list(listOptions = {}) {
+      const target = `/api/v1/sales-orders${queryOf({ limit: listOptions.limit, cursor: listOptions.cursor })}`;
+      return (await signed("GET", target)).body as SalesOrderPage;
+    },
+    async *iterate(iterateOptions = {}) {
+      let cursor: string | undefined;
+      do {
+        const page = await salesOrders.list({
+          ...(iterateOptions.pageSize === undefined ? {} : { limit: iterateOptions.pageSize }),
+          ...(cursor === undefined ? {} : { cursor }),
+        });
+        yield* page.data;
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor !== undefined);
+    },
+  };
+
+  return {
+    login: () => session.login(),
+    get signatureVersion() {
+      return version;
+    },
+    salesOrders,
+  };
+}

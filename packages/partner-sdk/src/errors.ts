@@ -1,0 +1,47 @@
+/** An RFC 9457 problem as the gateway sends it (application/problem+json). */
+export interface Problem {
+  type?: string;
+  title?: string;
+  status?: number;
+  detail?: string;
+  code?: string;
+  request_id?: string;
+  [extension: string]: unknown;
+}
+
+/**
+ * The gateway refused the request. Branch on `code` (stable, listed in docs/gateway/errors.md);
+ * `detail` explains this instance; quote `requestId` to the integration team.
+ */
+export class PartnerApiError extends Error {
+  override name = "PartnerApiError";
+  readonly status: number;
+  readonly code: string;
+  readonly detail: string;
+  readonly requestId: string | undefined;
+  readonly problem: Problem;
+
+  constructor(status: number, problem: Problem, requestId: string | undefined) {
+    const code = typeof problem.code === "string" ? problem.code : `http_${status}`;
+    const detail =
+      typeof problem.detail === "string" ? problem.detail : (problem.title ?? `HTTP ${status}`);
+    super(`${code}: ${detail}${requestId ? ` (request ${requestId})` : ""}`);
+    this.status = status;
+    this.code = code;
+    this.detail = detail;
+    this.requestId = requestId;
+    this.problem = problem;
+  }
+}
+
+/** The gateway could not be reached (or did not answer in time), also after the retries. */
+export class PartnerNetworkError extends Error {
+  override name = "PartnerNetworkError";
+  constructor(
+    message: string,
+    readonly attempts: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,284 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  createPartnerClient,
+  PartnerApiError,
+  type PartnerClientOptions,
+  PartnerNetworkError,
+  type SalesOrderInput,
+} from "../src/index.js";
+import { FaultProxy } from "./support/fault-proxy.js";
+import {
+  createPartner,
+  FakeClock,
+  order,
+  type RunningGateway,
+  runGateway,
+  type TestPartner,
+} from "./support/gateway.js";
+
+// The gateway runs on a clock that starts at the real time and that tests can move forward.
+const clock = new FakeClock(Date.now());
+let gateway: RunningGateway;
+let proxy: FaultProxy;
+let partner: TestPartner;
+
+beforeAll(async () => {
+  gateway = await runGateway(clock);
+});
+afterAll(async () => {
+  await gateway.close();
+});
+beforeEach(async () => {
+  clock.ms = Date.now();
+  partner = await createPartner(gateway.gw);
+  proxy = await new FaultProxy(gateway.url, clock.now).start();
+});
+afterEach(async () => {
+  await proxy.close();
+});
+
+function client(options: Partial<PartnerClientOptions> = {}) {
+  return createPartnerClient({
+    baseUrl: proxy.url,
+    clientId: partner.clientId,
+    clientSecret: partner.clientSecret,
+    privateKey: partner.keys.privatePem,
+    retryBaseDelayMs: 5,
+    ...options,
+  });
+}
+
+const paths = () => proxy.attempts.map((a) => `${a.method} ${a.url.split("?")[0]}`);
+const order1 = (po: string) => order({ purchase_order_no: po }) as unknown as SalesOrderInput;
+
+describe("sales orders", () => {
+  it("logs in on first use, then creates, gets and lists over signed requests", async () => {
+    const sdk = client();
+    const created = await sdk.salesOrders.create(order1("PO-1"));
+    expect(created.order_number).toMatch(/^SO-/);
+    expect(created.purchase_order_no).toBe("PO-1");
+    expect((await sdk.salesOrders.get(created.id)).id).toBe(created.id);
+    const page = await sdk.salesOrders.list({ limit: 10 });
+    expect(page.data.map((o) => o.id)).toEqual([created.id]);
+    expect(paths()).toEqual([
+      "POST /api/v1/auth/login",
+      "POST /api/v1/sales-orders",
+      `GET /api/v1/sales-orders/${created.id}`,
+      "GET /api/v1/sales-orders",
+    ]);
+    // Every order request carries the signature headers and a timestamp of the server's clock.
+    for (const attempt of proxy.orderAttempts()) {
+      expect(attempt.headers["x-client-id"]).toBe(partner.clientId);
+      expect(Math.abs(Number(attempt.headers["x-timestamp"]) - clock.seconds)).toBeLessThan(5);
+      expect(attempt.headers["x-signature"]).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    }
+  });
+
+  it("iterates over every page, newest first", async () => {
+    const sdk = client();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await sdk.salesOrders.create(order1(`IT-${i}`))).id);
+    const seen: string[] = [];
+    for await (const o of sdk.salesOrders.iterate({ pageSize: 2 })) seen.push(o.id);
+    expect(seen).toEqual(ids.reverse());
+    expect(proxy.orderAttempts().filter((a) => a.method === "GET")).toHaveLength(3);
+  });
+
+  it("throws a typed error with the problem's code, detail and request id, without retrying", async () => {
+    const sdk = client();
+    const error = await sdk.salesOrders
+      .create({ ...order1("BAD"), products: [] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PartnerApiError);
+    const apiError = error as PartnerApiError;
+    expect(apiError.status).toBe(400);
+    expect(apiError.code).toBe("validation_failed");
+    expect(apiError.detail).toContain("/products");
+    expect(apiError.requestId).toMatch(/\S/);
+    expect(apiError.requestId).toBe(apiError.problem.request_id);
+    expect(proxy.orderAttempts()).toHaveLength(1);
+    const missing = await sdk.salesOrders.get("no-such-order").catch((e: unknown) => e);
+    expect((missing as PartnerApiError).code).toBe("order_not_found");
+  });
+
+  it("refuses bad credentials with invalid_client and never puts the secret in the error", async () => {
+    const sdk = client({ clientSecret: "wrong-secret-value" });
+    const error = (await sdk.salesOrders.list().catch((e: unknown) => e)) as PartnerApiError;
+    expect(error.code).toBe("invalid_client");
+    expect(JSON.stringify({ ...error, message: error.message })).not.toContain(
+      "wrong-secret-value",
+    );
+  });
+});
+
+describe("tokens and clocks", () => {
+  it("refreshes once on token_expired and retries the request", async () => {
+    const sdk = client();
+    await sdk.salesOrders.list();
+    clock.advanceSeconds(12 * 3600 + 5);
+    await sdk.salesOrders.list();
+    expect(paths()).toEqual([
+      "POST /api/v1/auth/login",
+      "GET /api/v1/sales-orders",
+      "GET /api/v1/sales-orders",
+      "POST /api/v1/auth/refresh",
+      "GET /api/v1/sales-orders",
+    ]);
+  });
+
+  it("refreshes before expiry when the token is inside the margin", async () => {
+    // A margin longer than the token's life: every call finds it about to expire.
+    const sdk = client({ refreshMarginSeconds: 13 * 3600 });
+    await sdk.salesOrders.list();
+    await sdk.salesOrders.list();
+    expect(paths()).toEqual([
+      "POST /api/v1/auth/login",
+      "GET /api/v1/sales-orders",
+      "POST /api/v1/auth/refresh",
+      "GET /api/v1/sales-orders",
+    ]);
+  });
+
+  it("logs in again when a refresh is refused", async () => {
+    const sdk = client();
+    await sdk.salesOrders.list();
+    // Past the refresh grace window (24 h after expiry) the old token cannot be refreshed.
+    clock.advanceSeconds(12 * 3600 + 25 * 3600);
+    await sdk.salesOrders.list();
+    expect(paths().slice(-3)).toEqual([
+      "POST /api/v1/auth/refresh",
+      "POST /api/v1/auth/login",
+      "GET /api/v1/sales-orders",
+    ]);
+  });
+
+  it("corrects a local clock an hour slow from the server's Date header", async () => {
+    const sdk = client({ now: () => Date.now() - 3600_000 });
+    await sdk.salesOrders.create(order1("SKEW-1"));
+    expect(proxy.orderAttempts()).toHaveLength(1);
+  });
+
+  it("recovers once when the server's clock moves between requests", async () => {
+    const sdk = client({ now: () => Date.now() + 3600_000 });
+    await sdk.login();
+    // The gateway's clock jumps after login: the Date-based estimate is now an hour off.
+    clock.advanceSeconds(3600 * 2);
+    await sdk.salesOrders.list();
+    const attempts = proxy.orderAttempts();
+    expect(attempts).toHaveLength(2);
+    expect(Math.abs(Number(attempts[1]?.headers["x-timestamp"]) - clock.seconds)).toBeLessThan(5);
+  });
+});
+
+describe("retries", () => {
+  it("retries a create whose answer was lost with the same Idempotency-Key: one order", async () => {
+    const sdk = client();
+    proxy.faults = [{ kind: "forward-then-respond", status: 503 }, { kind: "destroy" }];
+    const created = await sdk.salesOrders.create(order1("LOST-1"));
+    const attempts = proxy.orderAttempts();
+    expect(attempts).toHaveLength(3);
+    const keys = new Set(attempts.map((a) => a.headers["idempotency-key"]));
+    expect(keys.size).toBe(1);
+    expect([...keys][0]).toMatch(/^[0-9a-f-]{36}$/);
+    const all = [];
+    for await (const o of sdk.salesOrders.iterate()) all.push(o);
+    expect(all.map((o) => o.id)).toEqual([created.id]);
+  });
+
+  it("uses a new Idempotency-Key for each create", async () => {
+    const sdk = client();
+    await sdk.salesOrders.create(order1("K-1"));
+    await sdk.salesOrders.create(order1("K-2"), { idempotencyKey: "partner-chosen-key-2" });
+    const keys = proxy.orderAttempts().map((a) => a.headers["idempotency-key"]);
+    expect(keys[0]).not.toBe(keys[1]);
+    expect(keys[1]).toBe("partner-chosen-key-2");
+  });
+
+  it("waits as long as Retry-After says after a 429", async () => {
+    const sdk = client();
+    proxy.faults = [
+      {
+        kind: "respond",
+        status: 429,
+        headers: { "retry-after": "1" },
+        body: { code: "rate_limited" },
+      },
+    ];
+    await sdk.salesOrders.list();
+    const [first, second] = proxy.orderAttempts();
+    expect(second).toBeDefined();
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(950);
+  });
+
+  it("does not wait for a Retry-After beyond the limit: the 429 reaches the caller", async () => {
+    const sdk = client({ maxRetryAfterMs: 1000 });
+    proxy.faults = [
+      {
+        kind: "respond",
+        status: 429,
+        headers: { "retry-after": "120" },
+        body: { code: "rate_limited", detail: "slow down" },
+      },
+    ];
+    const error = (await sdk.salesOrders.list().catch((e: unknown) => e)) as PartnerApiError;
+    expect(error.code).toBe("rate_limited");
+    expect(proxy.orderAttempts()).toHaveLength(1);
+  });
+
+  it("gives up after maxRetries on 503 with the last problem", async () => {
+    const sdk = client({ maxRetries: 2 });
+    const unavailable = {
+      kind: "respond" as const,
+      status: 503,
+      body: { code: "unavailable", detail: "draining" },
+    };
+    proxy.faults = [unavailable, unavailable, unavailable];
+    const error = (await sdk.salesOrders.list().catch((e: unknown) => e)) as PartnerApiError;
+    expect(error.status).toBe(503);
+    expect(proxy.orderAttempts()).toHaveLength(3);
+  });
+
+  it("does not retry a 500", async () => {
+    const sdk = client();
+    proxy.faults = [{ kind: "respond", status: 500, body: { code: "internal_error" } }];
+    const error = (await sdk.salesOrders.list().catch((e: unknown) => e)) as PartnerApiError;
+    expect(error.code).toBe("internal_error");
+    expect(proxy.orderAttempts()).toHaveLength(1);
+  });
+
+  it("reports an unreachable gateway as PartnerNetworkError after the retries", async () => {
+    const closed = await new FaultProxy(gateway.url).start();
+    const url = closed.url;
+    await closed.close();
+    const sdk = client({ baseUrl: url, maxRetries: 1 });
+    const error = await sdk.salesOrders.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PartnerNetworkError);
+    expect((error as PartnerNetworkError).attempts).toBe(2);
+  });
+});
+
+describe("signature version 2", () => {
+  it("switches to version 2 when the gateway requires it, and stays there", async () => {
+    await gateway.gw.partners.setSignatureVersion(partner.clientId, 2);
+    const sdk = client();
+    expect(sdk.signatureVersion).toBe(1);
+    const created = await sdk.salesOrders.create(order1("V2-1"));
+    expect(sdk.signatureVersion).toBe(2);
+    await sdk.salesOrders.get(created.id);
+    const versions = proxy.orderAttempts().map((a) => a.headers["x-signature-version"]);
+    expect(versions).toEqual([undefined, "2", "2"]);
+  });
+
+  it("signs version 2 from the start when asked to", async () => {
+    const sdk = client({ signatureVersion: 2 });
+    await sdk.salesOrders.list({ limit: 3 });
+    expect(proxy.orderAttempts().map((a) => a.headers["x-signature-version"])).toEqual(["2"]);
+  });
+});
+
+describe("options", () => {
+  it("refuses a base URL without a scheme and a missing secret at once", () => {
+    expect(() => client({ baseUrl: "gateway.example.com" })).toThrow(/http/);
+    expect(() => client({ clientSecret: "" })).toThrow(/clientSecret/);
+  });
+});
