@@ -122,10 +122,8 @@ async function rawDatabase(kind: StoreKind, url: string) {
       // Whole migrations go as they are: their `?` is jsonpath, not a placeholder.
       if (params.length === 0) return void (await client.query(sql));
       let n = 0;
-      await client.query(
-        sql.replace(/\?/g, () => `$${++n}`),
-        params,
-      );
+      // Migrations run without parameters and may hold a `?` of their own (jsonpath in 003).
+      await client.query(params.length ? sql.replace(/\?/g, () => `$${++n}`) : sql, params);
     },
     close: () => client.end(),
   };

@@ -61,6 +61,8 @@ describe.each(storeKinds)("%s store", (kind) => {
         sales_name: "Dana Sales",
         address: "1 Harbour Road, Springfield",
         created_at: new Date(clock.ms).toISOString(),
+        version: 1,
+        updated_at: new Date(clock.ms).toISOString(),
         products: [
           {
             line_no: 1,
@@ -82,7 +84,20 @@ describe.each(storeKinds)("%s store", (kind) => {
       });
       expect(response.headers.location).toBe(`/api/v1/sales-orders/${body.data.id}`);
       const fetched = await get(`/api/v1/sales-orders/${body.data.id}`);
-      expect(fetched.json().data).toEqual(body.data);
+      expect(fetched.headers.etag).toBe('"1"');
+      // One order reads as created, with its history: the creation so far.
+      expect(fetched.json().data).toEqual({
+        ...body.data,
+        history: [
+          {
+            from: null,
+            to: "received",
+            at: body.data.created_at,
+            reason: null,
+            actor: { type: "partner", name: partner.clientId },
+          },
+        ],
+      });
     });
 
     it("accepts an order without purchase_order_no, and several of them", async () => {

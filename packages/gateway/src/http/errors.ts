@@ -60,6 +60,14 @@ export const ERROR_CATALOGUE = {
     status: 409,
     title: "An order with this purchase_order_no already exists",
   },
+  order_transition_invalid: {
+    status: 409,
+    title: "The order's status does not allow this change",
+  },
+  order_version_mismatch: {
+    status: 412,
+    title: "The order changed since the version named in If-Match",
+  },
   payload_too_large: { status: 413, title: "The request body is too large" },
   uri_too_long: { status: 414, title: "A path segment is too long" },
   unsupported_media_type: { status: 415, title: "Unsupported content type" },

@@ -7,17 +7,19 @@ import { EMPTY_BODY_SHA256 } from "../auth/request-signature.js";
 import { SIGNED_REQUEST_SECURITY } from "../http/openapi.js";
 import type { ClientRateLimiter } from "../http/rate-limit.js";
 import { problemResponses } from "../http/schemas.js";
+import { filterOf, type ListQuery } from "./list-filter.js";
 import {
   CREATE_ORDER_BODY,
   CREATED_RESPONSE,
   IDEMPOTENCY_HEADERS,
-  LIST_QUERY,
   MULTILINE_ORDER_FIELDS,
   ORDER_ID_PARAMS,
+  ORDER_LIST_QUERY,
   ORDER_LIST_RESPONSE,
   ORDER_RESPONSE,
+  REASON_REQUIRED_BODY,
 } from "./schemas.js";
-import type { CreateOrderBody, OrderService } from "./service.js";
+import { type CreateOrderBody, etagOf, type OrderService } from "./service.js";
 
 export interface OrderRoutesOptions {
   orders: OrderService;
@@ -103,18 +105,24 @@ export async function orderRoutes(
     },
   );
 
-  app.get<{ Querystring: { limit: number; cursor?: string } }>(
+  app.get<{ Querystring: ListQuery }>(
     "/api/v1/sales-orders",
     {
       schema: {
         tags: ["Sales Orders"],
         summary: "List the partner's sales orders, newest first",
+        description:
+          "Filters combine: `status`, `created_from` (inclusive), `created_to` (exclusive), " +
+          "`purchase_order_no` (a lookup: at most one order). The cursor keeps the filters' place; send the same filters with it.",
         security: SIGNED_REQUEST_SECURITY,
-        querystring: LIST_QUERY,
+        querystring: ORDER_LIST_QUERY,
         response: { 200: ORDER_LIST_RESPONSE, ...problemResponses(...AUTH_ERRORS) },
       },
     },
-    async (request) => orders.list(partnerOf(request), request.query.limit, request.query.cursor),
+    async (request) => {
+      const q = request.query;
+      return orders.list(partnerOf(request), q.limit, q.cursor, filterOf(q));
+    },
   );
 
   app.get<{ Params: { id: string } }>(
@@ -128,6 +136,35 @@ export async function orderRoutes(
         response: { 200: ORDER_RESPONSE, ...problemResponses(...AUTH_ERRORS, 404) },
       },
     },
-    async (request) => ({ data: await orders.get(partnerOf(request), request.params.id) }),
+    async (request, reply) => {
+      const order = await orders.get(partnerOf(request), request.params.id);
+      reply.header("etag", etagOf(order.version));
+      return { data: order };
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: { reason: string } }>(
+    "/api/v1/sales-orders/:id/cancel",
+    {
+      schema: {
+        tags: ["Sales Orders"],
+        summary: "Cancel an order the tenant has not accepted yet",
+        description:
+          "Only while the order is `received`; afterwards 409 names its status. The reason is kept in the order's history.",
+        security: SIGNED_REQUEST_SECURITY,
+        params: ORDER_ID_PARAMS,
+        body: REASON_REQUIRED_BODY,
+        response: { 200: ORDER_RESPONSE, ...problemResponses(...AUTH_ERRORS, 404, 409, 415) },
+      },
+    },
+    async (request, reply) => {
+      const order = await orders.cancelForPartner(
+        partnerOf(request),
+        request.params.id,
+        request.body.reason,
+      );
+      reply.header("etag", etagOf(order.version));
+      return { data: order };
+    },
   );
 }

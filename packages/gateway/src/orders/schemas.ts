@@ -1,5 +1,6 @@
 import { CURRENCY_CODES } from "../lib/currencies.js";
 import { MAX_DECIMAL_PLACES, MAX_PRICE } from "../lib/money.js";
+import { ORDER_STATUSES } from "./lifecycle.js";
 
 /** JSON schemas of the sales order resource: request bodies are strict, every string bounded. */
 
@@ -93,14 +94,17 @@ export const ORDER = {
     "address",
     "products",
     "created_at",
+    "version",
+    "updated_at",
   ],
   properties: {
     id: { type: "string", format: "uuid" },
     order_number: { type: "string", description: "Human-readable order number, e.g. SO-00000042" },
     status: {
       type: "string",
-      enum: ["received"],
-      description: "Every new order starts as received",
+      enum: [...ORDER_STATUSES],
+      description:
+        "received → accepted | rejected | cancelled; accepted → fulfilled | cancelled (see the order lifecycle)",
     },
     client_id: { type: "string" },
     purchase_order_no: { type: ["string", "null"] },
@@ -114,7 +118,45 @@ export const ORDER = {
     address: { type: "string" },
     products: { type: "array", items: PRODUCT_OUTPUT },
     created_at: { type: "string", format: "date-time" },
+    version: {
+      type: "integer",
+      description: "1 at creation, +1 on every status change; the ETag is this number in quotes",
+    },
+    updated_at: {
+      type: "string",
+      format: "date-time",
+      description: "The last status change (created_at until the first)",
+    },
   },
+} as const;
+
+export const ORDER_CHANGE = {
+  type: "object",
+  required: ["from", "to", "at", "reason", "actor"],
+  properties: {
+    from: { type: ["string", "null"], description: "null for the creation" },
+    to: { type: "string" },
+    at: { type: "string", format: "date-time" },
+    reason: { type: ["string", "null"] },
+    actor: {
+      type: "object",
+      required: ["type", "name"],
+      properties: {
+        type: { type: "string", enum: ["partner", "user"] },
+        name: {
+          type: ["string", "null"],
+          description: "The partner's client_id; a tenant user's email, shown to the tenant only",
+        },
+      },
+    },
+  },
+} as const;
+
+/** One order with its history (the creation first, then every status change). */
+export const ORDER_DETAIL = {
+  ...ORDER,
+  required: [...ORDER.required, "history"],
+  properties: { ...ORDER.properties, history: { type: "array", items: ORDER_CHANGE } },
 } as const;
 
 export const CREATED_RESPONSE = {
@@ -126,8 +168,30 @@ export const CREATED_RESPONSE = {
 export const ORDER_RESPONSE = {
   type: "object",
   required: ["data"],
-  properties: { data: ORDER },
+  properties: { data: ORDER_DETAIL },
 } as const;
+
+const reason = (required: boolean) =>
+  ({
+    type: "object",
+    additionalProperties: false,
+    ...(required ? { required: ["reason"] } : {}),
+    properties: {
+      reason: {
+        ...text(
+          500,
+          required
+            ? "Why (required), kept in the order's history"
+            : "Why, kept in the order's history",
+        ),
+        ...(required ? {} : { type: ["string", "null"] }),
+      },
+    },
+  }) as const;
+
+/** Bodies of the status changes: reject and cancel need a reason, accept and fulfil may give one. */
+export const REASON_REQUIRED_BODY = reason(true);
+export const REASON_OPTIONAL_BODY = reason(false);
 
 export const ORDER_LIST_RESPONSE = {
   type: "object",
@@ -153,6 +217,50 @@ export const LIST_QUERY = {
   properties: {
     limit: { type: "integer", minimum: 1, maximum: 100, default: 20 },
     cursor: { type: "string", minLength: 1, maxLength: 200 },
+  },
+} as const;
+
+/** An RFC 3339 instant with its offset (the listing filters compare instants, not local times). */
+const RFC3339 = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$";
+
+/** The order listings (partner and tenant): paging plus filters. */
+export const ORDER_LIST_QUERY = {
+  ...LIST_QUERY,
+  properties: {
+    ...LIST_QUERY.properties,
+    status: {
+      type: "string",
+      enum: [...ORDER_STATUSES],
+      description: "Only orders in this status",
+    },
+    created_from: {
+      type: "string",
+      pattern: RFC3339,
+      description: "Only orders created at or after this instant (RFC 3339)",
+    },
+    created_to: {
+      type: "string",
+      pattern: RFC3339,
+      description: "Only orders created before this instant (RFC 3339)",
+    },
+    purchase_order_no: {
+      type: "string",
+      minLength: 1,
+      maxLength: 64,
+      description:
+        "The order with this purchase_order_no (at most one: they are unique per partner)",
+    },
+  },
+} as const;
+
+export const IF_MATCH_HEADERS = {
+  type: "object",
+  properties: {
+    "if-match": {
+      type: "string",
+      description:
+        'Optional: the ETag of the order as you read it (e.g. "3"); a stale one gets 412 and changes nothing.',
+    },
   },
 } as const;
 

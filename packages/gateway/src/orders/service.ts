@@ -4,7 +4,16 @@ import type { Clock } from "../lib/clock.js";
 import { priceOf } from "../lib/money.js";
 import { newId } from "../lib/random.js";
 import { sha256Hex, stableStringify } from "../lib/stable-json.js";
-import type { ProductLine, SalesOrderRecord, Store } from "../store/store.js";
+import type {
+  OrderChangeRecord,
+  OrderFilter,
+  OrderScope,
+  ProductLine,
+  SalesOrderRecord,
+  Store,
+} from "../store/store.js";
+import type { UserContext } from "../users/authenticate.js";
+import { type Mover, nextStatuses, type OrderAction, transitionFor } from "./lifecycle.js";
 
 export interface CreateOrderBody {
   customer_code: string;
@@ -37,6 +46,56 @@ export interface OrderData {
     notes: string | null;
   }[];
   created_at: string;
+  version: number;
+  updated_at: string;
+  history?: OrderChange[];
+}
+
+export interface OrderChange {
+  from: string | null;
+  to: string;
+  at: string;
+  reason: string | null;
+  /** Who moved it; a tenant user's email is shown to the tenant only. */
+  actor: { type: "partner" | "user"; name: string | null };
+}
+
+/** The ETag of an order version: changes with every status change. */
+export const etagOf = (version: number): string => `"${version}"`;
+
+/** If-Match as a version: `"3"`, `W/"3"` or `3`; `*` (any) is undefined; garbage is NaN. */
+export function versionOf(ifMatch: string | undefined): number | undefined {
+  if (ifMatch === undefined || ifMatch.trim() === "*") return undefined;
+  const match = /^\s*(?:W\/)?"?([1-9][0-9]{0,9})"?\s*$/.exec(ifMatch);
+  return match ? Number(match[1]) : Number.NaN;
+}
+
+/** The history as shown: the creation first, then every change. */
+function historyOf(
+  order: SalesOrderRecord,
+  clientId: string,
+  changes: OrderChangeRecord[],
+  showUsers: boolean,
+): OrderChange[] {
+  return [
+    {
+      from: null,
+      to: "received",
+      at: new Date(order.createdAt).toISOString(),
+      reason: null,
+      actor: { type: "partner", name: clientId },
+    },
+    ...changes.map((c) => ({
+      from: c.from,
+      to: c.to,
+      at: new Date(c.at).toISOString(),
+      reason: c.reason,
+      actor: {
+        type: c.actor.type,
+        name: c.actor.type === "partner" || showUsers ? c.actor.name : null,
+      },
+    })),
+  ];
 }
 
 export const INITIAL_STATUS = "received";
@@ -68,6 +127,8 @@ export function toOrderData(order: SalesOrderRecord, clientId: string): OrderDat
       notes: p.notes ?? null,
     })),
     created_at: new Date(order.createdAt).toISOString(),
+    version: order.version,
+    updated_at: new Date(order.updatedAt).toISOString(),
   };
 }
 
@@ -96,16 +157,19 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** Sales order use cases for an authenticated partner. */
 /** One page of a newest-first listing, whichever orders it lists, with the opaque cursor. */
 async function listPage<O extends SalesOrderRecord>(
-  read: (options: { limit: number; beforeSeq?: number }) => Promise<{
+  read: (options: { limit: number; beforeSeq?: number; filter?: OrderFilter }) => Promise<{
     orders: O[];
     nextBeforeSeq: number | null;
   }>,
   limit: number,
   cursor: string | undefined,
   clientIdOf: (order: O) => string,
+  filter: OrderFilter = {},
 ): Promise<{ data: OrderData[]; next_cursor: string | null }> {
   const beforeSeq = cursor === undefined ? undefined : decodeCursor(cursor);
-  const page = await read(beforeSeq === undefined ? { limit } : { limit, beforeSeq });
+  const page = await read(
+    beforeSeq === undefined ? { limit, filter } : { limit, beforeSeq, filter },
+  );
   return {
     data: page.orders.map((o) => toOrderData(o, clientIdOf(o))),
     next_cursor: page.nextBeforeSeq === null ? null : encodeCursor(page.nextBeforeSeq),
@@ -186,20 +250,118 @@ export class OrderService {
     // Another partner's order is reported exactly like a missing one.
     if (!order)
       throw new ApiError("order_not_found", `No sales order with id '${id}' for this partner.`);
-    return toOrderData(order, partner.clientId);
+    return this.#withHistory(order, partner.clientId, false);
   }
 
   async list(
     partner: PartnerView,
     limit: number,
     cursor?: string,
+    filter: OrderFilter = {},
   ): Promise<{ data: OrderData[]; next_cursor: string | null }> {
     return listPage(
       (options) => this.store.listOrders(partner.id, options),
       limit,
       cursor,
       () => partner.clientId,
+      filter,
     );
+  }
+
+  async #withHistory(
+    order: SalesOrderRecord,
+    clientId: string,
+    showUsers: boolean,
+  ): Promise<OrderData> {
+    const changes = await this.store.orderHistory(order.id);
+    return {
+      ...toOrderData(order, clientId),
+      history: historyOf(order, clientId, changes, showUsers),
+    };
+  }
+
+  /** The partner withdraws an order the tenant has not accepted yet. */
+  async cancelForPartner(partner: PartnerView, id: string, reason: string): Promise<OrderData> {
+    const order = await this.#move("cancel", "partner", {
+      id,
+      scope: { partnerId: partner.id },
+      actor: { type: "partner", id: partner.id, name: partner.clientId },
+      reason,
+      ifMatch: undefined,
+    });
+    return this.#withHistory(order, partner.clientId, false);
+  }
+
+  /** A tenant user moves one of its partners' orders (tenant-routes.ts checks the role). */
+  async moveForTenant(
+    context: UserContext,
+    id: string,
+    action: OrderAction,
+    reason: string | null,
+    ifMatch: string | undefined,
+  ): Promise<OrderData> {
+    const order = await this.#move(action, "tenant", {
+      id,
+      scope: { tenantId: context.tenant.id },
+      actor: { type: "user", id: context.user.id, name: context.user.email },
+      reason,
+      ifMatch,
+    });
+    const tenantOrder = await this.store.tenants.findTenantOrder(context.tenant.id, order.id);
+    return this.#withHistory(order, tenantOrder?.clientId ?? "", true);
+  }
+
+  async #move(
+    action: OrderAction,
+    mover: Mover,
+    request: {
+      id: string;
+      scope: OrderScope;
+      actor: { type: "partner" | "user"; id: string; name: string };
+      reason: string | null;
+      ifMatch: string | undefined;
+    },
+  ): Promise<SalesOrderRecord> {
+    const expectedVersion = versionOf(request.ifMatch);
+    if (Number.isNaN(expectedVersion)) {
+      throw new ApiError(
+        "order_version_mismatch",
+        "If-Match must be the order's ETag (as GET returned it) or *.",
+      );
+    }
+    const transition = transitionFor(action, mover);
+    const outcome = await this.store.moveOrder({
+      orderId: request.id,
+      scope: request.scope,
+      from: transition.from,
+      to: transition.to,
+      ...(expectedVersion === undefined ? {} : { expectedVersion }),
+      actor: request.actor,
+      reason: request.reason,
+      at: this.now(),
+    });
+    switch (outcome.kind) {
+      case "moved":
+        return outcome.order;
+      case "not_found":
+        throw new ApiError("order_not_found", `No sales order with id '${request.id}' here.`);
+      case "stale":
+        throw new ApiError(
+          "order_version_mismatch",
+          `The order changed since you read it: it is now version ${outcome.order.version} (${outcome.order.status}). Read it again and decide.`,
+          { current_status: outcome.order.status, current_version: outcome.order.version },
+          { etag: etagOf(outcome.order.version) },
+        );
+      case "illegal": {
+        const allowed = nextStatuses(outcome.order.status, mover);
+        throw new ApiError(
+          "order_transition_invalid",
+          `Cannot ${action} an order that is ${outcome.order.status}; from ${outcome.order.status} it can move to ${allowed.length ? allowed.join(", ") : "nothing (final)"}.`,
+          { current_status: outcome.order.status, allowed_next: allowed },
+          { etag: etagOf(outcome.order.version) },
+        );
+      }
+    }
   }
 
   /** One order of a tenant's partners; another tenant's order is reported like a missing one. */
@@ -207,7 +369,7 @@ export class OrderService {
     const order = await this.store.tenants.findTenantOrder(tenantId, id);
     if (!order)
       throw new ApiError("order_not_found", `No sales order with id '${id}' for this tenant.`);
-    return toOrderData(order, order.clientId);
+    return this.#withHistory(order, order.clientId, true);
   }
 
   /** The orders of a tenant's partners, newest first, paged like the partner listing. */
@@ -215,12 +377,14 @@ export class OrderService {
     tenantId: string,
     limit: number,
     cursor?: string,
+    filter: OrderFilter = {},
   ): Promise<{ data: OrderData[]; next_cursor: string | null }> {
     return listPage(
       (options) => this.store.tenants.listTenantOrders(tenantId, options),
       limit,
       cursor,
       (o) => o.clientId,
+      filter,
     );
   }
 }

@@ -95,6 +95,8 @@ export interface OrderRow {
   currency: string | null;
   status: string;
   created_at: number;
+  version: number;
+  updated_at: number | null;
 }
 
 export const toOrder = (r: OrderRow): SalesOrderRecord => ({
@@ -111,7 +113,15 @@ export const toOrder = (r: OrderRow): SalesOrderRecord => ({
   products: typeof r.products === "string" ? JSON.parse(r.products) : r.products,
   status: r.status,
   createdAt: r.created_at,
+  version: r.version,
+  updatedAt: r.updated_at ?? r.created_at,
 });
+
+/** A just-inserted order as a record: version 1, unchanged since its creation. */
+export const createdOrder = (
+  o: NewSalesOrder,
+  number: { seq: number; partnerSeq: number },
+): SalesOrderRecord => ({ ...o, ...number, version: 1, updatedAt: o.createdAt });
 
 /** A page of `limit` orders from `limit + 1` rows read newest first: the extra row says "more". */
 export function pageOf(rows: OrderRow[], limit: number): OrderPage {

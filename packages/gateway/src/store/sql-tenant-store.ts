@@ -1,4 +1,6 @@
+import { filterConditions } from "./order-moves.js";
 import { type OrderRow, pageOf, toOrder } from "./rows.js";
+import type { OrderFilter } from "./store.js";
 import type {
   ExpiringTable,
   LoginFailures,
@@ -267,11 +269,12 @@ export abstract class SqlTenantStore implements TenantStore {
 
   async listTenantOrders(
     tenantId: string,
-    options: { limit: number; beforeSeq?: number },
+    options: { limit: number; beforeSeq?: number; filter?: OrderFilter },
   ): Promise<TenantOrderPage> {
+    const filter = filterConditions(options.filter, "o.");
     const rows = await this.rows<OrderRow & { client_id: string }>(
-      `${TENANT_ORDERS} AND o.seq < ? ORDER BY o.seq DESC LIMIT ?`,
-      [tenantId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER, options.limit + 1],
+      `${TENANT_ORDERS} AND o.seq < ?${filter.sql} ORDER BY o.seq DESC LIMIT ?`,
+      [tenantId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER, ...filter.params, options.limit + 1],
     );
     const page = pageOf(rows, options.limit);
     return {

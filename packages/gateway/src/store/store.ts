@@ -79,6 +79,71 @@ export interface SalesOrderRecord extends NewSalesOrder {
   seq: number;
   /** The order's number among its partner's orders (1, 2, …): gives the order number. */
   partnerSeq: number;
+  /** 1 at creation, bumped by every status change: the ETag of optimistic concurrency. */
+  version: number;
+  /** The last status change (the creation time until the first one). */
+  updatedAt: number;
+}
+
+/** Where an order move may reach: one partner's orders, or those of a tenant's partners. */
+export type OrderScope = { partnerId: string } | { tenantId: string };
+
+export interface OrderActor {
+  type: "partner" | "user";
+  /** The partner's or the user's id. */
+  id: string;
+  /** The partner's client_id or the user's email, as the history shows it. */
+  name: string;
+}
+
+export interface OrderMove {
+  orderId: string;
+  scope: OrderScope;
+  /** The statuses the order may be in for the move to apply. */
+  from: readonly string[];
+  to: string;
+  /** When given, the move applies only to this version of the order (If-Match). */
+  expectedVersion?: number;
+  actor: OrderActor;
+  reason: string | null;
+  at: number;
+}
+
+export type OrderMoveOutcome =
+  | { kind: "moved"; order: SalesOrderRecord }
+  | { kind: "not_found" }
+  | { kind: "stale"; order: SalesOrderRecord }
+  | { kind: "illegal"; order: SalesOrderRecord };
+
+export interface OrderChangeRecord {
+  orderId: string;
+  from: string;
+  to: string;
+  actor: OrderActor;
+  reason: string | null;
+  at: number;
+}
+
+/** One outbox entry: an order was created (from null) or changed status. */
+export interface OrderEventRecord {
+  seq: number;
+  /** The event id receivers de-duplicate on. */
+  id: string;
+  partnerId: string;
+  orderId: string;
+  type: "order.created" | "order.status_changed";
+  from: string | null;
+  to: string;
+  reason: string | null;
+  createdAt: number;
+}
+
+export interface OrderFilter {
+  status?: string;
+  createdFrom?: number;
+  /** Exclusive. */
+  createdTo?: number;
+  purchaseOrderNo?: string;
 }
 
 export interface IdempotencyClaim {
@@ -151,5 +216,17 @@ export interface Store {
    */
   createOrder(order: NewSalesOrder, idempotency?: IdempotencyClaim): Promise<CreateOrderOutcome>;
   findOrder(partnerId: string, orderId: string): Promise<SalesOrderRecord | undefined>;
-  listOrders(partnerId: string, options: { limit: number; beforeSeq?: number }): Promise<OrderPage>;
+  listOrders(
+    partnerId: string,
+    options: { limit: number; beforeSeq?: number; filter?: OrderFilter },
+  ): Promise<OrderPage>;
+  /**
+   * Moves an order's status atomically: one conditional UPDATE (on the current status and, if
+   * given, version) and its history row in one transaction. When nothing moved, says why.
+   */
+  moveOrder(move: OrderMove): Promise<OrderMoveOutcome>;
+  /** An order's status changes, oldest first. */
+  orderHistory(orderId: string): Promise<OrderChangeRecord[]>;
+  /** Outbox events after `afterSeq`, oldest first (the order they were committed in). */
+  listOrderEvents(options: { afterSeq?: number; limit: number }): Promise<OrderEventRecord[]>;
 }

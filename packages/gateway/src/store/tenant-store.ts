@@ -1,4 +1,4 @@
-import type { OrderPage, SalesOrderRecord } from "./store.js";
+import type { OrderFilter, OrderPage, SalesOrderRecord } from "./store.js";
 
 /**
  * Persistence of tenants, their users, their vocabulary overrides and the login throttle: the
@@ -117,7 +117,7 @@ export interface TenantStore {
   /** Orders created by the tenant's partners, newest first (the partner listing's paging). */
   listTenantOrders(
     tenantId: string,
-    options: { limit: number; beforeSeq?: number },
+    options: { limit: number; beforeSeq?: number; filter?: OrderFilter },
   ): Promise<TenantOrderPage>;
   findTenantOrder(tenantId: string, orderId: string): Promise<TenantOrderRecord | undefined>;
 }

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { BatchOutcome } from "../group-commit.js";
-import { orderParams } from "../rows.js";
+import { createdOrder, orderParams } from "../rows.js";
 import type { CreateOrderOutcome, NewSalesOrder } from "../store.js";
 
 /**
@@ -11,7 +11,8 @@ import type { CreateOrderOutcome, NewSalesOrder } from "../store.js";
  * from any instance, take turns (UPDATE re-reads the row a concurrent commit changed).
  * ON CONFLICT still catches a duplicate committed by another instance after this statement's
  * snapshot; its number is then skipped, never reused. RETURNING says which rows went in, with
- * their seqs (assigned in batch order) and numbers.
+ * their seqs (assigned in batch order) and numbers; each inserted order also gets its
+ * `order.created` outbox event in the same statement, hence the same commit.
  */
 const INSERT_MANY = `WITH input AS (
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::jsonb[], $9::text[], $10::bigint[], $11::text[])
@@ -27,14 +28,19 @@ const INSERT_MANY = `WITH input AS (
     UPDATE partners p SET orders_issued = p.orders_issued + c.n FROM counts c
     WHERE p.id = c.partner_id
     RETURNING p.id, p.orders_issued - c.n AS base
-  )
+  ), inserted AS (
   INSERT INTO sales_orders (id, partner_id, purchase_order_no, customer_code, site_code, sales_name, address, products, status, created_at, currency, partner_seq)
   SELECT f.id, f.partner_id, f.purchase_order_no, f.customer_code, f.site_code, f.sales_name, f.address, f.products, f.status, f.created_at, f.currency,
     n.base + row_number() OVER (PARTITION BY f.partner_id ORDER BY f.ord)
   FROM fresh f JOIN numbered n ON n.id = f.partner_id
   ORDER BY f.ord
   ON CONFLICT (partner_id, purchase_order_no) DO NOTHING
-  RETURNING id, seq, partner_seq`;
+  RETURNING id, seq, partner_seq, partner_id, status, created_at
+  ), events AS (
+    INSERT INTO order_events (id, partner_id, order_id, type, from_status, to_status, reason, created_at)
+    SELECT gen_random_uuid()::text, partner_id, id, 'order.created', NULL, status, NULL, created_at FROM inserted ORDER BY seq
+  )
+  SELECT id, seq, partner_seq FROM inserted`;
 
 /** Runs INSERT_MANY for `orders` on a pool or a client in a transaction. */
 export async function insertOrderRows(
@@ -44,7 +50,7 @@ export async function insertOrderRows(
   // Column-wise arrays for unnest: the i-th array holds every order's i-th value.
   const rows = orders.map(orderParams);
   const { rows: inserted } = await db.query<{ id: string; seq: number; partner_seq: number }>({
-    name: "orderline_insert_orders_v2",
+    name: "orderline_insert_orders_v3",
     text: INSERT_MANY,
     values: (rows[0] ?? []).map((_, column) => rows.map((row) => row[column])),
   });
@@ -61,7 +67,7 @@ export async function insertOrders(
     orders.map(async (order): Promise<BatchOutcome<CreateOrderOutcome>> => {
       const number = numbers.get(order.id);
       if (number !== undefined)
-        return { ok: true, value: { kind: "created", order: { ...order, ...number } } };
+        return { ok: true, value: { kind: "created", order: createdOrder(order, number) } };
       try {
         return { ok: true, value: await duplicateOf(order) };
       } catch (error) {

@@ -1,6 +1,22 @@
 import type pg from "pg";
+import { newId } from "../../lib/random.js";
 import { type BatchOutcome, GroupCommit } from "../group-commit.js";
 import {
+  EVENTS_AFTER,
+  findInScope,
+  HISTORY_OF,
+  historyStatement,
+  moveEventStatement,
+  moveStatement,
+  type OrderEventRow,
+  type OrderHistoryRow,
+  partnerOrdersStatement,
+  toChange,
+  toEvent,
+  whyNotMoved,
+} from "../order-moves.js";
+import {
+  createdOrder,
   type OrderRow,
   type PartnerKeyRow,
   type PartnerRow,
@@ -16,6 +32,11 @@ import type {
   CreateOrderOutcome,
   IdempotencyClaim,
   NewSalesOrder,
+  OrderChangeRecord,
+  OrderEventRecord,
+  OrderFilter,
+  OrderMove,
+  OrderMoveOutcome,
   OrderPage,
   PartnerKeyRecord,
   PartnerRecord,
@@ -28,7 +49,7 @@ import type {
 import { migratePostgres, postgresSchemaVersion } from "./migrate.js";
 import { insertOrderRows, insertOrders } from "./order-batch.js";
 import { createPool, DEFAULT_POOL_MAX, type PoolOptions, redactedUrl } from "./pool.js";
-import { PostgresTenantStore } from "./tenant-store.js";
+import { numbered, PostgresTenantStore } from "./tenant-store.js";
 
 /**
  * The PostgreSQL store, for several gateway instances on one database. Every rule that must hold
@@ -237,7 +258,7 @@ export class PostgresStore implements Store {
         if (claimed.rowCount !== 1) outcome = "key_taken";
         else {
           const number = (await insertOrderRows(client, [order])).get(order.id);
-          outcome = number ? { kind: "created", order: { ...order, ...number } } : "po_taken";
+          outcome = number ? { kind: "created", order: createdOrder(order, number) } : "po_taken";
         }
         await client.query(typeof outcome === "string" ? "ROLLBACK" : "COMMIT");
       } catch (error) {
@@ -288,12 +309,54 @@ export class PostgresStore implements Store {
 
   async listOrders(
     partnerId: string,
-    options: { limit: number; beforeSeq?: number },
+    options: { limit: number; beforeSeq?: number; filter?: OrderFilter },
   ): Promise<OrderPage> {
-    const rows = await this.#rows<OrderRow>(
-      "SELECT * FROM sales_orders WHERE partner_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3",
-      [partnerId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER, options.limit + 1],
-    );
-    return pageOf(rows, options.limit);
+    const { sql, params } = partnerOrdersStatement(partnerId, options);
+    return pageOf(await this.#rows<OrderRow>(numbered(sql), params), options.limit);
+  }
+
+  async moveOrder(move: OrderMove): Promise<OrderMoveOutcome> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      try {
+        // FOR UPDATE: a racing move (any instance) waits here, then reads the committed result.
+        const find = findInScope(move, "FOR UPDATE");
+        const [current] = (await client.query<OrderRow>(numbered(find.sql), find.params)).rows;
+        const refused = whyNotMoved(move, current);
+        if (refused !== undefined || current === undefined) {
+          await client.query("ROLLBACK");
+          return refused ?? { kind: "not_found" };
+        }
+        const update = moveStatement(move);
+        const [moved] = (await client.query<OrderRow>(numbered(update.sql), update.params)).rows;
+        const history = historyStatement(move, current.status);
+        await client.query(numbered(history.sql), history.params);
+        const event = moveEventStatement(move, newId(move.at), current.partner_id, current.status);
+        await client.query(numbered(event.sql), event.params);
+        await client.query("COMMIT");
+        return { kind: "moved", order: toOrder(moved as OrderRow) };
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      }
+    } finally {
+      client.release();
+    }
+  }
+
+  async orderHistory(orderId: string): Promise<OrderChangeRecord[]> {
+    return (await this.#rows<OrderHistoryRow>(numbered(HISTORY_OF), [orderId])).map(toChange);
+  }
+
+  async listOrderEvents(options: {
+    afterSeq?: number;
+    limit: number;
+  }): Promise<OrderEventRecord[]> {
+    const rows = await this.#rows<OrderEventRow>(numbered(EVENTS_AFTER), [
+      options.afterSeq ?? 0,
+      options.limit,
+    ]);
+    return rows.map(toEvent);
   }
 }

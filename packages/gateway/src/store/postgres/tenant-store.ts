@@ -8,7 +8,7 @@ import {
 import type { ExpiringTable, OverridesRecord } from "../tenant-store.js";
 
 /** `?` placeholders to PostgreSQL's `$1, $2, …` (none of the shared statements quote a `?`). */
-const numbered = (sql: string): string => {
+export const numbered = (sql: string): string => {
   let n = 0;
   return sql.replace(/\?/g, () => `$${++n}`);
 };

@@ -1,5 +1,7 @@
 import type Database from "better-sqlite3";
-import { type OrderRow, orderParams, toOrder } from "../rows.js";
+import { newId } from "../../lib/random.js";
+import { CREATED_EVENT } from "../order-moves.js";
+import { createdOrder, type OrderRow, orderParams, toOrder } from "../rows.js";
 import type {
   CreateOrderOutcome,
   IdempotencyClaim,
@@ -63,12 +65,13 @@ export function createOrderWriter(db: Database.Database): (jobs: CreateJob[]) =>
     }
     const { seq, partner_seq: partnerSeq } = inserted;
     prepare("UPDATE partners SET orders_issued = ? WHERE id = ?").run(partnerSeq, o.partnerId);
+    prepare(CREATED_EVENT).run(newId(o.createdAt), o.partnerId, o.id, o.status, o.createdAt);
     if (idempotency !== undefined) {
       prepare(
         "INSERT INTO idempotency_keys (partner_id, idem_key, request_hash, order_id, created_at) VALUES (?, ?, ?, ?, ?)",
       ).run(o.partnerId, idempotency.key, idempotency.requestHash, o.id, o.createdAt);
     }
-    return { kind: "created", order: { ...o, seq, partnerSeq } };
+    return { kind: "created", order: createdOrder(o, { seq, partnerSeq }) };
   };
 
   const createInSavepoint = db.transaction(createOne);

@@ -4,8 +4,23 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type Database from "better-sqlite3";
 import type { SqliteSynchronous } from "../../config.js";
+import { newId } from "../../lib/random.js";
 import { type BatchOutcome, GroupCommit } from "../group-commit.js";
 import { loadMigrations } from "../migrations.js";
+import {
+  EVENTS_AFTER,
+  findInScope,
+  HISTORY_OF,
+  historyStatement,
+  moveEventStatement,
+  moveStatement,
+  type OrderEventRow,
+  type OrderHistoryRow,
+  partnerOrdersStatement,
+  toChange,
+  toEvent,
+  whyNotMoved,
+} from "../order-moves.js";
 import {
   type OrderRow,
   type PartnerKeyRow,
@@ -22,6 +37,11 @@ import type {
   CreateOrderOutcome,
   IdempotencyClaim,
   NewSalesOrder,
+  OrderChangeRecord,
+  OrderEventRecord,
+  OrderFilter,
+  OrderMove,
+  OrderMoveOutcome,
   OrderPage,
   PartnerKeyRecord,
   PartnerRecord,
@@ -308,11 +328,39 @@ export class SqliteStore implements Store {
 
   async listOrders(
     partnerId: string,
-    options: { limit: number; beforeSeq?: number },
+    options: { limit: number; beforeSeq?: number; filter?: OrderFilter },
   ): Promise<OrderPage> {
-    const rows = this.#prepare(
-      "SELECT * FROM sales_orders WHERE partner_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
-    ).all(partnerId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER, options.limit + 1) as OrderRow[];
-    return pageOf(rows, options.limit);
+    const { sql, params } = partnerOrdersStatement(partnerId, options);
+    return pageOf(this.#prepare(sql).all(...params) as OrderRow[], options.limit);
+  }
+
+  async moveOrder(move: OrderMove): Promise<OrderMoveOutcome> {
+    // IMMEDIATE takes the write lock before the read, so a move from another process waits.
+    const run = this.#db.transaction((): OrderMoveOutcome => {
+      const find = findInScope(move);
+      const current = this.#prepare(find.sql).get(...find.params) as OrderRow | undefined;
+      const refused = whyNotMoved(move, current);
+      if (refused !== undefined || current === undefined) return refused ?? { kind: "not_found" };
+      const update = moveStatement(move);
+      const moved = this.#prepare(update.sql).get(...update.params) as OrderRow;
+      const history = historyStatement(move, current.status);
+      this.#prepare(history.sql).run(...history.params);
+      const event = moveEventStatement(move, newId(move.at), current.partner_id, current.status);
+      this.#prepare(event.sql).run(...event.params);
+      return { kind: "moved", order: toOrder(moved) };
+    });
+    return run.immediate();
+  }
+
+  async orderHistory(orderId: string): Promise<OrderChangeRecord[]> {
+    return (this.#prepare(HISTORY_OF).all(orderId) as OrderHistoryRow[]).map(toChange);
+  }
+
+  async listOrderEvents(options: {
+    afterSeq?: number;
+    limit: number;
+  }): Promise<OrderEventRecord[]> {
+    const rows = this.#prepare(EVENTS_AFTER).all(options.afterSeq ?? 0, options.limit);
+    return (rows as OrderEventRow[]).map(toEvent);
   }
 }

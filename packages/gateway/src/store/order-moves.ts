@@ -1,0 +1,192 @@
+import { type OrderRow, toOrder } from "./rows.js";
+import type {
+  OrderChangeRecord,
+  OrderEventRecord,
+  OrderFilter,
+  OrderMove,
+  OrderMoveOutcome,
+  OrderScope,
+} from "./store.js";
+
+/**
+ * The SQL of order moves, history and list filters, in `?` placeholders both dialects run (the
+ * PostgreSQL store numbers them). Each store runs a move in one transaction: read the order
+ * with its write lock (`findInScope`), decide (`whyNotMoved`), then the conditional UPDATE and
+ * the history row.
+ */
+
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/** The orders a scope reaches: a partner's own, or those of every partner of a tenant. */
+function scoped(scope: OrderScope): Statement {
+  return "partnerId" in scope
+    ? { sql: "partner_id = ?", params: [scope.partnerId] }
+    : {
+        sql: "partner_id IN (SELECT id FROM partners WHERE tenant_id = ?)",
+        params: [scope.tenantId],
+      };
+}
+
+/**
+ * The conditional UPDATE: applies only while the order is in one of `from` (and at the expected
+ * version), so of two racing moves exactly one changes the row; the other changes nothing and
+ * learns why from `findInScope`.
+ */
+export function moveStatement(move: OrderMove): Statement {
+  const scope = scoped(move.scope);
+  const version = move.expectedVersion === undefined ? "" : " AND version = ?";
+  return {
+    sql: `UPDATE sales_orders SET status = ?, version = version + 1, updated_at = ?
+      WHERE id = ? AND ${scope.sql} AND status IN (${move.from.map(() => "?").join(", ")})${version}
+      RETURNING *`,
+    params: [
+      move.to,
+      move.at,
+      move.orderId,
+      ...scope.params,
+      ...move.from,
+      ...(move.expectedVersion === undefined ? [] : [move.expectedVersion]),
+    ],
+  };
+}
+
+export function historyStatement(move: OrderMove, from: string): Statement {
+  return {
+    sql: "INSERT INTO order_history (order_id, from_status, to_status, actor_type, actor_id, actor_name, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    params: [
+      move.orderId,
+      from,
+      move.to,
+      move.actor.type,
+      move.actor.id,
+      move.actor.name,
+      move.reason,
+      move.at,
+    ],
+  };
+}
+
+/** `lock`: PostgreSQL's `FOR UPDATE`, so a racing move waits for this one and then re-reads. */
+export function findInScope(move: OrderMove, lock = ""): Statement {
+  const scope = scoped(move.scope);
+  return {
+    sql: `SELECT * FROM sales_orders WHERE id = ? AND ${scope.sql}${lock ? ` ${lock}` : ""}`,
+    params: [move.orderId, ...scope.params],
+  };
+}
+
+/**
+ * Why the move cannot apply to the order as read, or undefined when it can. A stale If-Match
+ * comes first: HTTP evaluates preconditions before the method's own rules.
+ */
+export function whyNotMoved(
+  move: OrderMove,
+  row: OrderRow | undefined,
+): OrderMoveOutcome | undefined {
+  if (row === undefined) return { kind: "not_found" };
+  const order = toOrder(row);
+  if (move.expectedVersion !== undefined && order.version !== move.expectedVersion)
+    return { kind: "stale", order };
+  if (!move.from.includes(order.status)) return { kind: "illegal", order };
+  return undefined;
+}
+
+/** The outbox event of a move, written in the move's transaction. */
+export function moveEventStatement(
+  move: OrderMove,
+  eventId: string,
+  partnerId: string,
+  from: string,
+): Statement {
+  return {
+    sql: "INSERT INTO order_events (id, partner_id, order_id, type, from_status, to_status, reason, created_at) VALUES (?, ?, ?, 'order.status_changed', ?, ?, ?, ?)",
+    params: [eventId, partnerId, move.orderId, from, move.to, move.reason, move.at],
+  };
+}
+
+/** The outbox event of a creation (SQLite; PostgreSQL's batch statement writes its own). */
+export const CREATED_EVENT =
+  "INSERT INTO order_events (id, partner_id, order_id, type, from_status, to_status, reason, created_at) VALUES (?, ?, ?, 'order.created', NULL, ?, NULL, ?)";
+
+export const EVENTS_AFTER = "SELECT * FROM order_events WHERE seq > ? ORDER BY seq LIMIT ?";
+
+export interface OrderEventRow {
+  seq: number;
+  id: string;
+  partner_id: string;
+  order_id: string;
+  type: OrderEventRecord["type"];
+  from_status: string | null;
+  to_status: string;
+  reason: string | null;
+  created_at: number;
+}
+
+export const toEvent = (r: OrderEventRow): OrderEventRecord => ({
+  seq: r.seq,
+  id: r.id,
+  partnerId: r.partner_id,
+  orderId: r.order_id,
+  type: r.type,
+  from: r.from_status,
+  to: r.to_status,
+  reason: r.reason,
+  createdAt: r.created_at,
+});
+
+export const HISTORY_OF = "SELECT * FROM order_history WHERE order_id = ? ORDER BY seq";
+
+export interface OrderHistoryRow {
+  order_id: string;
+  from_status: string;
+  to_status: string;
+  actor_type: "partner" | "user";
+  actor_id: string;
+  actor_name: string;
+  reason: string | null;
+  at: number;
+}
+
+export const toChange = (r: OrderHistoryRow): OrderChangeRecord => ({
+  orderId: r.order_id,
+  from: r.from_status,
+  to: r.to_status,
+  actor: { type: r.actor_type, id: r.actor_id, name: r.actor_name },
+  reason: r.reason,
+  at: r.at,
+});
+
+/** The filter as SQL conditions on the order table aliased `o` (or unaliased: `o = ""`). */
+export function filterConditions(filter: OrderFilter = {}, o = ""): Statement {
+  const conditions: string[] = [];
+  const params: unknown[] = [];
+  const add = (condition: string, value: unknown) => {
+    conditions.push(`${o}${condition}`);
+    params.push(value);
+  };
+  if (filter.status !== undefined) add("status = ?", filter.status);
+  if (filter.createdFrom !== undefined) add("created_at >= ?", filter.createdFrom);
+  if (filter.createdTo !== undefined) add("created_at < ?", filter.createdTo);
+  if (filter.purchaseOrderNo !== undefined) add("purchase_order_no = ?", filter.purchaseOrderNo);
+  return { sql: conditions.map((c) => ` AND ${c}`).join(""), params };
+}
+
+/** A partner's orders newest first, filtered, `limit + 1` rows (see pageOf). */
+export function partnerOrdersStatement(
+  partnerId: string,
+  options: { limit: number; beforeSeq?: number; filter?: OrderFilter },
+): Statement {
+  const filter = filterConditions(options.filter);
+  return {
+    sql: `SELECT * FROM sales_orders WHERE partner_id = ? AND seq < ?${filter.sql} ORDER BY seq DESC LIMIT ?`,
+    params: [
+      partnerId,
+      options.beforeSeq ?? Number.MAX_SAFE_INTEGER,
+      ...filter.params,
+      options.limit + 1,
+    ],
+  };
+}
