@@ -99,20 +99,29 @@ export function placeAcross<N extends Orderable>(
 
 /** The nondecreasing sequence nearest to `t` in weighted least squares (pool adjacent violators). */
 function isotonic(t: number[], w: number[]): number[] {
-  const blocks: { value: number; weight: number; size: number }[] = [];
-  t.forEach((v, i) => {
-    blocks.push({ value: v, weight: w[i] as number, size: 1 });
-    while (blocks.length > 1) {
-      const b = blocks[blocks.length - 1] as { value: number; weight: number; size: number };
-      const a = blocks[blocks.length - 2] as { value: number; weight: number; size: number };
-      if (a.value <= b.value) break;
-      const weight = a.weight + b.weight;
-      blocks.splice(blocks.length - 2, 2, {
-        value: (a.value * a.weight + b.value * b.weight) / weight,
-        weight,
-        size: a.size + b.size,
-      });
+  const n = t.length;
+  const value = new Float64Array(n);
+  const weight = new Float64Array(n);
+  const size = new Int32Array(n);
+  let top = -1;
+  for (let i = 0; i < n; i++) {
+    top++;
+    value[top] = t[i] as number;
+    weight[top] = w[i] as number;
+    size[top] = 1;
+    while (top > 0 && (value[top - 1] as number) > (value[top] as number)) {
+      const sum = (weight[top - 1] as number) + (weight[top] as number);
+      value[top - 1] =
+        ((value[top - 1] as number) * (weight[top - 1] as number) +
+          (value[top] as number) * (weight[top] as number)) /
+        sum;
+      weight[top - 1] = sum;
+      size[top - 1] = (size[top - 1] as number) + (size[top] as number);
+      top--;
     }
-  });
-  return blocks.flatMap((b) => new Array<number>(b.size).fill(b.value));
+  }
+  const out: number[] = [];
+  for (let b = 0; b <= top; b++)
+    for (let k = 0; k < (size[b] as number); k++) out.push(value[b] as number);
+  return out;
 }
