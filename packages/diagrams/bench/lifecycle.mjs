@@ -66,7 +66,7 @@ export async function benchLifecycle({ runs, coldRuns, mermaidRuns }) {
   const rows = [];
   rows.push(
     summarize(
-      "lifecycle layout (elk): generated 40 states",
+      "lifecycle layout: generated 40 states",
       await timeInProcess(() => type.layout(diagram), runs),
     ),
   );

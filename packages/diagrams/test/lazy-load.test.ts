@@ -30,7 +30,7 @@ function modulesLoadedBy(args: string[]): string[] {
 
 const dist = pathToFileURL(join(PACKAGE_DIR, "dist")).href;
 
-/** The types whose layout is the graph layout engine (elkjs); every other type must not load it. */
+/** The types laid out by the layered graph layout (core/graph-layout); no other type loads it. */
 const GRAPH_LAYOUT_TYPES = new Set<string>(["lifecycle", "architecture", "data-flow"]);
 
 describe("a render loads only its own type", () => {
@@ -43,9 +43,9 @@ describe("a render loads only its own type", () => {
       (url) => url.startsWith(`${dist}/types/`) && !url.startsWith(`${dist}/types/${name}/`),
     );
     expect(others.filter((url) => url !== `${dist}/types/index.js`)).toEqual([]);
-    if (!GRAPH_LAYOUT_TYPES.has(name)) {
-      expect(loaded.filter((url) => url.includes("/node_modules/elkjs/"))).toEqual([]);
-    }
+    const engine = loaded.filter((url) => url.startsWith(`${dist}/core/graph-layout`));
+    if (GRAPH_LAYOUT_TYPES.has(name)) expect(engine).toContain(`${dist}/core/graph-layout.js`);
+    else expect(engine).toEqual([]);
   });
 });
 
@@ -58,8 +58,9 @@ describe("a workflow render loads only what it needs", () => {
     const types = loaded.filter((url) => url.startsWith(`${dist}/types/`));
     expect(types.filter((url) => !/\/types\/(workflow\/|index\.js$)/.test(url))).toEqual([]);
     // Checked as the packages are named, so a PNG render is seen to load its renderer.
-    const heavy = /\/node_modules\/(elkjs|@resvg|pdfkit|ajv\/dist\/(2020|ajv|core|compile))/;
+    const heavy = /\/node_modules\/(@resvg|pdfkit|ajv\/dist\/(2020|ajv|core|compile))/;
     expect(loaded.filter((url) => heavy.test(url))).toEqual([]);
+    expect(loaded.filter((url) => url.startsWith(`${dist}/core/graph-layout`))).toEqual([]);
     expect(
       modulesLoadedBy(["render", example, "-o", join(dir, "out.png")]).some((url) =>
         url.includes("/node_modules/@resvg/"),

@@ -18,7 +18,7 @@ import { type DrawnSvg, readSvg } from "./support/lifecycle-svg.js";
 // them with `UPDATE_GOLDEN=1 npx vitest run --project diagrams lifecycle-render` and look at
 // them (render to PNG) before committing.
 const update = process.env.UPDATE_GOLDEN === "1";
-// elk's first layouts in a fresh process are slow on a loaded machine; nothing here is timed.
+// Rendering is slow on a loaded machine; nothing here is timed.
 const SLOW = 120_000;
 
 function load(file: string): LifecycleDiagram {

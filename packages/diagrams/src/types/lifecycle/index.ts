@@ -7,7 +7,7 @@ import { lifecycleRuleProblems, viewTargets } from "./rules.js";
 import { schema } from "./schema.js";
 import { starter } from "./starter.js";
 
-/** Lifecycle (state machine) diagrams: states, composite states, transitions, laid out by elk. */
+/** Lifecycle (state machine) diagrams: states, composite states, transitions, in layers. */
 export const type: DiagramType<LifecycleDiagram, LifecycleLayout> = {
   name: "lifecycle",
   schema,

@@ -1,4 +1,10 @@
 import { type Box, round } from "../../core/geometry.js";
+import {
+  type GraphEdge,
+  type GraphLayout,
+  type GraphNode,
+  layoutGraph,
+} from "../../core/graph-layout.js";
 import type { EdgeRole, Point } from "../../core/model.js";
 import { lineHeight, place, type TextBlock, textBlock } from "../../core/text/block.js";
 import {
@@ -35,6 +41,8 @@ export const LIFECYCLE_METRICS = {
   layerGap: 56,
 } as const;
 const LM = LIFECYCLE_METRICS;
+
+type LaidEdge = GraphLayout["edges"] extends Map<string, infer E> ? E : never;
 
 export type StateShape = "state" | "composite" | "initial" | "final" | "choice";
 
@@ -86,54 +94,6 @@ export interface LifecycleLayout {
   notes: NoteLayout[];
 }
 
-// The slice of elkjs's graph format used here (elkjs ships no types for the bundled entry).
-interface ElkLabel {
-  text?: string;
-  layoutOptions?: Record<string, string>;
-  width: number;
-  height: number;
-  x?: number;
-  y?: number;
-}
-interface ElkNode {
-  id: string;
-  width?: number;
-  height?: number;
-  x?: number;
-  y?: number;
-  children?: ElkNode[];
-  edges?: ElkEdge[];
-  layoutOptions?: Record<string, string>;
-}
-interface ElkSection {
-  startPoint: Point;
-  endPoint: Point;
-  bendPoints?: Point[];
-}
-interface ElkEdge {
-  id: string;
-  sources: string[];
-  targets: string[];
-  labels?: ElkLabel[];
-  sections?: ElkSection[];
-}
-interface Elk {
-  layout(graph: ElkNode): Promise<ElkNode>;
-}
-
-let elkInstance: Promise<Elk> | undefined;
-
-/** elkjs is loaded here, on the first lifecycle layout, so other types never pay for it. */
-function elk(): Promise<Elk> {
-  elkInstance ??= import("elkjs/lib/elk.bundled.js").then((m) => {
-    const ELK = (m as unknown as { default: new () => Elk }).default;
-    return new ELK();
-  });
-  return elkInstance;
-}
-
-const ELK_DIRECTION = { right: "RIGHT", down: "DOWN", left: "LEFT", up: "UP" } as const;
-
 /** Measured contents of one state, before placement. */
 interface Measured {
   shape: StateShape;
@@ -183,39 +143,13 @@ function labelBlock(lines: string[]): TextBlock {
   };
 }
 
-/** Spacing for the top-level graph and every composite's own. */
-const SPACING = {
-  "elk.spacing.nodeNode": String(LM.nodeGap),
-  "elk.layered.spacing.nodeNodeBetweenLayers": String(LM.layerGap),
-  "elk.spacing.edgeNode": "14",
-  "elk.spacing.edgeEdge": "12",
-  // Labels elk places beside a line rather than on it (self-transitions) touch that line.
-  "elk.spacing.edgeLabel": "0",
-  "elk.layered.spacing.edgeNodeBetweenLayers": "16",
-  "elk.layered.spacing.edgeEdgeBetweenLayers": "12",
-} as const;
-
-const LAYOUT_OPTIONS = {
-  ...SPACING,
-  "elk.algorithm": "layered",
-  "elk.hierarchyHandling": "INCLUDE_CHILDREN",
-  "elk.edgeRouting": "ORTHOGONAL",
-  "elk.edgeLabels.placement": "CENTER",
-  "elk.json.edgeCoords": "ROOT",
-  "elk.json.shapeCoords": "ROOT",
-  "elk.randomSeed": "1",
-  "elk.layered.nodePlacement.strategy": "BRANDES_KOEPF",
-  "elk.layered.considerModelOrder.strategy": "NODES_AND_EDGES",
-  // Back edges are the ones a walk from the initial state meets last: the reading order.
-  "elk.layered.cycleBreaking.strategy": "DEPTH_FIRST",
-  "elk.layered.crossingMinimization.forceNodeModelOrder": "false",
-} as const;
+const SPACING = { node: LM.nodeGap, edge: 14, layer: LM.layerGap } as const;
 
 /**
- * Lays out a validated lifecycle description: elkjs's layered algorithm (hierarchy included, so
- * composite states hold their children and transitions may cross their borders), label boxes
- * measured here so elk keeps them clear of states and of each other. Every number is rounded,
- * so the same description gives the same SVG on every machine.
+ * Lays out a validated lifecycle description with the layered graph layout (core/graph-layout):
+ * composite states hold their children, transitions may cross their borders, label boxes are
+ * measured here so the layout keeps them clear of states and of each other. Every number is
+ * rounded, so the same description gives the same SVG on every machine.
  */
 export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<LifecycleLayout> {
   const M = LM;
@@ -225,49 +159,36 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
     measured.set(state.id, measureState(state));
     parents.set(state.id, parent?.id);
   }
-  const toElk = (state: State): ElkNode => {
+  const toNode = (state: State): GraphNode => {
     const m = measured.get(state.id) as Measured;
-    if (m.shape !== "composite") {
-      const node: ElkNode = { id: state.id, width: m.width, height: m.height };
-      // Read from the start: initial states open their region, final states close it.
-      if (m.shape === "initial")
-        node.layoutOptions = { "elk.layered.layering.layerConstraint": "FIRST" };
-      if (m.shape === "final")
-        node.layoutOptions = { "elk.layered.layering.layerConstraint": "LAST" };
-      return node;
+    const node: GraphNode = { id: state.id, width: m.width, height: m.height };
+    // Read from the start: initial states open their region, final states close it.
+    if (m.shape === "initial") node.rank = "first";
+    if (m.shape === "final") node.rank = "last";
+    if (m.shape === "composite") {
+      node.children = (state.states ?? []).map(toNode);
+      node.padding = {
+        top: m.height - LM.statePadY + LM.compositeHeaderGap,
+        left: LM.compositePad,
+        bottom: LM.compositePad,
+        right: LM.compositePad,
+      };
     }
-    const top = m.height - LM.statePadY + LM.compositeHeaderGap;
-    return {
-      id: state.id,
-      children: (state.states ?? []).map(toElk),
-      // elk does not pass spacing down to a nested graph, so it is repeated. (Repeating the
-      // model-order options too made elk 0.12 throw inside its crossing minimisation.)
-      layoutOptions: {
-        ...SPACING,
-        "elk.padding": `[top=${top},left=${LM.compositePad},bottom=${LM.compositePad},right=${LM.compositePad}]`,
-        "elk.nodeSize.constraints": "MINIMUM_SIZE",
-        "elk.nodeSize.minimum": `(${m.width}, ${m.height})`,
-      },
-    };
+    return node;
   };
-  const children = diagram.states.map(toElk);
+  const children = diagram.states.map(toNode);
   const labels = new Map<string, TextBlock>();
-  const edges: ElkEdge[] = diagram.transitions.map((t, index) => {
+  const edges: GraphEdge[] = diagram.transitions.map((t, index) => {
     const id = `t${index}`;
     const lines = transitionText(t);
-    const edge: ElkEdge = { id, sources: [t.from], targets: [t.to] };
+    const edge: GraphEdge = { id, from: t.from, to: t.to };
     if (lines.length > 0) {
       const block = labelBlock(lines);
       labels.set(id, block);
-      edge.labels = [
-        {
-          text: lines.join(" "),
-          width: block.box.width + 2 * LM.labelPad,
-          height: block.box.height + 2 * LM.labelPad,
-          // On the line, not beside it: the label reads as part of its own transition.
-          layoutOptions: { "elk.edgeLabels.inline": "true" },
-        },
-      ];
+      edge.label = {
+        width: block.box.width + 2 * LM.labelPad,
+        height: block.box.height + 2 * LM.labelPad,
+      };
     }
     return edge;
   });
@@ -276,7 +197,7 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
   );
   (diagram.notes ?? []).forEach((note, i) => {
     const block = noteBlocks[i] as TextBlock;
-    const node = {
+    const node: GraphNode = {
       id: `note${i}`,
       width: Math.ceil(block.box.width + 2 * LM.notePad + 8),
       height: Math.ceil(block.box.height + 2 * LM.notePad),
@@ -285,51 +206,20 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
     const parent = parents.get(note.state);
     const holder = (parent === undefined ? undefined : findChildren(children, parent)) ?? children;
     holder.push(node);
-    edges.push({ id: `n${i}`, sources: [node.id], targets: [note.state] });
+    edges.push({ id: `n${i}`, from: node.id, to: note.state });
   });
 
-  const graph: ElkNode = {
-    id: "root",
-    layoutOptions: {
-      ...LAYOUT_OPTIONS,
-      "elk.direction": ELK_DIRECTION[diagram.direction ?? "right"],
-      "elk.padding": "[top=0,left=0,bottom=0,right=0]",
-    },
-    children,
+  const laid = layoutGraph({
+    nodes: children,
     edges,
-  };
-  let laid: ElkNode;
-  try {
-    laid = await (await elk()).layout(graph);
-  } catch (error) {
-    // elk reports its own failures as Java exceptions with a minified stack: say what failed.
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`the lifecycle layout engine (elkjs) failed on this description: ${reason}`);
-  }
+    direction: diagram.direction ?? "right",
+    spacing: SPACING,
+  });
+  const boxes = laid.nodes;
+  const laidEdges = laid.edges;
 
-  // Flatten elk's result: every shape and edge is in root coordinates (json.*Coords ROOT).
-  const boxes = new Map<string, Box>();
-  const visit = (node: ElkNode) => {
-    for (const child of node.children ?? []) {
-      boxes.set(child.id, {
-        x: child.x ?? 0,
-        y: child.y ?? 0,
-        width: child.width ?? 0,
-        height: child.height ?? 0,
-      });
-      visit(child);
-    }
-  };
-  visit(laid);
-  const laidEdges = new Map<string, ElkEdge>();
-  const collect = (node: ElkNode) => {
-    for (const e of node.edges ?? []) laidEdges.set(e.id, e);
-    for (const c of node.children ?? []) collect(c);
-  };
-  collect(laid);
-
-  const graphW = laid.width ?? 0;
-  const graphH = laid.height ?? 0;
+  const graphW = laid.width;
+  const graphH = laid.height;
   let title = textBlock(diagram.meta.title, M.titleSize, "semibold", Math.max(graphW, 560), 2);
   const subtitleText = diagram.meta.subtitle;
   let subtitle =
@@ -382,8 +272,8 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
   });
 
   const transitions: TransitionLayout[] = diagram.transitions.map((t, index) => {
-    const e = laidEdges.get(`t${index}`) as ElkEdge;
-    const points = sectionPoints(e).map(pt);
+    const e = laidEdges.get(`t${index}`) as LaidEdge;
+    const points = e.points.map(pt);
     const tip = points[points.length - 1] as Point;
     const before = points[points.length - 2] as Point;
     const len = Math.hypot(tip.x - before.x, tip.y - before.y) || 1;
@@ -397,14 +287,9 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
       arrow: { tip, dx: round((tip.x - before.x) / len), dy: round((tip.y - before.y) / len) },
     };
     const block = labels.get(`t${index}`);
-    const placed = e.labels?.[0];
+    const placed = e.label;
     if (block && placed) {
-      const bg = move({
-        x: placed.x ?? 0,
-        y: placed.y ?? 0,
-        width: placed.width,
-        height: placed.height,
-      });
+      const bg = move(placed);
       const text = place(
         block,
         bg.x + (bg.width - block.box.width) / 2,
@@ -418,7 +303,7 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
   const notes: NoteLayout[] = (diagram.notes ?? []).map((note, i) => {
     const box = move(boxes.get(`note${i}`) as Box);
     const text = place(noteBlocks[i] as TextBlock, box.x + LM.notePad, box.y + LM.notePad);
-    const link = sectionPoints(laidEdges.get(`n${i}`) as ElkEdge).map(pt);
+    const link = (laidEdges.get(`n${i}`) as LaidEdge).points.map(pt);
     return { id: note.id ?? `note${i}`, state: note.state, box, text, link };
   });
 
@@ -443,17 +328,11 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
   return layout;
 }
 
-function findChildren(nodes: ElkNode[], id: string): ElkNode[] | undefined {
+function findChildren(nodes: GraphNode[], id: string): GraphNode[] | undefined {
   for (const n of nodes) {
     if (n.id === id) return n.children;
     const found = n.children ? findChildren(n.children, id) : undefined;
     if (found) return found;
   }
   return undefined;
-}
-
-function sectionPoints(edge: ElkEdge): Point[] {
-  const s = edge.sections?.[0];
-  if (!s) return [];
-  return [s.startPoint, ...(s.bendPoints ?? []), s.endPoint];
 }

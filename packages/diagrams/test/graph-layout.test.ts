@@ -1,0 +1,205 @@
+import { describe, expect, it } from "vitest";
+import { boxContains, boxesOverlap, inflate, segmentMeetsBox } from "../src/core/geometry.js";
+import {
+  type GraphDirection,
+  type GraphEdge,
+  type GraphLayout,
+  type GraphLayoutInput,
+  type GraphNode,
+  layoutGraph,
+} from "../src/core/graph-layout.js";
+
+const SPACING = { node: 32, edge: 14, layer: 56 };
+
+function input(
+  nodes: GraphNode[],
+  edges: GraphEdge[],
+  direction: GraphDirection = "right",
+): GraphLayoutInput {
+  return { nodes, edges, direction, spacing: SPACING };
+}
+
+const node = (id: string, extra: Partial<GraphNode> = {}): GraphNode => ({
+  id,
+  width: 96,
+  height: 40,
+  ...extra,
+});
+const label = { width: 60, height: 20 };
+
+/** A small state machine with a composite, a cycle, a self-loop and a border-crossing edge. */
+function machine(direction: GraphDirection = "right"): GraphLayoutInput {
+  return input(
+    [
+      node("start", { width: 18, height: 18, rank: "first" }),
+      node("draft"),
+      node("review", {
+        padding: { top: 40, right: 18, bottom: 18, left: 18 },
+        children: [
+          node("r0", { width: 18, height: 18, rank: "first" }),
+          node("checking"),
+          node("decide", { width: 30, height: 30 }),
+        ],
+      }),
+      node("accepted"),
+      node("rejected"),
+      node("end", { width: 24, height: 24, rank: "last" }),
+    ],
+    [
+      { id: "a", from: "start", to: "draft" },
+      { id: "b", from: "draft", to: "review", label },
+      { id: "c", from: "r0", to: "checking" },
+      { id: "d", from: "checking", to: "decide", label },
+      { id: "e", from: "decide", to: "accepted", label: { width: 80, height: 20 } },
+      { id: "f", from: "decide", to: "rejected", label },
+      { id: "g", from: "rejected", to: "draft", label: { width: 70, height: 34 } },
+      { id: "h", from: "draft", to: "draft", label },
+      { id: "i", from: "accepted", to: "end" },
+      { id: "j", from: "rejected", to: "end" },
+    ],
+    direction,
+  );
+}
+
+const leaves = ["start", "draft", "r0", "checking", "decide", "accepted", "rejected", "end"];
+const parentOf: Record<string, string | undefined> = {
+  r0: "review",
+  checking: "review",
+  decide: "review",
+};
+
+function problems(g: GraphLayout, edges: GraphEdge[]): string[] {
+  const found: string[] = [];
+  const box = (id: string) => g.nodes.get(id) ?? { x: 0, y: 0, width: 0, height: 0 };
+  for (const [id, b] of g.nodes) {
+    if (
+      b.x < -0.01 ||
+      b.y < -0.01 ||
+      b.x + b.width > g.width + 0.01 ||
+      b.y + b.height > g.height + 0.01
+    )
+      found.push(`${id} lies outside the drawing`);
+  }
+  for (let i = 0; i < leaves.length; i++) {
+    for (let j = i + 1; j < leaves.length; j++) {
+      const a = leaves[i] as string;
+      const b = leaves[j] as string;
+      if (boxesOverlap(box(a), box(b))) found.push(`${a} overlaps ${b}`);
+    }
+  }
+  for (const [child, parent] of Object.entries(parentOf)) {
+    if (parent && !boxContains(box(parent), box(child)))
+      found.push(`${child} is not inside ${parent}`);
+  }
+  const labelled: [
+    string,
+    NonNullable<GraphLayout["edges"] extends Map<string, infer E> ? E : never>,
+  ][] = [];
+  for (const e of edges) {
+    const laid = g.edges.get(e.id);
+    if (!laid) {
+      found.push(`edge ${e.id} has no route`);
+      continue;
+    }
+    if (laid.points.length < 2) found.push(`edge ${e.id} has fewer than two points`);
+    laid.points.forEach((p, k) => {
+      const q = laid.points[k - 1];
+      if (q && Math.abs(p.x - q.x) > 0.01 && Math.abs(p.y - q.y) > 0.01)
+        found.push(`edge ${e.id} has a slanted segment`);
+    });
+    if (e.label && !laid.label) found.push(`edge ${e.id} lost its label`);
+    if (laid.label) {
+      const lb = laid.label;
+      labelled.push([e.id, laid]);
+      if (Math.abs(lb.width - (e.label?.width ?? 0)) > 0.01) found.push(`label of ${e.id} resized`);
+      const touches = laid.points.some(
+        (p, k) => k > 0 && segmentMeetsBox(laid.points[k - 1] ?? p, p, lb),
+      );
+      if (!touches) found.push(`label of ${e.id} is off its edge`);
+      for (const id of leaves) {
+        if (boxesOverlap(inflate(lb, -0.5), box(id))) found.push(`label of ${e.id} is over ${id}`);
+      }
+    }
+  }
+  for (let i = 0; i < labelled.length; i++) {
+    for (let j = i + 1; j < labelled.length; j++) {
+      const [a, la] = labelled[i] as (typeof labelled)[number];
+      const [b, lb] = labelled[j] as (typeof labelled)[number];
+      if (la.label && lb.label && boxesOverlap(inflate(la.label, -0.5), inflate(lb.label, -0.5)))
+        found.push(`labels of ${a} and ${b} overlap`);
+    }
+  }
+  return found;
+}
+
+describe("layered graph layout", () => {
+  for (const direction of ["right", "down", "left", "up"] as const) {
+    it(`direction ${direction}: nothing overlaps, composites hold their nodes, labels ride their edges`, () => {
+      const g = machine(direction);
+      expect(problems(layoutGraph(g), g.edges)).toEqual([]);
+    });
+  }
+
+  it("the flow runs the way asked: start first, end last, forward edges point onwards", () => {
+    const centre = (g: GraphLayout, id: string) => {
+      const b = g.nodes.get(id) ?? { x: 0, y: 0, width: 0, height: 0 };
+      return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+    };
+    const along = {
+      right: (p: { x: number; y: number }) => p.x,
+      left: (p: { x: number; y: number }) => -p.x,
+      down: (p: { x: number; y: number }) => p.y,
+      up: (p: { x: number; y: number }) => -p.y,
+    };
+    for (const direction of ["right", "down", "left", "up"] as const) {
+      const g = layoutGraph(machine(direction));
+      const at = (id: string) => along[direction](centre(g, id));
+      for (const id of leaves.filter((l) => l !== "start" && parentOf[l] === undefined)) {
+        expect(at("start"), `${direction}: start before ${id}`).toBeLessThan(at(id));
+      }
+      for (const id of leaves.filter((l) => l !== "end" && parentOf[l] === undefined)) {
+        expect(at("end"), `${direction}: end after ${id}`).toBeGreaterThan(at(id));
+      }
+      expect(at("draft")).toBeLessThan(at("review"));
+      expect(at("checking")).toBeLessThan(at("decide"));
+      // The back edge rejected → draft still ends at draft: its last point is on draft's border.
+      const back = g.edges.get("g")?.points ?? [];
+      const last = back[back.length - 1] ?? { x: -1, y: -1 };
+      expect(
+        boxContains(inflate(g.nodes.get("draft") ?? { x: 0, y: 0, width: 0, height: 0 }, 0.01), {
+          ...last,
+          width: 0,
+          height: 0,
+        }),
+      ).toBe(true);
+    }
+  });
+
+  it("is deterministic: the same input gives the same numbers", () => {
+    const a = layoutGraph(machine());
+    const b = layoutGraph(structuredClone(machine()));
+    expect([...b.nodes]).toEqual([...a.nodes]);
+    expect([...b.edges]).toEqual([...a.edges]);
+  });
+
+  it("a straight chain stays on one line", () => {
+    const g = layoutGraph(
+      input(
+        [node("a"), node("b"), node("c")],
+        [
+          { id: "ab", from: "a", to: "b", label },
+          { id: "bc", from: "b", to: "c" },
+        ],
+      ),
+    );
+    const ys = ["a", "b", "c"].map((id) => g.nodes.get(id)?.y);
+    expect(new Set(ys).size).toBe(1);
+    for (const id of ["ab", "bc"]) expect(g.edges.get(id)?.points).toHaveLength(2);
+  });
+
+  it("an edge naming a missing node is refused with its id", () => {
+    expect(() => layoutGraph(input([node("a")], [{ id: "x", from: "a", to: "nowhere" }]))).toThrow(
+      /edge x joins a and nowhere/,
+    );
+  });
+});
