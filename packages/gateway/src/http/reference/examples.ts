@@ -11,6 +11,7 @@ export const OPERATION_IDS: Record<string, string> = {
   "POST /api/v1/sales-orders": "createSalesOrder",
   "GET /api/v1/sales-orders": "listSalesOrders",
   "GET /api/v1/sales-orders/{id}": "getSalesOrder",
+  "POST /api/v1/sales-orders/{id}/cancel": "cancelSalesOrder",
   "POST /v1/auth/login": "userLogin",
   "POST /v1/auth/refresh": "userRefreshToken",
   "GET /v1/user/profile": "getProfile",
@@ -20,6 +21,10 @@ export const OPERATION_IDS: Record<string, string> = {
   "PUT /v1/tenant/i18n-config/{namespace}": "replaceVocabulary",
   "GET /v1/orders": "listTenantOrders",
   "GET /v1/orders/{id}": "getTenantOrder",
+  "POST /v1/orders/{id}/accept": "acceptTenantOrder",
+  "POST /v1/orders/{id}/reject": "rejectTenantOrder",
+  "POST /v1/orders/{id}/fulfil": "fulfilTenantOrder",
+  "POST /v1/orders/{id}/cancel": "cancelTenantOrder",
 };
 
 const CLIENT_ID = "olc_4f9a0c1e2b3d4a5f6e7d8c9b";
@@ -68,6 +73,31 @@ const ORDER = {
     },
   ],
   created_at: "2026-01-15T09:00:00.000Z",
+  version: 1,
+  updated_at: "2026-01-15T09:00:00.000Z",
+};
+
+const CANCELLED_ORDER = {
+  ...ORDER,
+  status: "cancelled",
+  version: 2,
+  updated_at: "2026-01-15T09:20:00.000Z",
+  history: [
+    {
+      from: null,
+      to: "received",
+      at: "2026-01-15T09:00:00.000Z",
+      reason: null,
+      actor: { type: "partner", name: CLIENT_ID },
+    },
+    {
+      from: "received",
+      to: "cancelled",
+      at: "2026-01-15T09:20:00.000Z",
+      reason: "Customer withdrew the order",
+      actor: { type: "partner", name: CLIENT_ID },
+    },
+  ],
 };
 
 const TOKEN_RESPONSE = { token: TOKEN, expired_at: 1767268800 };
@@ -197,7 +227,13 @@ export const OPERATION_EXAMPLES: Record<
   listSalesOrders: {
     responses: { "200": { data: [ORDER], next_cursor: "c_MDAwMDAwNDE" } },
   },
-  getSalesOrder: { responses: { "200": { data: ORDER } } },
+  getSalesOrder: {
+    responses: { "200": { data: { ...ORDER, history: [CANCELLED_ORDER.history[0]] } } },
+  },
+  cancelSalesOrder: {
+    request: { reason: "Customer withdrew the order" },
+    responses: { "200": { data: CANCELLED_ORDER } },
+  },
 };
 
 /** Code samples shown beside an operation. */
