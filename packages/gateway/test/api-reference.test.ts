@@ -140,7 +140,8 @@ describe("the API reference pages in a real browser", () => {
     await page.fill("#client-id", partner.clientId);
     await page.fill("#client-secret", partner.clientSecret);
     await page.click("#login");
-    await page.waitForFunction('document.getElementById("token").value !== ""');
+    // Polled from outside the page: its CSP (no eval) refuses a predicate evaluated inside it.
+    await expect.poll(() => page.inputValue("#token"), { timeout: 15_000 }).not.toBe("");
     await page.fill("#private-key", partner.keys.privatePem);
     await page.click("#send");
     await page.locator("#response", { hasText: "HTTP 201" }).waitFor({ timeout: 20_000 });
