@@ -1,3 +1,4 @@
+import { COMPONENT_TYPES } from "../model.js";
 import type { JsonSchema } from "./schema.js";
 
 /**
@@ -33,22 +34,7 @@ export const SHARED_DEFS: Record<string, JsonSchema> = {
     minLength: 1,
   },
   componentType: {
-    enum: [
-      "frontend",
-      "backend",
-      "database",
-      "cloud",
-      "security",
-      "messagebus",
-      "external",
-      "user",
-      "service",
-      "queue",
-      "storage",
-      "decision",
-      "start",
-      "end",
-    ],
+    enum: [...COMPONENT_TYPES],
   },
   edgeVariant: {
     enum: ["default", "emphasis", "muted", "dashed", "dotted", "security"],
