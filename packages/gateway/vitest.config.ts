@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     name: "gateway",
+    // One temporary folder per run, removed at its end (scripts/test-tmpdir.mjs).
+    globalSetup: ["../../scripts/test-tmpdir.mjs"],
     include: ["test/**/*.test.ts"],
     // RSA key generation and SQLite files make some suites slower than the default 5 s.
     testTimeout: 30_000,

@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     name: "i18n",
+    // One temporary folder per run, removed at its end (scripts/test-tmpdir.mjs).
+    globalSetup: ["../../scripts/test-tmpdir.mjs"],
     include: ["test/**/*.test.{ts,tsx}"],
     // Real React rendering in a DOM; tests that need plain Node say so in a file comment.
     environment: "jsdom",

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { createPublicKey } from "node:crypto";
-import { existsSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -273,6 +273,38 @@ describe("orderline-gateway serve --demo", () => {
     expect(JSON.parse(list.join(""))).toHaveLength(1);
     expect(existsSync(join(demoDir, "data/gateway.db"))).toBe(true);
     demoCleanup();
+  });
+
+  it("names the console's address when it serves one, and only then", async () => {
+    const { dir, cleanup } = tempDir();
+    mkdirSync(join(dir, "console"));
+    writeFileSync(join(dir, "console", "index.html"), "<!doctype html><title>Console</title>");
+    const printed = async (consoleDir: string) => {
+      const out: string[] = [];
+      const io: CliIo = {
+        stdout: (t) => out.push(t),
+        stderr: () => {},
+        env: { GATEWAY_CONSOLE_DIR: consoleDir },
+        cwd: dir,
+      };
+      const server = await serve(["--port", "0", "--log-level", "warn"], io);
+      try {
+        const page = await fetch(`${server.url}/console/`);
+        return { text: out.join(""), url: server.url, consoleStatus: page.status };
+      } finally {
+        await server.close();
+      }
+    };
+    try {
+      const served = await printed(join(dir, "console"));
+      expect(served.consoleStatus).toBe(200);
+      expect(served.text).toContain(`console: ${served.url}/console/`);
+      const off = await printed("off");
+      expect(off.consoleStatus).toBe(404);
+      expect(off.text).not.toContain("console:");
+    } finally {
+      cleanup();
+    }
   });
 
   it("listens on 127.0.0.1 unless told otherwise", async () => {

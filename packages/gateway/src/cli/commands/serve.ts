@@ -56,8 +56,9 @@ export async function serve(args: string[], io: CliIo): Promise<RunningServer> {
   }
   const port = new URL(address).port;
   const url = `http://${config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host}:${port}`;
+  const consoleAt = config.consoleDir ? `, console: ${url}/console/` : "";
   io.stdout(
-    `Orderline gateway listening on ${url} (store: ${gateway.store.kind}, docs: ${url}/docs)\n`,
+    `Orderline gateway listening on ${url} (store: ${gateway.store.kind}, docs: ${url}/docs${consoleAt})\n`,
   );
   if (values.demo) {
     const text = await ensureDemo(gateway, config.dataDir, url, io.cwd);
