@@ -2,13 +2,16 @@ import {
   EnterpriseModuleProvider,
   useEnterpriseModuleTranslationContext,
 } from "@orderline/i18n/react";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Failure, PageTitle } from "../components.js";
 import { ApiError } from "../lib/api.js";
 import { formatDateTime } from "../lib/format.js";
+import { problemText } from "../lib/problem-text.js";
 import { useLoad } from "../lib/use-load.js";
 import { partnersModule } from "../modules.js";
+import { SecretOnce } from "../secret-once.js";
 import { useSession } from "../session.js";
+import { WebhookEndpoints } from "./webhook-endpoints.js";
 
 interface PartnerKey {
   key_id: string;
@@ -39,56 +42,21 @@ interface Credentials {
   client_secret: string;
 }
 
-type T = (key: string, options?: Record<string, unknown>) => string;
-
-/** The secret of a new or rotated partner, shown this once, with a copy button. */
-const SecretOnce = ({ credentials, onDone }: { credentials: Credentials; onDone(): void }) => {
+/** The credentials of a new or rotated partner, shown this once. */
+const PartnerSecret = ({ credentials, onDone }: { credentials: Credentials; onDone(): void }) => {
   const { t } = useEnterpriseModuleTranslationContext<typeof partnersModule>();
-  const [copied, setCopied] = useState<string | null>(null);
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(credentials.client_secret);
-      setCopied(t("secret.copied"));
-    } catch {
-      setCopied(t("secret.copyFailed"));
-    }
-  };
   return (
-    <section className="secret-once" aria-labelledby="secret-title" data-testid="secret-once">
-      <h2 id="secret-title" tabIndex={-1} ref={heading}>
-        {t("secret.title", { name: credentials.name })}
-      </h2>
-      <p className="notice info">{t("secret.once")}</p>
-      <dl className="facts">
-        <dt>{t("secret.clientId")}</dt>
-        <dd>
-          <code data-testid="client-id">{credentials.client_id}</code>
-        </dd>
-        <dt>{t("secret.secret")}</dt>
-        <dd>
-          <code data-testid="client-secret">{credentials.client_secret}</code>
-        </dd>
-      </dl>
-      <p className="buttons">
-        <button type="button" onClick={() => void copy()}>
-          {t("secret.copy")}
-        </button>
-        <button type="button" className="secondary" onClick={onDone}>
-          {t("secret.done")}
-        </button>
-      </p>
-      <p role="status">{copied}</p>
-    </section>
+    <SecretOnce
+      title={t("secret.title", { name: credentials.name })}
+      facts={[
+        { label: t("secret.clientId"), value: credentials.client_id, testId: "client-id" },
+        { label: t("secret.secret"), value: credentials.client_secret, testId: "client-secret" },
+      ]}
+      secret={credentials.client_secret}
+      onDone={onDone}
+    />
   );
 };
-
-/** The gateway's detail for a refused key or change is the admin CLI's message, in English. */
-const problemText = (error: unknown, t: T): string =>
-  error instanceof ApiError && error.code !== "network"
-    ? error.message
-    : t("common:errors.network");
 
 const PartnerCard = ({
   partner,
@@ -245,6 +213,7 @@ const PartnerCard = ({
           {actionError}
         </p>
       )}
+      <WebhookEndpoints clientId={partner.client_id} />
     </article>
   );
 };
@@ -289,7 +258,9 @@ const Partners = () => {
     <>
       <PageTitle>{t("title")}</PageTitle>
       <p>{t("intro")}</p>
-      {credentials && <SecretOnce credentials={credentials} onDone={() => setCredentials(null)} />}
+      {credentials && (
+        <PartnerSecret credentials={credentials} onDone={() => setCredentials(null)} />
+      )}
       <p role="status">{message && t(message.key, message.values)}</p>
       {load.state === "loading" && <p role="status">{t("common:status.loading")}</p>}
       {load.state === "failed" && <Failure error={load.error} retry={reload} />}
