@@ -7,7 +7,7 @@ import { Failure, PageTitle } from "../components.js";
 import { ApiError } from "../lib/api.js";
 import { formatDateTime } from "../lib/format.js";
 import { problemText } from "../lib/problem-text.js";
-import { useLoad } from "../lib/use-load.js";
+import { latest, useLoad } from "../lib/use-load.js";
 import { partnersModule } from "../modules.js";
 import { SecretOnce } from "../secret-once.js";
 import { useSession } from "../session.js";
@@ -231,6 +231,10 @@ const Partners = () => {
     [],
   );
 
+  // Kept on screen while it reloads after a change: the cards (and their webhook sections)
+  // stay as they are instead of blinking out.
+  const partners = latest(load);
+
   const create = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
@@ -262,24 +266,23 @@ const Partners = () => {
         <PartnerSecret credentials={credentials} onDone={() => setCredentials(null)} />
       )}
       <p role="status">{message && t(message.key, message.values)}</p>
-      {load.state === "loading" && <p role="status">{t("common:status.loading")}</p>}
+      {!partners && load.state === "loading" && <p role="status">{t("common:status.loading")}</p>}
       {load.state === "failed" && <Failure error={load.error} retry={reload} />}
-      {load.state === "done" && load.value.length === 0 && <p>{t("list.empty")}</p>}
-      {load.state === "done" &&
-        load.value.map((partner) => (
-          <PartnerCard
-            key={partner.client_id}
-            partner={partner}
-            onChanged={(said) => {
-              setMessage(said);
-              reload();
-            }}
-            onSecret={(next) => {
-              setCredentials(next);
-              reload();
-            }}
-          />
-        ))}
+      {partners?.length === 0 && <p>{t("list.empty")}</p>}
+      {partners?.map((partner) => (
+        <PartnerCard
+          key={partner.client_id}
+          partner={partner}
+          onChanged={(said) => {
+            setMessage(said);
+            reload();
+          }}
+          onSecret={(next) => {
+            setCredentials(next);
+            reload();
+          }}
+        />
+      ))}
       <section aria-labelledby="create-title" className="partner">
         <h2 id="create-title">{t("create.title")}</h2>
         <form onSubmit={create} className="stack">

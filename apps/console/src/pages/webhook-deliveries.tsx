@@ -79,7 +79,9 @@ export const WebhookDeliveries = ({
                   </td>
                   <td className="number">{attempt.response_status ?? none}</td>
                   <td className="number">{t("deliveries.ms", { ms: attempt.duration_ms })}</td>
-                  <td className="error-text">{attempt.error ?? none}</td>
+                  <td className="error-text" lang="en">
+                    {attempt.error ?? none}
+                  </td>
                   <td>
                     <button
                       type="button"

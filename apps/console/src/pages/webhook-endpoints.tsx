@@ -7,7 +7,7 @@ import { Failure } from "../components.js";
 import { ApiError } from "../lib/api.js";
 import { formatDateTime } from "../lib/format.js";
 import { problemText } from "../lib/problem-text.js";
-import { useLoad } from "../lib/use-load.js";
+import { latest, useLoad } from "../lib/use-load.js";
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../lib/webhook-events.js";
 import { webhooksModule } from "../modules.js";
 import { SecretOnce } from "../secret-once.js";
@@ -70,7 +70,9 @@ const EndpointItem = ({
         {!endpoint.enabled && endpoint.disabled_reason && (
           <>
             <dt>{t("list.why")}</dt>
-            <dd data-testid="disabled-reason">{endpoint.disabled_reason}</dd>
+            <dd data-testid="disabled-reason" lang="en">
+              {endpoint.disabled_reason}
+            </dd>
           </>
         )}
         <dt>{t("list.lastSuccess")}</dt>
@@ -297,6 +299,8 @@ const Endpoints = ({ clientId }: { clientId: string }) => {
     () => api.request<{ data: Endpoint[] }>("GET", base).then((r) => r.body.data),
     [base],
   );
+  // Kept on screen while it reloads after a change, so open deliveries stay open.
+  const endpoints = latest(load);
   const [shown, setShown] = useState<ShownSecret | null>(null);
   const [said, setSaid] = useState<Said | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -336,23 +340,22 @@ const Endpoints = ({ clientId }: { clientId: string }) => {
           {failure}
         </p>
       )}
-      {load.state === "loading" && <p role="status">{t("common:status.loading")}</p>}
+      {!endpoints && load.state === "loading" && <p role="status">{t("common:status.loading")}</p>}
       {load.state === "failed" && <Failure error={load.error} retry={reload} />}
-      {load.state === "done" && load.value.length === 0 && <p>{t("empty")}</p>}
-      {load.state === "done" &&
-        load.value.map((endpoint) => (
-          <EndpointItem
-            key={endpoint.id}
-            base={base}
-            endpoint={endpoint}
-            onChanged={changed}
-            onSecret={(secret) => {
-              setFailure(null);
-              setShown(secret);
-            }}
-            onFailed={setFailure}
-          />
-        ))}
+      {endpoints?.length === 0 && <p>{t("empty")}</p>}
+      {endpoints?.map((endpoint) => (
+        <EndpointItem
+          key={endpoint.id}
+          base={base}
+          endpoint={endpoint}
+          onChanged={changed}
+          onSecret={(secret) => {
+            setFailure(null);
+            setShown(secret);
+          }}
+          onFailed={setFailure}
+        />
+      ))}
       <AddEndpoint
         base={base}
         onAdded={(created) => {
