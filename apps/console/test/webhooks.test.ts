@@ -131,6 +131,7 @@ describe("webhook endpoints on the partners page", () => {
     expect(row).toContain("order.created");
     expect(row).toContain("Succeeded");
     expect(row).toContain("204");
+    expect(await endpoint.innerText()).not.toContain("None yet");
     await screenshot(page, "webhook-deliveries.en");
     await rows
       .first()

@@ -14,11 +14,14 @@ export const WebhookDeliveries = ({
   base,
   endpoint,
   onResend,
+  onRefresh,
 }: {
   /** The endpoint's API path. */
   base: string;
   endpoint: Endpoint;
   onResend(eventId: string): Promise<void>;
+  /** The endpoint's own facts (last success, failing since) change with its deliveries. */
+  onRefresh(): void;
 }) => {
   const { t, i18n } = useEnterpriseModuleTranslationContext<typeof webhooksModule>();
   const { api } = useSession();
@@ -99,7 +102,14 @@ export const WebhookDeliveries = ({
         </ScrollRegion>
       )}
       <p>
-        <button type="button" className="link" onClick={reload}>
+        <button
+          type="button"
+          className="link"
+          onClick={() => {
+            reload();
+            onRefresh();
+          }}
+        >
           {t("deliveries.refresh")}
         </button>
       </p>

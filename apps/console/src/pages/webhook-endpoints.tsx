@@ -160,6 +160,7 @@ const EndpointItem = ({
           <WebhookDeliveries
             base={path}
             endpoint={endpoint}
+            onRefresh={() => onChanged(null)}
             onResend={(eventId) =>
               act(async () => {
                 await api.request(
