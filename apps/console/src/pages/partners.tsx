@@ -3,10 +3,12 @@ import {
   useEnterpriseModuleTranslationContext,
 } from "@orderline/i18n/react";
 import { type FormEvent, useState } from "react";
+import { ActionButton } from "../action-button.js";
 import { Failure, PageTitle } from "../components.js";
 import { ApiError } from "../lib/api.js";
 import { formatDateTime } from "../lib/format.js";
 import { problemText } from "../lib/problem-text.js";
+import type { Said } from "../lib/said.js";
 import { latest, useLoad } from "../lib/use-load.js";
 import { partnersModule } from "../modules.js";
 import { SecretOnce } from "../secret-once.js";
@@ -28,12 +30,6 @@ interface Partner {
   secret_version: number;
   created_at: string;
   keys: PartnerKey[];
-}
-
-/** A message kept as its key and values, so it follows a language change while shown. */
-interface Said {
-  key: string;
-  values: Record<string, unknown>;
 }
 
 interface Credentials {
@@ -128,12 +124,10 @@ const PartnerCard = ({
                     ` (${t("list.revoked", { date: formatDateTime(key.revoked_at, i18n.language) })})`}
                 </span>
                 {key.revoked_at === null && (
-                  <button
-                    type="button"
-                    className="secondary"
-                    onClick={() =>
+                  <ActionButton
+                    confirm={t("actions.revokeConfirm", { id: key.key_id })}
+                    onRun={() =>
                       void act(async () => {
-                        if (!window.confirm(t("actions.revokeConfirm", { id: key.key_id }))) return;
                         await api.request(
                           "DELETE",
                           `${base}/keys/${encodeURIComponent(key.key_id)}`,
@@ -143,7 +137,7 @@ const PartnerCard = ({
                     }
                   >
                     {t("actions.revoke", { id: key.key_id })}
-                  </button>
+                  </ActionButton>
                 )}
               </li>
             ))}
@@ -171,12 +165,10 @@ const PartnerCard = ({
         <button type="submit">{t("actions.addKey")}</button>
       </form>
       <p className="buttons">
-        <button
-          type="button"
-          className="secondary"
-          onClick={() =>
+        <ActionButton
+          confirm={t("actions.rotateConfirm", { name: partner.name })}
+          onRun={() =>
             void act(async () => {
-              if (!window.confirm(t("actions.rotateConfirm", { name: partner.name }))) return;
               const { body } = await api.request<{ data: Credentials }>("POST", `${base}/secret`);
               onSecret({ ...body.data, name: partner.name });
               return undefined;
@@ -184,15 +176,16 @@ const PartnerCard = ({
           }
         >
           {t("actions.rotate", { name: partner.name })}
-        </button>
-        <button
-          type="button"
-          className="secondary"
-          onClick={() =>
+        </ActionButton>
+        <ActionButton
+          confirm={
+            partner.status === "active"
+              ? t("actions.disableConfirm", { name: partner.name })
+              : undefined
+          }
+          onRun={() =>
             void act(async () => {
               const disable = partner.status === "active";
-              if (disable && !window.confirm(t("actions.disableConfirm", { name: partner.name })))
-                return;
               await api.request("PATCH", base, {
                 body: { status: disable ? "disabled" : "active" },
               });
@@ -206,7 +199,7 @@ const PartnerCard = ({
           {partner.status === "active"
             ? t("actions.disable", { name: partner.name })
             : t("actions.enable", { name: partner.name })}
-        </button>
+        </ActionButton>
       </p>
       {actionError && (
         <p className="notice error" role="alert">

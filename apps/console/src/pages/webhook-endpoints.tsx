@@ -3,17 +3,19 @@ import {
   useEnterpriseModuleTranslationContext,
 } from "@orderline/i18n/react";
 import { type FormEvent, useId, useState } from "react";
+import { ActionButton } from "../action-button.js";
 import { Failure } from "../components.js";
 import { ApiError } from "../lib/api.js";
 import { formatDateTime } from "../lib/format.js";
 import { problemText } from "../lib/problem-text.js";
+import type { Said } from "../lib/said.js";
 import { latest, useLoad } from "../lib/use-load.js";
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../lib/webhook-events.js";
 import { webhooksModule } from "../modules.js";
 import { SecretOnce } from "../secret-once.js";
 import { useSession } from "../session.js";
 import { WebhookDeliveries } from "./webhook-deliveries.js";
-import type { Endpoint, Said } from "./webhook-types.js";
+import type { Endpoint } from "./webhook-types.js";
 
 /** `order.accepted` → `accepted`: the dictionary key of an event type's name. */
 const eventKey = (type: string) => `event.${type.replace(/^order\./, "")}`;
@@ -93,13 +95,11 @@ const EndpointItem = ({
         <dd>{formatDateTime(endpoint.created_at, i18n.language)}</dd>
       </dl>
       <p className="buttons">
-        <button
-          type="button"
-          className="secondary"
-          onClick={() =>
+        <ActionButton
+          confirm={endpoint.enabled ? t("actions.disableConfirm", { url }) : undefined}
+          onRun={() =>
             void act(async () => {
               const disable = endpoint.enabled;
-              if (disable && !window.confirm(t("actions.disableConfirm", { url }))) return;
               await api.request("PATCH", path, { body: { enabled: !disable } });
               return { key: disable ? "done.disabled" : "done.enabled", values: { url } };
             })
@@ -107,13 +107,11 @@ const EndpointItem = ({
         >
           {t(endpoint.enabled ? "actions.disable" : "actions.enable")}
           {context}
-        </button>
-        <button
-          type="button"
-          className="secondary"
-          onClick={() =>
+        </ActionButton>
+        <ActionButton
+          confirm={t("actions.rotateConfirm", { url })}
+          onRun={() =>
             void act(async () => {
-              if (!window.confirm(t("actions.rotateConfirm", { url }))) return;
               const { body } = await api.request<{
                 secret: string;
                 previous_valid_until: string | null;
@@ -129,7 +127,7 @@ const EndpointItem = ({
         >
           {t("actions.rotate")}
           {context}
-        </button>
+        </ActionButton>
         <button
           type="button"
           className="secondary"
@@ -140,12 +138,11 @@ const EndpointItem = ({
           {t("actions.deliveries")}
           {context}
         </button>
-        <button
-          type="button"
-          className="secondary danger"
-          onClick={() =>
+        <ActionButton
+          danger
+          confirm={t("actions.deleteConfirm", { url })}
+          onRun={() =>
             void act(async () => {
-              if (!window.confirm(t("actions.deleteConfirm", { url }))) return;
               await api.request("DELETE", path);
               return { key: "done.deleted", values: { url } };
             })
@@ -153,7 +150,7 @@ const EndpointItem = ({
         >
           {t("actions.delete")}
           {context}
-        </button>
+        </ActionButton>
       </p>
       <div id={`${id}-deliveries`}>
         {open && (
