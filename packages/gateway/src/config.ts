@@ -100,7 +100,7 @@ export interface WebhooksConfig {
   pollMs: number;
   /** Deliveries attempted at once by one instance. */
   concurrency: number;
-  /** How long a claimed delivery is this instance's; another takes it over after that. */
+  /** How long a claimed delivery is this instance's (3 × timeout); then another may take it. */
   leaseMs: number;
   /** How long a rotated-out secret keeps signing deliveries beside the new one. */
   secretGraceSeconds: number;
@@ -174,7 +174,6 @@ export const DEFAULTS = {
     backoffMaxMs: 60 * 60 * 1000,
     pollMs: 500,
     concurrency: 8,
-    leaseMs: 60_000,
     secretGraceSeconds: 24 * 60 * 60,
     retentionSeconds: 30 * 24 * 60 * 60,
   },
@@ -344,7 +343,9 @@ function webhooksFrom(env: Env): WebhooksConfig {
     backoffMaxMs: intFrom(env, "GATEWAY_WEBHOOK_BACKOFF_MAX_MS", d.backoffMaxMs),
     pollMs: intFrom(env, "GATEWAY_WEBHOOK_POLL_MS", d.pollMs),
     concurrency: Math.max(1, intFrom(env, "GATEWAY_WEBHOOK_CONCURRENCY", d.concurrency)),
-    leaseMs: d.leaseMs,
+    // A claim outlasts the attempt it covers (and the reads and writes around it), or a second
+    // instance could start the same delivery.
+    leaseMs: 3 * intFrom(env, "GATEWAY_WEBHOOK_TIMEOUT_MS", d.timeoutMs),
     secretGraceSeconds: intFrom(env, "GATEWAY_WEBHOOK_SECRET_GRACE_SECONDS", d.secretGraceSeconds),
     retentionSeconds: intFrom(env, "GATEWAY_WEBHOOK_RETENTION_SECONDS", d.retentionSeconds),
   };
@@ -352,8 +353,6 @@ function webhooksFrom(env: Env): WebhooksConfig {
     throw new ConfigError(
       `GATEWAY_WEBHOOK_TIMEOUT_MS must be between 100 and 60000, got ${config.timeoutMs}`,
     );
-  // A claim must outlast the attempt it covers, or a second instance could start the same one.
-  config.leaseMs = Math.max(d.leaseMs, config.timeoutMs * 3);
   if (config.retentionSeconds < config.retryWindowSeconds)
     throw new ConfigError(
       `GATEWAY_WEBHOOK_RETENTION_SECONDS must be at least GATEWAY_WEBHOOK_RETRY_WINDOW_SECONDS (${config.retryWindowSeconds}), got ${config.retentionSeconds}: a delivery still being retried must keep its attempts.`,
