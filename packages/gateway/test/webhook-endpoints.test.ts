@@ -1,3 +1,4 @@
+import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.js";
 import { purgeExpired } from "../src/store/purge.js";
@@ -318,4 +319,36 @@ describe.each(storeKinds)("tenant webhook endpoints API (%s store)", (kind) => {
     expect(kept.map((attempt) => attempt.eventId)).toEqual([events[1]]);
     expect(record?.id).toBeDefined();
   });
+
+  it("documents every webhook operation in the tenant reference with valid examples", async () => {
+    const doc = json(await gw.app.inject({ method: "GET", url: "/openapi/tenant.json" }));
+    const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
+    const paths = Object.entries(doc.paths as Record<string, Record<string, Json>>).filter(
+      ([path]) => path.includes("/webhook-endpoints"),
+    );
+    expect(paths).toHaveLength(5);
+    let checked = 0;
+    for (const [path, item] of paths) {
+      for (const [method, op] of Object.entries(item)) {
+        expect(op.operationId, `${method} ${path}`).toMatch(/Webhook/);
+        const media = [
+          ...Object.values(op.requestBody?.content ?? {}),
+          ...Object.values(op.responses ?? {}).flatMap((r) =>
+            Object.values((r as Json).content ?? {}),
+          ),
+        ] as Json[];
+        for (const m of media) {
+          expect(m.example, `${method} ${path}`).toBeDefined();
+          expect(ajv.validate(m.schema, m.example), `${method} ${path}: ${ajv.errorsText()}`).toBe(
+            true,
+          );
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(25);
+  });
 });
+
+// biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are open-ended JSON.
+type Json = any;
