@@ -46,6 +46,7 @@ interface ClaimRow {
   attempts: number;
   created_at: number;
   lease: string;
+  locked_until: number;
 }
 
 const toEndpoint = (r: EndpointRow): WebhookEndpointRecord => ({
@@ -106,7 +107,7 @@ const claimStatement = (lock: string): string =>
      JOIN webhook_endpoints w ON w.id = d.endpoint_id
      WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND d.locked_until <= ? AND w.enabled = 1
      ORDER BY d.next_attempt_at LIMIT ?${lock ? ` ${lock}` : ""})
-   RETURNING endpoint_id, event_id, event_type, attempts, created_at, lease`;
+   RETURNING endpoint_id, event_id, event_type, attempts, created_at, lease, locked_until`;
 
 /**
  * The webhook store in SQL both dialects run, over a dialect's runner. `lock` is the row-locking
@@ -252,11 +253,12 @@ export abstract class SqlWebhookStore implements WebhookStore {
   }
 
   async resend(endpointId: string, eventId: string, eventType: string, at: number): Promise<void> {
-    // The lease is left alone: an attempt in flight finishes under its own claim.
+    // An attempt in flight keeps its lock (no second delivery at the same time) but loses its
+    // claim (lease NULL): finishing, it cannot mark the resent delivery done; it frees it.
     await this.sql.changes(
       `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, state, attempts, next_attempt_at, locked_until, lease, created_at, updated_at)
        VALUES (?, ?, ?, 'pending', 0, ?, 0, NULL, ?, ?)
-       ON CONFLICT (endpoint_id, event_id) DO UPDATE SET state = 'pending', next_attempt_at = excluded.next_attempt_at, created_at = excluded.created_at, updated_at = excluded.updated_at`,
+       ON CONFLICT (endpoint_id, event_id) DO UPDATE SET state = 'pending', lease = NULL, next_attempt_at = excluded.next_attempt_at, created_at = excluded.created_at, updated_at = excluded.updated_at`,
       [endpointId, eventId, eventType, at, at, at],
     );
   }
@@ -282,6 +284,7 @@ export abstract class SqlWebhookStore implements WebhookStore {
       attempt: r.attempts,
       createdAt: r.created_at,
       lease: r.lease,
+      lockedUntil: r.locked_until,
     }));
   }
 
@@ -308,6 +311,11 @@ export abstract class SqlWebhookStore implements WebhookStore {
         ],
       },
       deliveryUpdate(f, at),
+      {
+        // Resent while this attempt ran: the resend's attempt may start now.
+        sql: "UPDATE webhook_deliveries SET locked_until = 0 WHERE endpoint_id = ? AND event_id = ? AND lease IS NULL AND locked_until = ?",
+        params: [...key, f.lockedUntil],
+      },
     ];
     if (a.status === "succeeded") {
       statements.push({
@@ -327,7 +335,7 @@ export abstract class SqlWebhookStore implements WebhookStore {
       );
     }
     const results = await this.sql.atomically(statements);
-    return { disabled: a.status === "failed" && results[3]?.changes === 1 };
+    return { disabled: a.status === "failed" && results[4]?.changes === 1 };
   }
 }
 

@@ -47,6 +47,8 @@ export interface ClaimedDelivery {
   createdAt: number;
   /** This claim's token: finishing the attempt applies only while the claim is still ours. */
   lease: string;
+  /** The end of this claim's lock. */
+  lockedUntil: number;
 }
 
 export interface DeliveryAttemptRecord {
@@ -71,6 +73,8 @@ export type DeliveryNext =
 export interface FinishedAttempt {
   attempt: DeliveryAttemptRecord;
   lease: string;
+  /** The claim's lockedUntil: frees the delivery when a resend took the claim over meanwhile. */
+  lockedUntil: number;
   next: DeliveryNext;
   /** On failure: disable the endpoint when it has been failing since at or before this time. */
   disableFailingSince: number;

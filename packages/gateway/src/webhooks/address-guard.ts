@@ -45,7 +45,11 @@ export function urlRefusal(raw: string, policy: PrivateAddressPolicy): string | 
   if (url.username !== "" || url.password !== "")
     return "The URL must not hold credentials; receivers check the signature instead.";
   if (raw.includes("#")) return "The URL must not have a fragment.";
-  const host = url.hostname.replace(/^\[|\]$/g, "");
+  // "localhost." is localhost: a trailing dot only makes the name fully qualified.
+  const host = url.hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.+$/, "")
+    .toLowerCase();
   if (isIP(host) !== 0) {
     const refusal = addressRefusal(host, policy);
     return refusal && `The URL's host is refused: ${refusal}.`;

@@ -25,9 +25,12 @@ class RefusedAddressError extends Error {
  * the URL was checked when it was saved, but its name may resolve elsewhere now (DNS
  * rebinding). Any refused address among the answers refuses the host.
  */
-export function guardedLookup(policy: PrivateAddressPolicy): LookupFunction {
+export function guardedLookup(
+  policy: PrivateAddressPolicy,
+  resolve: typeof lookup = lookup,
+): LookupFunction {
   return (hostname, options, callback) => {
-    lookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    resolve(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, "", 0);
       const refusal = addresses
         .map((a) => addressRefusal(a.address, policy))
@@ -59,18 +62,21 @@ export function createSender(options: {
   timeoutMs: number;
   maxSockets: number;
   now?: () => number;
+  /** The resolver behind the guard (tests stand in a DNS that answers what they need). */
+  resolve?: typeof lookup;
 }): Sender {
   const clock = options.now ?? (() => performance.now());
   const agentOptions = {
     keepAlive: true,
     maxSockets: options.maxSockets,
-    lookup: guardedLookup(options.policy),
+    lookup: guardedLookup(options.policy, options.resolve),
   };
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
 
   const post = (url: string, body: string, headers: Record<string, string>) =>
     new Promise<DeliveryResult>((resolve) => {
       const started = clock();
+      let deadline: NodeJS.Timeout | undefined;
       const finish = (status: number | null, error: string | null) => {
         clearTimeout(deadline);
         const ok = error === null && status !== null && status >= 200 && status < 300;
@@ -87,7 +93,7 @@ export function createSender(options: {
         agent: target.protocol === "https:" ? agents.https : agents.http,
         headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
       });
-      const deadline = setTimeout(
+      deadline = setTimeout(
         () => request.destroy(new Error(`timed out after ${options.timeoutMs} ms`)),
         options.timeoutMs,
       );

@@ -197,6 +197,7 @@ export class WebhookWorker {
         attemptedAt: at,
       },
       lease: delivery.lease,
+      lockedUntil: delivery.lockedUntil,
       next,
       disableFailingSince: at - disableAfterSeconds * 1000,
       disabledReason: `Disabled after ${humanDuration(disableAfterSeconds)} of failed deliveries.`,
