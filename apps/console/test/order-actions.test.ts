@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, launch, screenshot, untranslated } from "./support/browser.js";
+import { axeViolations, launch, SCREENSHOTS, screenshot, untranslated } from "./support/browser.js";
 import { openPage, signIn } from "./support/console-page.js";
 import { createOrders, PASSWORD, startTestGateway, type TestGateway } from "./support/gateway.js";
 
@@ -18,7 +18,7 @@ describe("order actions and history in a browser", () => {
 
   beforeAll(async () => {
     gateway = await startTestGateway();
-    orders = await createOrders(gateway.base, gateway.partner, 8);
+    orders = await createOrders(gateway.base, gateway.partner, 10);
     browser = await launch();
   });
   afterAll(async () => {
@@ -225,6 +225,33 @@ describe("order actions and history in a browser", () => {
     await openOrder(page, order);
     expect(await actionButtons(page)).toEqual(["Accept order", "Reject order…"]);
     await page.getByText("Only tenant admins can cancel an order.").waitFor();
+    await context.close();
+  });
+
+  it("fits a 375 px screen: actions, the reason dialog and the history", async () => {
+    const { context, page, errors } = await openPage(browser, { width: 375, height: 740 });
+    const order = fresh();
+    await signIn(page, gateway.base, gateway.admin);
+    await openOrder(page, order);
+    const overflow = () =>
+      page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.getByRole("button", { name: "Reject order…" }).click();
+    const dialog = page.getByRole("dialog", { name: `Reject order ${order.order_number}` });
+    await dialog.waitFor();
+    const box = await dialog.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SCREENSHOTS}order-reject-dialog.mobile.en.png` });
+    await dialog.getByLabel("Reason").fill("Duplicate of an earlier order");
+    await dialog.getByRole("button", { name: "Reject order" }).click();
+    await page.getByText(`Order ${order.order_number} is rejected.`).waitFor();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await screenshot(page, "order-history.mobile.en");
+    expect(errors).toEqual([]);
     await context.close();
   });
 

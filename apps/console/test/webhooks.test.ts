@@ -185,4 +185,28 @@ describe("webhook endpoints on the partners page", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it("fits a 375 px screen: an endpoint, its secret and its deliveries", async () => {
+    const { context, page, errors } = await openPage(browser, { width: 375, height: 740 });
+    await signIn(page, gateway.base, gateway.admin);
+    await page.getByRole("link", { name: "Partners" }).click();
+    const hooks = page
+      .getByRole("article", { name: "Harbour Retail" })
+      .getByRole("region", { name: "Webhook endpoints" });
+    await hooks.getByLabel("Receiver URL").fill(`${receiver.url}?narrow=1`);
+    await hooks.getByRole("button", { name: "Add endpoint" }).click();
+    await hooks.getByTestId("secret-once").waitFor();
+    const overflow = () =>
+      page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await hooks.getByRole("button", { name: /^Recent deliveries/ }).click();
+    await hooks.getByRole("button", { name: "Refresh deliveries" }).waitFor();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "webhooks.mobile.en");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
