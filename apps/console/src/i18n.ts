@@ -11,18 +11,21 @@ import deIntegration from "../locales/de/integration.json";
 import deOrders from "../locales/de/orders.json";
 import dePartners from "../locales/de/partners.json";
 import deVocabulary from "../locales/de/vocabulary.json";
+import deWebhooks from "../locales/de/webhooks.json";
 import enAuth from "../locales/en/auth.json";
 import enCommon from "../locales/en/common.json";
 import enIntegration from "../locales/en/integration.json";
 import enOrders from "../locales/en/orders.json";
 import enPartners from "../locales/en/partners.json";
 import enVocabulary from "../locales/en/vocabulary.json";
+import enWebhooks from "../locales/en/webhooks.json";
 import idAuth from "../locales/id/auth.json";
 import idCommon from "../locales/id/common.json";
 import idIntegration from "../locales/id/integration.json";
 import idOrders from "../locales/id/orders.json";
 import idPartners from "../locales/id/partners.json";
 import idVocabulary from "../locales/id/vocabulary.json";
+import idWebhooks from "../locales/id/webhooks.json";
 
 /** The console's languages, each named in itself (a language list is read by those who speak it). */
 export const LANGUAGES = [
@@ -42,6 +45,7 @@ export const DICTIONARIES: Record<string, Record<string, Dictionary>> = {
   partners: { en: enPartners, id: idPartners, de: dePartners },
   integration: { en: enIntegration, id: idIntegration, de: deIntegration },
   vocabulary: { en: enVocabulary, id: idVocabulary, de: deVocabulary },
+  webhooks: { en: enWebhooks, id: idWebhooks, de: deWebhooks },
 };
 
 /** Every namespace the console registers; the tenant may rename words in each. */

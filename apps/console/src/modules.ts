@@ -6,3 +6,4 @@ export const ordersModule = defineEnterpriseModule({ translationNamespace: "orde
 export const vocabularyModule = defineEnterpriseModule({ translationNamespace: "vocabulary" });
 export const partnersModule = defineEnterpriseModule({ translationNamespace: "partners" });
 export const integrationModule = defineEnterpriseModule({ translationNamespace: "integration" });
+export const webhooksModule = defineEnterpriseModule({ translationNamespace: "webhooks" });

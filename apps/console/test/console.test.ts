@@ -1,8 +1,9 @@
 import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, launch, screenshot, untranslated } from "./support/browser.js";
+import { openPage, signIn as signInAs } from "./support/console-page.js";
 import { createOrders, PASSWORD, startTestGateway, type TestGateway } from "./support/gateway.js";
 
 /** The diagrams the Integration page must show, by name, with their titles from the examples. */
@@ -44,33 +45,8 @@ describe("the console in a browser", () => {
     await gateway?.close();
   });
 
-  const open = async (
-    viewport = { width: 1280, height: 800 },
-  ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> => {
-    // bypassCSP only so the test can inject axe-core; the app itself runs under the CSP.
-    const context = await browser.newContext({ viewport, bypassCSP: true });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (error) => errors.push(error.message));
-    page.on("console", (message) => {
-      // Refused requests the test provokes (a 422) are logged by chromium itself; not app errors.
-      if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
-        errors.push(message.text());
-      }
-    });
-    return { context, page, errors };
-  };
-
-  /** Signs in with the keyboard only: Tab between fields, Enter submits. */
-  const signIn = async (page: Page, email = gateway.admin) => {
-    await page.goto(`${gateway.base}/console/`);
-    await page.getByLabel("Email").focus();
-    await page.keyboard.type(email);
-    await page.keyboard.press("Tab");
-    await page.keyboard.type(PASSWORD);
-    await page.keyboard.press("Enter");
-    await page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
-  };
+  const open = (viewport?: { width: number; height: number }) => openPage(browser, viewport);
+  const signIn = (page: Page, email = gateway.admin) => signInAs(page, gateway.base, email);
 
   it("paints a translated sign-in page first and refuses a wrong password clearly", async () => {
     const { context, page } = await open();

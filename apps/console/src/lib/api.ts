@@ -139,8 +139,9 @@ export const createApi = (onSignedOut: () => void) => {
       throw await problemOf(response);
     }
     if (!response.ok && response.status !== 304) throw await problemOf(response);
-    const empty = response.status === 204 || response.status === 304;
-    const body = (empty ? undefined : await response.json()) as T;
+    // 204, 304 and an accepted 202 carry no body.
+    const text = response.status === 204 || response.status === 304 ? "" : await response.text();
+    const body = (text === "" ? undefined : JSON.parse(text)) as T;
     return { status: response.status, body, headers: response.headers };
   };
 

@@ -2,7 +2,8 @@ import { useCallback, useEffect, useState } from "react";
 import { ApiError } from "./api.js";
 
 export type Load<T> =
-  | { state: "loading" }
+  /** `previous`: what the last run answered, to keep on screen while running again. */
+  | { state: "loading"; previous?: T }
   | { state: "done"; value: T }
   | { state: "failed"; error: ApiError };
 
@@ -13,7 +14,11 @@ export const useLoad = <T>(run: () => Promise<T>, deps: readonly unknown[]) => {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the caller names the inputs.
   useEffect(() => {
     let current = true;
-    setLoad({ state: "loading" });
+    setLoad((last) => ({
+      state: "loading",
+      previous:
+        last.state === "done" ? last.value : last.state === "loading" ? last.previous : undefined,
+    }));
     run().then(
       (value) => current && setLoad({ state: "done", value }),
       (error: unknown) =>
@@ -30,3 +35,7 @@ export const useLoad = <T>(run: () => Promise<T>, deps: readonly unknown[]) => {
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   return [load, retry] as const;
 };
+
+/** The latest answer: the current one, or the previous one while running again. */
+export const latest = <T>(load: Load<T>): T | undefined =>
+  load.state === "done" ? load.value : load.state === "loading" ? load.previous : undefined;

@@ -2,25 +2,106 @@ import {
   EnterpriseModuleProvider,
   useEnterpriseModuleTranslationContext,
 } from "@orderline/i18n/react";
+import { useEffect, useRef, useState } from "react";
 import { Failure, PageTitle, ScrollRegion } from "../components.js";
+import { type Api, ApiError } from "../lib/api.js";
 import { formatDateTime, formatNumber } from "../lib/format.js";
 import { useLoad } from "../lib/use-load.js";
 import { ordersModule } from "../modules.js";
 import { href } from "../router.js";
 import { useSession } from "../session.js";
-import type { Order } from "./order-types.js";
+import { OrderActions, type Outcome } from "./order-actions.js";
+import { OrderHistory } from "./order-history.js";
+import { StatusBadge } from "./order-status.js";
+import type { OrderDetail } from "./order-types.js";
+
+interface Versioned {
+  order: OrderDetail;
+  /** The ETag the gateway sent with it: what If-Match must name. */
+  etag: string;
+}
+
+const readOrder = (api: Api, id: string): Promise<Versioned> =>
+  api
+    .request<{ data: OrderDetail }>("GET", `/v1/orders/${encodeURIComponent(id)}`)
+    .then((r) => ({ order: r.body.data, etag: r.headers.get("etag") ?? "" }));
+
+/** What the page says after an action; kept as data so it follows a language change. */
+type Notice = { outcome: Outcome; number: string; now?: string };
+
+const NoticeText = ({ notice }: { notice: Notice }) => {
+  const { t, i18n } = useEnterpriseModuleTranslationContext<typeof ordersModule>();
+  const { outcome, number } = notice;
+  const word = (status: string) => t(`status.${status}`, { defaultValue: status });
+  switch (outcome.kind) {
+    case "moved":
+      return <>{t(`actions.done.${outcome.action}`, { number })}</>;
+    case "stale":
+      return <>{t("actions.stale", { number, status: word(notice.now ?? "") })}</>;
+    case "invalid":
+      return (
+        <>
+          {outcome.next.length === 0
+            ? t("actions.invalidFinal", { status: word(outcome.status) })
+            : t("actions.invalid", {
+                status: word(outcome.status),
+                next: new Intl.ListFormat(i18n.language, { type: "disjunction" }).format(
+                  outcome.next.map(word),
+                ),
+              })}
+        </>
+      );
+    case "failed":
+      return (
+        <>
+          {outcome.error.code === "network"
+            ? t("common:errors.network")
+            : t("common:errors.generic", { detail: outcome.error.message })}
+        </>
+      );
+  }
+};
 
 const Detail = ({ id }: { id: string }) => {
   const { t, i18n } = useEnterpriseModuleTranslationContext<typeof ordersModule>();
   const { api } = useSession();
-  const [load, retry] = useLoad(
-    () =>
-      api
-        .request<{ data: Order }>("GET", `/v1/orders/${encodeURIComponent(id)}`)
-        .then((r) => r.body.data),
-    [id],
-  );
+  const [load, retry] = useLoad(() => readOrder(api, id), [id]);
+  // The order as last read or changed by an action here; replaces the first load.
+  const [fresh, setFresh] = useState<Versioned | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const noticeRef = useRef<HTMLDivElement>(null);
+  // After an action the buttons change under the user's focus: take it to what happened.
+  useEffect(() => {
+    if (notice) noticeRef.current?.focus();
+  }, [notice]);
+
+  const current = fresh ?? (load.state === "done" ? load.value : null);
+
+  const onOutcome = async (outcome: Outcome) => {
+    const number = current?.order.order_number ?? "";
+    if (outcome.kind === "moved") {
+      setFresh({ order: outcome.order, etag: outcome.etag });
+      setNotice({ outcome, number });
+      return;
+    }
+    if (outcome.kind === "failed") {
+      setNotice({ outcome, number });
+      return;
+    }
+    // Stale or no longer allowed: someone changed the order; show it as it is now.
+    try {
+      const now = await readOrder(api, id);
+      setFresh(now);
+      setNotice({ outcome, number, now: now.order.status });
+    } catch (error) {
+      const problem = error instanceof ApiError ? error : new ApiError(0, "client", String(error));
+      setNotice({ outcome: { kind: "failed", action: outcome.action, error: problem }, number });
+    }
+  };
+
   const none = t("detail.none");
+  const order = current?.order;
+  const failed = notice !== null && notice.outcome.kind !== "moved";
   return (
     <>
       <p>
@@ -33,33 +114,59 @@ const Detail = ({ id }: { id: string }) => {
         ) : (
           <Failure error={load.error} retry={retry} />
         ))}
-      {load.state === "done" && (
+      {current && order && (
         <>
-          <PageTitle>{t("detail.title", { number: load.value.order_number })}</PageTitle>
-          <p className="notice info">{t("readOnly")}</p>
+          <PageTitle>{t("detail.title", { number: order.order_number })}</PageTitle>
+          <div
+            role="status"
+            tabIndex={-1}
+            ref={failed ? undefined : noticeRef}
+            className={notice && !failed ? "notice success" : undefined}
+            data-testid="order-done"
+          >
+            {notice && !failed && <NoticeText notice={notice} />}
+          </div>
+          {notice && failed && (
+            <div
+              role="alert"
+              tabIndex={-1}
+              ref={noticeRef}
+              className="notice error"
+              data-testid="order-problem"
+            >
+              <NoticeText notice={notice} />
+            </div>
+          )}
           <section aria-labelledby="summary">
             <h2 id="summary">{t("detail.summary")}</h2>
             <dl className="facts">
               <dt>{t("table.status")}</dt>
-              <dd>{t(`status.${load.value.status}`, { defaultValue: load.value.status })}</dd>
+              <dd data-testid="order-status">
+                <StatusBadge status={order.status} />
+              </dd>
               <dt>{t("table.created")}</dt>
-              <dd>{formatDateTime(load.value.created_at, i18n.language)}</dd>
+              <dd>{formatDateTime(order.created_at, i18n.language)}</dd>
               <dt>{t("table.customer")}</dt>
-              <dd>{load.value.customer_code}</dd>
+              <dd>{order.customer_code}</dd>
               <dt>{t("table.site")}</dt>
-              <dd>{load.value.site_code}</dd>
+              <dd>{order.site_code}</dd>
               <dt>{t("table.purchaseOrder")}</dt>
-              <dd>{load.value.purchase_order_no ?? none}</dd>
+              <dd>{order.purchase_order_no ?? none}</dd>
               <dt>{t("detail.salesName")}</dt>
-              <dd>{load.value.sales_name}</dd>
+              <dd>{order.sales_name}</dd>
               <dt>{t("detail.address")}</dt>
-              <dd className="address">{load.value.address}</dd>
+              <dd className="address">{order.address}</dd>
               <dt>{t("detail.partner")}</dt>
               <dd>
-                <code>{load.value.client_id}</code>
+                <code>{order.client_id}</code>
               </dd>
             </dl>
           </section>
+          <OrderActions
+            order={order}
+            etag={current.etag}
+            onOutcome={(outcome) => void onOutcome(outcome)}
+          />
           <div>
             <h2 id="products">{t("detail.products")}</h2>
             <ScrollRegion labelledBy="products">
@@ -81,7 +188,7 @@ const Detail = ({ id }: { id: string }) => {
                   </tr>
                 </thead>
                 <tbody>
-                  {load.value.products.map((line) => (
+                  {order.products.map((line) => (
                     <tr key={line.line_no}>
                       <td className="number">{line.line_no}</td>
                       <th scope="row">{line.product_code}</th>
@@ -97,6 +204,7 @@ const Detail = ({ id }: { id: string }) => {
               </table>
             </ScrollRegion>
           </div>
+          <OrderHistory history={order.history} />
         </>
       )}
     </>

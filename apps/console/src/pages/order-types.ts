@@ -1,21 +1,11 @@
-/** A sales order as the tenant API answers it (read-only for now). */
-export interface Order {
-  id: string;
-  order_number: string;
-  status: string;
-  client_id: string;
-  purchase_order_no: string | null;
-  customer_code: string;
-  site_code: string;
-  sales_name: string;
-  address: string;
-  products: {
-    line_no: number;
-    product_code: string;
-    quantity: number | string;
-    uom: string | null;
-    unit_price: number | string | null;
-    notes: string | null;
-  }[];
-  created_at: string;
-}
+/**
+ * A sales order and its history as the tenant API answers them: the gateway's own types
+ * (type-only imports, nothing of the gateway ships in the bundle).
+ */
+import type { OrderChange, OrderData } from "../../../../packages/gateway/src/orders/service.js";
+
+export type { OrderChange };
+export type Order = OrderData;
+
+/** `GET /v1/orders/{id}`: the order with its history (the listing has none). */
+export type OrderDetail = Order & { history: OrderChange[] };

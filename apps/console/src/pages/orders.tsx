@@ -4,45 +4,53 @@ import {
 } from "@orderline/i18n/react";
 import { Failure, PageTitle, ScrollRegion } from "../components.js";
 import { formatDateTime } from "../lib/format.js";
+import { filtersOf, listQuery, rangeReversed } from "../lib/order-filter.js";
 import { useLoad } from "../lib/use-load.js";
 import { ordersModule } from "../modules.js";
 import { href, type Route } from "../router.js";
 import { useSession } from "../session.js";
+import { OrderFiltersForm, ordersHref } from "./order-filters.js";
+import { StatusBadge } from "./order-status.js";
 import type { Order } from "./order-types.js";
 
 const PAGE_SIZE = 20;
 
 /**
- * The tenant's orders, newest first, a page at a time. The gateway pages forward with a cursor;
- * the cursors of earlier pages travel in the URL (`#/orders?after=c1,c2`), so "previous",
- * a reload and a shared link all land on the same page.
+ * The tenant's orders, newest first, a page at a time, filtered. The gateway pages forward with
+ * a cursor; the cursors of earlier pages travel in the URL with the filters
+ * (`#/orders?status=received&after=c1,c2`), so "previous", a reload and a shared link all land
+ * on the same page.
  */
 const OrdersList = ({ route }: { route: Route }) => {
   const { t, i18n } = useEnterpriseModuleTranslationContext<typeof ordersModule>();
   const { api } = useSession();
   const trail = (route.query.get("after") ?? "").split(",").filter(Boolean);
   const cursor = trail.at(-1);
+  const filters = filtersOf(route.query);
+  // A reversed range (typed into the URL) would match nothing: list unfiltered by date instead.
+  const query = listQuery(
+    rangeReversed(filters) ? { ...filters, from: undefined, to: undefined } : filters,
+    PAGE_SIZE,
+    cursor,
+  );
   const [load, retry] = useLoad(
     () =>
       api
-        .request<{ data: Order[]; next_cursor: string | null }>(
-          "GET",
-          `/v1/orders?limit=${PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
-        )
+        .request<{ data: Order[]; next_cursor: string | null }>("GET", `/v1/orders?${query}`)
         .then((r) => r.body),
-    [cursor],
+    [query],
   );
-  const pageHref = (cursors: string[]) =>
-    cursors.length === 0 ? href("orders") : `${href("orders")}?after=${cursors.join(",")}`;
+  const pageHref = (cursors: string[]) => ordersHref(filters, cursors);
+  const filtered = Object.keys(filters).length > 0;
 
   return (
     <>
       <PageTitle>{t("title")}</PageTitle>
-      <p className="notice info">{t("readOnly")}</p>
+      <OrderFiltersForm key={route.query.toString()} filters={filters} />
       {load.state === "loading" && <p role="status">{t("common:status.loading")}</p>}
       {load.state === "failed" && <Failure error={load.error} retry={retry} />}
       {load.state === "done" && load.value.data.length === 0 && trail.length === 0 && (
-        <p>{t("empty")}</p>
+        <p role="status">{filtered ? t("filters.noMatch") : t("empty")}</p>
       )}
       {load.state === "done" && load.value.data.length > 0 && (
         <>
@@ -68,7 +76,9 @@ const OrdersList = ({ route }: { route: Route }) => {
                     <th scope="row">
                       <a href={href("orders", order.id)}>{order.order_number}</a>
                     </th>
-                    <td>{t(`status.${order.status}`, { defaultValue: order.status })}</td>
+                    <td>
+                      <StatusBadge status={order.status} />
+                    </td>
                     <td>{order.customer_code}</td>
                     <td>{order.site_code}</td>
                     <td>{order.purchase_order_no ?? t("detail.none")}</td>

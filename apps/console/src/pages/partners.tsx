@@ -2,13 +2,18 @@ import {
   EnterpriseModuleProvider,
   useEnterpriseModuleTranslationContext,
 } from "@orderline/i18n/react";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useState } from "react";
+import { ActionButton } from "../action-button.js";
 import { Failure, PageTitle } from "../components.js";
 import { ApiError } from "../lib/api.js";
 import { formatDateTime } from "../lib/format.js";
-import { useLoad } from "../lib/use-load.js";
+import { problemText } from "../lib/problem-text.js";
+import type { Said } from "../lib/said.js";
+import { latest, useLoad } from "../lib/use-load.js";
 import { partnersModule } from "../modules.js";
+import { SecretOnce } from "../secret-once.js";
 import { useSession } from "../session.js";
+import { WebhookEndpoints } from "./webhook-endpoints.js";
 
 interface PartnerKey {
   key_id: string;
@@ -27,68 +32,27 @@ interface Partner {
   keys: PartnerKey[];
 }
 
-/** A message kept as its key and values, so it follows a language change while shown. */
-interface Said {
-  key: string;
-  values: Record<string, unknown>;
-}
-
 interface Credentials {
   name: string;
   client_id: string;
   client_secret: string;
 }
 
-type T = (key: string, options?: Record<string, unknown>) => string;
-
-/** The secret of a new or rotated partner, shown this once, with a copy button. */
-const SecretOnce = ({ credentials, onDone }: { credentials: Credentials; onDone(): void }) => {
+/** The credentials of a new or rotated partner, shown this once. */
+const PartnerSecret = ({ credentials, onDone }: { credentials: Credentials; onDone(): void }) => {
   const { t } = useEnterpriseModuleTranslationContext<typeof partnersModule>();
-  const [copied, setCopied] = useState<string | null>(null);
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(credentials.client_secret);
-      setCopied(t("secret.copied"));
-    } catch {
-      setCopied(t("secret.copyFailed"));
-    }
-  };
   return (
-    <section className="secret-once" aria-labelledby="secret-title" data-testid="secret-once">
-      <h2 id="secret-title" tabIndex={-1} ref={heading}>
-        {t("secret.title", { name: credentials.name })}
-      </h2>
-      <p className="notice info">{t("secret.once")}</p>
-      <dl className="facts">
-        <dt>{t("secret.clientId")}</dt>
-        <dd>
-          <code data-testid="client-id">{credentials.client_id}</code>
-        </dd>
-        <dt>{t("secret.secret")}</dt>
-        <dd>
-          <code data-testid="client-secret">{credentials.client_secret}</code>
-        </dd>
-      </dl>
-      <p className="buttons">
-        <button type="button" onClick={() => void copy()}>
-          {t("secret.copy")}
-        </button>
-        <button type="button" className="secondary" onClick={onDone}>
-          {t("secret.done")}
-        </button>
-      </p>
-      <p role="status">{copied}</p>
-    </section>
+    <SecretOnce
+      title={t("secret.title", { name: credentials.name })}
+      facts={[
+        { label: t("secret.clientId"), value: credentials.client_id, testId: "client-id" },
+        { label: t("secret.secret"), value: credentials.client_secret, testId: "client-secret" },
+      ]}
+      secret={credentials.client_secret}
+      onDone={onDone}
+    />
   );
 };
-
-/** The gateway's detail for a refused key or change is the admin CLI's message, in English. */
-const problemText = (error: unknown, t: T): string =>
-  error instanceof ApiError && error.code !== "network"
-    ? error.message
-    : t("common:errors.network");
 
 const PartnerCard = ({
   partner,
@@ -160,12 +124,10 @@ const PartnerCard = ({
                     ` (${t("list.revoked", { date: formatDateTime(key.revoked_at, i18n.language) })})`}
                 </span>
                 {key.revoked_at === null && (
-                  <button
-                    type="button"
-                    className="secondary"
-                    onClick={() =>
+                  <ActionButton
+                    confirm={t("actions.revokeConfirm", { id: key.key_id })}
+                    onRun={() =>
                       void act(async () => {
-                        if (!window.confirm(t("actions.revokeConfirm", { id: key.key_id }))) return;
                         await api.request(
                           "DELETE",
                           `${base}/keys/${encodeURIComponent(key.key_id)}`,
@@ -175,7 +137,7 @@ const PartnerCard = ({
                     }
                   >
                     {t("actions.revoke", { id: key.key_id })}
-                  </button>
+                  </ActionButton>
                 )}
               </li>
             ))}
@@ -203,12 +165,10 @@ const PartnerCard = ({
         <button type="submit">{t("actions.addKey")}</button>
       </form>
       <p className="buttons">
-        <button
-          type="button"
-          className="secondary"
-          onClick={() =>
+        <ActionButton
+          confirm={t("actions.rotateConfirm", { name: partner.name })}
+          onRun={() =>
             void act(async () => {
-              if (!window.confirm(t("actions.rotateConfirm", { name: partner.name }))) return;
               const { body } = await api.request<{ data: Credentials }>("POST", `${base}/secret`);
               onSecret({ ...body.data, name: partner.name });
               return undefined;
@@ -216,15 +176,16 @@ const PartnerCard = ({
           }
         >
           {t("actions.rotate", { name: partner.name })}
-        </button>
-        <button
-          type="button"
-          className="secondary"
-          onClick={() =>
+        </ActionButton>
+        <ActionButton
+          confirm={
+            partner.status === "active"
+              ? t("actions.disableConfirm", { name: partner.name })
+              : undefined
+          }
+          onRun={() =>
             void act(async () => {
               const disable = partner.status === "active";
-              if (disable && !window.confirm(t("actions.disableConfirm", { name: partner.name })))
-                return;
               await api.request("PATCH", base, {
                 body: { status: disable ? "disabled" : "active" },
               });
@@ -238,13 +199,14 @@ const PartnerCard = ({
           {partner.status === "active"
             ? t("actions.disable", { name: partner.name })
             : t("actions.enable", { name: partner.name })}
-        </button>
+        </ActionButton>
       </p>
       {actionError && (
         <p className="notice error" role="alert">
           {actionError}
         </p>
       )}
+      <WebhookEndpoints clientId={partner.client_id} />
     </article>
   );
 };
@@ -261,6 +223,10 @@ const Partners = () => {
     () => api.request<{ data: Partner[] }>("GET", "/v1/tenant/partners").then((r) => r.body.data),
     [],
   );
+
+  // Kept on screen while it reloads after a change: the cards (and their webhook sections)
+  // stay as they are instead of blinking out.
+  const partners = latest(load);
 
   const create = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -289,26 +255,27 @@ const Partners = () => {
     <>
       <PageTitle>{t("title")}</PageTitle>
       <p>{t("intro")}</p>
-      {credentials && <SecretOnce credentials={credentials} onDone={() => setCredentials(null)} />}
+      {credentials && (
+        <PartnerSecret credentials={credentials} onDone={() => setCredentials(null)} />
+      )}
       <p role="status">{message && t(message.key, message.values)}</p>
-      {load.state === "loading" && <p role="status">{t("common:status.loading")}</p>}
+      {!partners && load.state === "loading" && <p role="status">{t("common:status.loading")}</p>}
       {load.state === "failed" && <Failure error={load.error} retry={reload} />}
-      {load.state === "done" && load.value.length === 0 && <p>{t("list.empty")}</p>}
-      {load.state === "done" &&
-        load.value.map((partner) => (
-          <PartnerCard
-            key={partner.client_id}
-            partner={partner}
-            onChanged={(said) => {
-              setMessage(said);
-              reload();
-            }}
-            onSecret={(next) => {
-              setCredentials(next);
-              reload();
-            }}
-          />
-        ))}
+      {partners?.length === 0 && <p>{t("list.empty")}</p>}
+      {partners?.map((partner) => (
+        <PartnerCard
+          key={partner.client_id}
+          partner={partner}
+          onChanged={(said) => {
+            setMessage(said);
+            reload();
+          }}
+          onSecret={(next) => {
+            setCredentials(next);
+            reload();
+          }}
+        />
+      ))}
       <section aria-labelledby="create-title" className="partner">
         <h2 id="create-title">{t("create.title")}</h2>
         <form onSubmit={create} className="stack">

@@ -1,0 +1,75 @@
+import { ORDER_STATUSES } from "./lifecycle.js";
+
+/**
+ * The orders list's filters as they travel in the console's URL (`#/orders?status=accepted&
+ * from=2026-11-01&to=2026-11-22&po=PO-7`): short, readable, and dates as the user picked them.
+ */
+export interface OrderFilters {
+  status?: string;
+  /** First day, inclusive, `YYYY-MM-DD` in the browser's time zone. */
+  from?: string;
+  /** Last day, inclusive, `YYYY-MM-DD` in the browser's time zone. */
+  to?: string;
+  po?: string;
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+const isDay = (value: string): boolean => {
+  const match = DAY.exec(value);
+  if (!match) return false;
+  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
+  const date = new Date(year, month - 1, day);
+  return date.getFullYear() === year && date.getMonth() === month - 1 && date.getDate() === day;
+};
+
+/**
+ * The filters in a URL query. A hand-edited value the API would refuse (an unknown status, a
+ * day that does not exist) is left out rather than breaking the page.
+ */
+export const filtersOf = (query: URLSearchParams): OrderFilters => {
+  const status = query.get("status") ?? "";
+  const from = query.get("from") ?? "";
+  const to = query.get("to") ?? "";
+  const po = (query.get("po") ?? "").trim().slice(0, 64);
+  return {
+    ...((ORDER_STATUSES as readonly string[]).includes(status) ? { status } : {}),
+    ...(isDay(from) ? { from } : {}),
+    ...(isDay(to) ? { to } : {}),
+    ...(po ? { po } : {}),
+  };
+};
+
+/** The URL query of some filters (empty ones left out), in a fixed order. */
+export const filtersQuery = (filters: OrderFilters): URLSearchParams => {
+  const query = new URLSearchParams();
+  for (const name of ["status", "from", "to", "po"] as const) {
+    const value = filters[name];
+    if (value) query.set(name, value);
+  }
+  return query;
+};
+
+/** Local midnight of a day, `days` later, as the RFC 3339 instant the API compares. */
+const midnight = (day: string, days = 0): string => {
+  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+  return new Date(year, month - 1, date + days).toISOString();
+};
+
+/**
+ * The `GET /v1/orders` query: the last day is inclusive for people, the API's `created_to` is
+ * exclusive, so "to" becomes the midnight that ends that day.
+ */
+export const listQuery = (filters: OrderFilters, limit: number, cursor?: string): string => {
+  const query = new URLSearchParams({ limit: String(limit) });
+  if (cursor) query.set("cursor", cursor);
+  if (filters.status) query.set("status", filters.status);
+  if (filters.from) query.set("created_from", midnight(filters.from));
+  if (filters.to) query.set("created_to", midnight(filters.to, 1));
+  if (filters.po) query.set("purchase_order_no", filters.po);
+  return query.toString();
+};
+
+/** The day range is backwards: nothing could match. */
+export const rangeReversed = (filters: OrderFilters): boolean =>
+  Boolean(filters.from && filters.to && filters.from > filters.to);

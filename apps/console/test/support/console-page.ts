@@ -1,0 +1,34 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { PASSWORD } from "./gateway.js";
+
+/**
+ * A fresh browser context and page, collecting the page's errors. bypassCSP only so tests can
+ * inject axe-core; the app itself runs under the CSP.
+ */
+export const openPage = async (
+  browser: Browser,
+  viewport = { width: 1280, height: 800 },
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> => {
+  const context = await browser.newContext({ viewport, bypassCSP: true });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    // Refused requests a test provokes (a 422, a 412) are logged by chromium itself; not app errors.
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
+      errors.push(message.text());
+    }
+  });
+  return { context, page, errors };
+};
+
+/** Signs in with the keyboard only: Tab between fields, Enter submits. */
+export const signIn = async (page: Page, base: string, email: string): Promise<void> => {
+  await page.goto(`${base}/console/`);
+  await page.getByLabel("Email").focus();
+  await page.keyboard.type(email);
+  await page.keyboard.press("Tab");
+  await page.keyboard.type(PASSWORD);
+  await page.keyboard.press("Enter");
+  await page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
+};
