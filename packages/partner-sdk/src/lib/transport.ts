@@ -27,6 +27,8 @@ export interface GatewayResponse {
   headers: Headers;
   body: unknown;
   requestId: string | undefined;
+  /** How many times the request was sent: above 1, an earlier attempt may have been acted on. */
+  attempts: number;
 }
 
 const RETRIED_STATUSES = new Set([429, 503]);
@@ -110,12 +112,12 @@ export class Transport {
           continue;
         }
       }
-      return readResponse(response);
+      return { ...(await readResponse(response)), attempts: attempt + 1 };
     }
   }
 }
 
-async function readResponse(response: Response): Promise<GatewayResponse> {
+async function readResponse(response: Response): Promise<Omit<GatewayResponse, "attempts">> {
   const text = await response.text();
   let body: unknown = text;
   if (/json/i.test(response.headers.get("content-type") ?? "") && text !== "") {
