@@ -11,27 +11,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signWebhook } from "../src/index.js";
+import { runtime } from "./support/runtime.js";
 import { ACCEPTED_BODY, ACCEPTED_EVENT, webhookSecret } from "./support/webhook-event.js";
 
 const EXAMPLES = fileURLToPath(new URL("../../../examples/partner/webhooks/", import.meta.url));
-
-function available(command: string, args: string[]): boolean {
-  try {
-    execFileSync(command, args, { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Java must be there in CI (.ci/run installs it); elsewhere a missing runtime skips loudly. */
-function runtime(command: string, args: string[], install: string, ciNeedsIt: boolean): boolean {
-  if (available(command, args)) return true;
-  const message = `${command} is not installed (${install}).`;
-  if (ciNeedsIt && process.env.CI) throw new Error(`${message} CI runs this example.`);
-  console.warn(`\n!!! ${message}\n!!! SKIPPING the ${command} webhook example.\n`);
-  return false;
-}
 
 const hasJava = runtime("javac", ["-version"], "apt-get install default-jdk-headless", true);
 const hasPython = runtime("python3", ["--version"], "apt-get install python3", false);
