@@ -167,6 +167,8 @@ describe("orderline-partner", () => {
     const out = JSON.parse(cancelled.stdout);
     expect(out.status).toBe("cancelled");
     expect(out.history.at(-1).reason).toBe("sent twice");
+    const shown = await cli(["orders", "get", created.id]);
+    expect(shown.stdout).toMatch(/received → cancelled {2}by \S+: sent twice/);
     const text = await cli(["orders", "list", "--status", "cancelled"]);
     expect(text.stdout).toContain(created.order_number);
     expect(text.stdout).toContain("cancelled");

@@ -1,5 +1,5 @@
 import { createPartnerClient, type OrderFilters } from "../../client.js";
-import type { OrderStatus, SalesOrder, SalesOrderInput } from "../../types.js";
+import type { OrderStatus, SalesOrder, SalesOrderDetail, SalesOrderInput } from "../../types.js";
 import { type CliIo, EXIT, output, UsageError } from "../io.js";
 import {
   CONNECTION_HELP,
@@ -34,6 +34,16 @@ ${CONNECTION_HELP}`;
 function summary(order: SalesOrder): string {
   const lines = order.products.length;
   return `${order.order_number}  ${order.id}  ${order.status.padEnd(9)}  ${order.created_at}  ${order.customer_code}  ${lines} line${lines === 1 ? "" : "s"}${order.purchase_order_no ? `  PO ${order.purchase_order_no}` : ""}`;
+}
+
+/** One line per change, oldest first: when, from → to, who, why. */
+function historyText(order: SalesOrderDetail): string {
+  return `History:\n${order.history
+    .map(
+      (c) =>
+        `  ${c.at}  ${c.from ?? "(new)"} → ${c.to}  by ${c.actor.type === "partner" ? (c.actor.name ?? "partner") : "the tenant"}${c.reason ? `: ${c.reason}` : ""}\n`,
+    )
+    .join("")}`;
 }
 
 function readOrder(io: CliIo, file: string): SalesOrderInput {
@@ -111,7 +121,12 @@ export async function ordersCommand(args: string[], io: CliIo): Promise<number> 
     if (id === undefined) throw new UsageError(`orders get needs an order ID.\n\n${ORDERS_HELP}`);
     const client = createPartnerClient(clientOptionsOf(io, values));
     const order = await client.salesOrders.get(id);
-    output(io, json, order, `${summary(order)}\n${JSON.stringify(order.products, null, 2)}\n`);
+    output(
+      io,
+      json,
+      order,
+      `${summary(order)}\n${JSON.stringify(order.products, null, 2)}\n${historyText(order)}`,
+    );
     return EXIT.ok;
   }
   if (sub === "cancel") {
@@ -122,7 +137,7 @@ export async function ordersCommand(args: string[], io: CliIo): Promise<number> 
     }
     const client = createPartnerClient(clientOptionsOf(io, values));
     const order = await client.salesOrders.cancel(id, { reason });
-    output(io, json, order, `Cancelled ${summary(order)}\n`);
+    output(io, json, order, `Cancelled ${summary(order)}\n${historyText(order)}`);
     return EXIT.ok;
   }
   const filters = filtersOf(values);
