@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { corsOriginsFrom } from "./http/cors.js";
 import { isPostgresUrl, redactedUrl } from "./store/postgres/pool.js";
 import { RESET_AFTER_MS } from "./users/login-throttle.js";
+import type { PrivateAddressPolicy } from "./webhooks/address-guard.js";
 
 /** How long the sign-in throttle remembers a failure; its rows are useless after that. */
 const THROTTLE_MEMORY_SECONDS = RESET_AFTER_MS / 1000;
@@ -79,6 +80,32 @@ export interface GatewayConfig {
   loginThrottle: LoginThrottleConfig;
   /** Password hashing (scrypt) in flight and waiting at once; beyond both, logins get 503. */
   hashing: { concurrency: number; queue: number };
+  /** Webhook delivery (webhooks/): where to, how long to retry, when to give up on an endpoint. */
+  webhooks: WebhooksConfig;
+}
+
+export interface WebhooksConfig {
+  /** GATEWAY_WEBHOOK_ALLOW_PRIVATE: which non-public addresses receivers may have. */
+  allowPrivate: PrivateAddressPolicy;
+  /** One delivery attempt, connecting to the last response byte. */
+  timeoutMs: number;
+  /** How long a delivery is retried after its event was queued (default 3 days). */
+  retryWindowSeconds: number;
+  /** An endpoint whose deliveries have failed for this long, without a success, is disabled. */
+  disableAfterSeconds: number;
+  /** Backoff: the wait before retry n is about base × 2^(n−1), at most max, with jitter. */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  /** How often each instance looks for due deliveries when idle; 0 turns delivery off. */
+  pollMs: number;
+  /** Deliveries attempted at once by one instance. */
+  concurrency: number;
+  /** How long a claimed delivery is this instance's (3 × timeout); then another may take it. */
+  leaseMs: number;
+  /** How long a rotated-out secret keeps signing deliveries beside the new one. */
+  secretGraceSeconds: number;
+  /** How long finished deliveries and their attempts are kept (store/purge.ts). */
+  retentionSeconds: number;
 }
 
 export interface LoginThrottleConfig {
@@ -139,6 +166,17 @@ export const DEFAULTS = {
   purgeIntervalSeconds: 10 * 60,
   loginThrottle: { perAccountAndAddress: 5, perAddress: 50, perAccount: 1000 },
   hashQueue: 16,
+  webhooks: {
+    timeoutMs: 10_000,
+    retryWindowSeconds: 3 * 24 * 60 * 60,
+    disableAfterSeconds: 3 * 24 * 60 * 60,
+    backoffBaseMs: 30_000,
+    backoffMaxMs: 60 * 60 * 1000,
+    pollMs: 500,
+    concurrency: 8,
+    secretGraceSeconds: 24 * 60 * 60,
+    retentionSeconds: 30 * 24 * 60 * 60,
+  },
 } as const;
 
 /**
@@ -281,6 +319,47 @@ function retentionFrom(env: Env, jwt: GatewayConfig["jwt"]): RetentionConfig {
   return retention;
 }
 
+function privatePolicyFrom(raw: string | undefined): PrivateAddressPolicy {
+  const value = (raw ?? "").trim().toLowerCase();
+  if (value === "" || value === "none") return "none";
+  if (value === "loopback" || value === "all") return value;
+  throw new ConfigError(
+    `GATEWAY_WEBHOOK_ALLOW_PRIVATE must be 'none', 'loopback' or 'all', got '${raw}'`,
+  );
+}
+
+function webhooksFrom(env: Env): WebhooksConfig {
+  const d = DEFAULTS.webhooks;
+  const config: WebhooksConfig = {
+    allowPrivate: privatePolicyFrom(env.GATEWAY_WEBHOOK_ALLOW_PRIVATE),
+    timeoutMs: intFrom(env, "GATEWAY_WEBHOOK_TIMEOUT_MS", d.timeoutMs),
+    retryWindowSeconds: intFrom(env, "GATEWAY_WEBHOOK_RETRY_WINDOW_SECONDS", d.retryWindowSeconds),
+    disableAfterSeconds: intFrom(
+      env,
+      "GATEWAY_WEBHOOK_DISABLE_AFTER_SECONDS",
+      d.disableAfterSeconds,
+    ),
+    backoffBaseMs: intFrom(env, "GATEWAY_WEBHOOK_BACKOFF_BASE_MS", d.backoffBaseMs),
+    backoffMaxMs: intFrom(env, "GATEWAY_WEBHOOK_BACKOFF_MAX_MS", d.backoffMaxMs),
+    pollMs: intFrom(env, "GATEWAY_WEBHOOK_POLL_MS", d.pollMs),
+    concurrency: Math.max(1, intFrom(env, "GATEWAY_WEBHOOK_CONCURRENCY", d.concurrency)),
+    // A claim outlasts the attempt it covers (and the reads and writes around it), or a second
+    // instance could start the same delivery.
+    leaseMs: 3 * intFrom(env, "GATEWAY_WEBHOOK_TIMEOUT_MS", d.timeoutMs),
+    secretGraceSeconds: intFrom(env, "GATEWAY_WEBHOOK_SECRET_GRACE_SECONDS", d.secretGraceSeconds),
+    retentionSeconds: intFrom(env, "GATEWAY_WEBHOOK_RETENTION_SECONDS", d.retentionSeconds),
+  };
+  if (config.timeoutMs < 100 || config.timeoutMs > 60_000)
+    throw new ConfigError(
+      `GATEWAY_WEBHOOK_TIMEOUT_MS must be between 100 and 60000, got ${config.timeoutMs}`,
+    );
+  if (config.retentionSeconds < config.retryWindowSeconds)
+    throw new ConfigError(
+      `GATEWAY_WEBHOOK_RETENTION_SECONDS must be at least GATEWAY_WEBHOOK_RETRY_WINDOW_SECONDS (${config.retryWindowSeconds}), got ${config.retentionSeconds}: a delivery still being retried must keep its attempts.`,
+    );
+  return config;
+}
+
 export function loadConfig(
   env: Env = process.env,
   overrides: Partial<GatewayConfig> = {},
@@ -343,6 +422,7 @@ export function loadConfig(
       concurrency: hashConcurrencyFrom(env),
       queue: intFrom(env, "GATEWAY_HASH_QUEUE", DEFAULTS.hashQueue),
     },
+    webhooks: webhooksFrom(env),
     ...overrides,
   };
 }

@@ -34,6 +34,9 @@ import { profileRoutes, userAuthRoutes } from "./users/routes.js";
 import { ScryptThreads } from "./users/scrypt-threads.js";
 import { UserSessionService } from "./users/sessions.js";
 import { UserTokens } from "./users/tokens.js";
+import { WebhookEndpoints } from "./webhooks/endpoint-admin.js";
+import { tenantWebhookRoutes } from "./webhooks/tenant-routes.js";
+import { WebhookWorker } from "./webhooks/worker.js";
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -58,6 +61,10 @@ export interface Gateway {
   tokens: TokenService;
   authenticator: SignedRequestAuthenticator;
   orders: OrderService;
+  /** Partners' webhook endpoints (the tenant API's and the CLI's operations). */
+  webhooks: WebhookEndpoints;
+  /** Delivers webhooks while the app listens (started by listen, stopped by close). */
+  webhookWorker: WebhookWorker;
   /** Every password check of this process (user sign-in) runs through this. */
   hashing: BoundedConcurrency;
   close(): Promise<void>;
@@ -104,13 +111,26 @@ export async function openCore(
   const tenants = new TenantAdmin(store.tenants, now);
   const users = new UserAdmin(store.tenants, config.users, now);
   const vocabulary = new VocabularyService(store.tenants, config.users.languages, now);
-  return { now, store, master, signingKeys, directory, partners, tenants, users, vocabulary };
+  const webhooks = new WebhookEndpoints(store, master.webhookSecretKey, config.webhooks, now);
+  return {
+    now,
+    store,
+    master,
+    signingKeys,
+    directory,
+    partners,
+    tenants,
+    users,
+    vocabulary,
+    webhooks,
+  };
 }
 
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const { config } = options;
   const core = await openCore(config, options);
   const { now, store, master, signingKeys, directory, partners, tenants, users, vocabulary } = core;
+  const { webhooks } = core;
   const tokens = new TokenService(signingKeys, config.jwt, now);
   const throttle = new LoginThrottle(store.tenants, master.secretPepper, now, config.loginThrottle);
   const sessions = new SessionService(store, tokens, master.secretPepper, now, throttle, directory);
@@ -143,12 +163,23 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     login: { max: config.rateLimit.loginMax, windowMs: config.rateLimit.windowSeconds * 1000 },
   });
 
+  const webhookWorker = new WebhookWorker(
+    store,
+    master.webhookSecretKey,
+    config.webhooks,
+    now,
+    logger,
+  );
+
   const app = await buildApp({
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     drainMs: config.drainSeconds * 1000,
     trustProxy: config.trustProxy,
     routes: async (instance) => {
+      // Delivery runs in processes that serve (not in the admin CLI's, nor under inject).
+      instance.addHook("onListen", async () => webhookWorker.start());
+      instance.addHook("onClose", async () => webhookWorker.stop());
       await installCors(instance, config.corsOrigins);
       if (config.consoleDir) await instance.register(consoleRoutes, { root: config.consoleDir });
       await instance.register(healthRoutes, { store });
@@ -165,6 +196,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await instance.register(tenantRoutes, { vocabulary, authenticator: userAuthenticator });
       await instance.register(tenantOrderRoutes, { orders, authenticator: userAuthenticator });
       await instance.register(tenantPartnerRoutes, { partners, authenticator: userAuthenticator });
+      await instance.register(tenantWebhookRoutes, { webhooks, authenticator: userAuthenticator });
     },
   });
 
@@ -184,6 +216,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     userTokens,
     authenticator,
     orders,
+    webhooks,
+    webhookWorker,
     hashing,
     async close() {
       await app.close();

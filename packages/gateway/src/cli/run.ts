@@ -3,6 +3,7 @@ import { PublicKeyError } from "../auth/public-key.js";
 import { ConfigError } from "../config.js";
 import { StoreUnavailableError } from "../store/open.js";
 import { AdminError } from "../tenant/tenants.js";
+import { WebhookError } from "../webhooks/endpoint-admin.js";
 import { MIGRATE, migrateCommand } from "./commands/migrate.js";
 import { PARTNERS, partnersCommand } from "./commands/partners.js";
 import { SERVE, serveCommand } from "./commands/serve.js";
@@ -15,6 +16,7 @@ import {
   USERS,
   usersCommand,
 } from "./commands/tenants.js";
+import { WEBHOOKS, webhooksCommand } from "./commands/webhooks.js";
 import { type CliIo, EXIT, UsageError } from "./io.js";
 import { type CommandGroup, type CommandSpec, groupHelpOf, helpOf } from "./spec.js";
 
@@ -30,6 +32,7 @@ const COMMANDS: Record<string, Command> = {
   tenants: { spec: TENANTS, run: tenantsCommand },
   users: { spec: USERS, run: usersCommand },
   overrides: { spec: OVERRIDES, run: overridesCommand },
+  webhooks: { spec: WEBHOOKS, run: webhooksCommand },
   migrate: { spec: MIGRATE, run: migrateCommand },
 };
 
@@ -69,7 +72,8 @@ function classify(error: unknown): [number, string] {
   if (
     error instanceof PartnerAdminError ||
     error instanceof PublicKeyError ||
-    error instanceof AdminError
+    error instanceof AdminError ||
+    error instanceof WebhookError
   )
     return [EXIT.failure, "refused"];
   return [EXIT.failure, "failed"];

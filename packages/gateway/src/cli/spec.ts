@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "./io.js";
+import { parseDuration } from "./options.js";
 
 /**
  * What a (sub)command accepts, as data: the parser and the `--help` text are both made from it,
@@ -137,4 +138,27 @@ export function parseFor(
       throw new UsageError(`${spec.name} needs ${flag(name, option)}.`, helpOf(spec));
   }
   return parsed;
+}
+
+/** --grace: a whole number with a unit, s, m, h or d (`0` alone is --immediately). */
+export function graceOption(spec: CommandSpec, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const ms = parseDuration(raw);
+  if (ms === undefined)
+    throw new UsageError(
+      `--grace takes a duration such as 30m, 12h or 7d, got '${raw}'.`,
+      helpOf(spec),
+    );
+  return ms;
+}
+
+export function requirePositional(
+  spec: CommandSpec,
+  positionals: string[],
+  index: number,
+  what: string,
+): string {
+  const value = positionals[index];
+  if (value === undefined) throw new UsageError(`Missing ${what}.`, helpOf(spec));
+  return value;
 }

@@ -20,6 +20,8 @@ export const ERROR_CATALOGUE = {
     title: "The tenant comes from the token; the request must not name one",
   },
   overrides_invalid: { status: 400, title: "The vocabulary overrides are not valid" },
+  webhook_url_invalid: { status: 400, title: "The webhook URL cannot receive deliveries" },
+  webhook_events_invalid: { status: 400, title: "The webhook event types are not valid" },
   invalid_client: { status: 401, title: "Invalid client credentials" },
   invalid_credentials: { status: 401, title: "Invalid email or password" },
   token_missing: { status: 401, title: "No bearer token" },
@@ -54,6 +56,8 @@ export const ERROR_CATALOGUE = {
   not_found: { status: 404, title: "No such resource" },
   order_not_found: { status: 404, title: "No such sales order" },
   partner_not_found: { status: 404, title: "No such partner" },
+  webhook_endpoint_not_found: { status: 404, title: "No such webhook endpoint" },
+  webhook_event_not_found: { status: 404, title: "No such event" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   request_timeout: { status: 408, title: "The request took too long to arrive" },
   duplicate_purchase_order: {
@@ -73,6 +77,10 @@ export const ERROR_CATALOGUE = {
   unsupported_media_type: { status: 415, title: "Unsupported content type" },
   partner_key_invalid: { status: 422, title: "The public key cannot be registered" },
   partner_change_refused: { status: 422, title: "The partner cannot be changed that way" },
+  webhook_endpoint_limit: {
+    status: 422,
+    title: "The partner has as many webhook endpoints as allowed",
+  },
   idempotency_key_mismatch: {
     status: 422,
     title: "The Idempotency-Key was used with a different body",

@@ -3,14 +3,16 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 
 /**
- * The server's master secret. Two keys are derived from it: the pepper that keys client-secret
- * hashes and the key that encrypts JWT signing keys at rest. Taken from GATEWAY_MASTER_KEY when
+ * The server's master secret. Keys derived from it: the pepper that keys client-secret hashes,
+ * the key that encrypts JWT signing keys at rest and the one that seals webhook secrets. Taken from GATEWAY_MASTER_KEY when
  * set (what a multi-instance deployment does); otherwise read from, or generated into, a file
  * beside the embedded database (mode 0600).
  */
 export interface MasterKeys {
   secretPepper: Buffer;
   keyEncryptionKey: Buffer;
+  /** Seals webhook endpoints' signing secrets, which the gateway must read back to sign. */
+  webhookSecretKey: Buffer;
 }
 
 export function parseMasterKey(text: string): Buffer {
@@ -59,5 +61,6 @@ export function deriveMasterKeys(master: Buffer): MasterKeys {
   return {
     secretPepper: derive("orderline/client-secret-pepper/v1"),
     keyEncryptionKey: derive("orderline/signing-key-encryption/v1"),
+    webhookSecretKey: derive("orderline/webhook-secret-encryption/v1"),
   };
 }

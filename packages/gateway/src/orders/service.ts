@@ -71,7 +71,7 @@ export function versionOf(ifMatch: string | undefined): number | undefined {
 }
 
 /** The history as shown: the creation first, then every change. */
-function historyOf(
+export function historyOf(
   order: SalesOrderRecord,
   clientId: string,
   changes: OrderChangeRecord[],

@@ -1,4 +1,5 @@
 import type { TenantStore } from "./tenant-store.js";
+import type { WebhookStore } from "./webhook-store.js";
 
 /**
  * The one door to persistence. Routes and services depend on this interface only; every method
@@ -167,6 +168,8 @@ export interface Store {
   readonly kind: string;
   /** Tenants, users, vocabulary overrides, login throttle (tenant-store.ts). */
   readonly tenants: TenantStore;
+  /** Webhook endpoints, their delivery queue and attempts (webhook-store.ts). */
+  readonly webhooks: WebhookStore;
   /** Applies pending migrations; safe when several processes start at once. */
   migrate(): Promise<void>;
   /** The highest applied migration version; rejects when the store cannot be reached. */

@@ -3,8 +3,15 @@ import { resolve } from "node:path";
 import { PartnerAdminError, type PartnerSummary } from "../../auth/partners.js";
 import { openCore } from "../../gateway.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
-import { configFrom, parseDuration, stringOption } from "../options.js";
-import { type CommandGroup, type CommandSpec, helpOf, parseFor, subcommandOf } from "../spec.js";
+import { configFrom, stringOption } from "../options.js";
+import {
+  type CommandGroup,
+  graceOption,
+  helpOf,
+  parseFor,
+  requirePositional,
+  subcommandOf,
+} from "../spec.js";
 
 const CLIENT_ID = "CLIENT_ID";
 
@@ -130,29 +137,6 @@ function formatList(partners: PartnerSummary[]): string {
     })
     .join("\n")
     .concat("\n");
-}
-
-/** --grace: a whole number with a unit, s, m, h or d (`0` alone is --immediately). */
-function graceOption(spec: CommandSpec, raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const ms = parseDuration(raw);
-  if (ms === undefined)
-    throw new UsageError(
-      `--grace takes a duration such as 30m, 12h or 7d, got '${raw}'.`,
-      helpOf(spec),
-    );
-  return ms;
-}
-
-function requirePositional(
-  spec: CommandSpec,
-  positionals: string[],
-  index: number,
-  what: string,
-): string {
-  const value = positionals[index];
-  if (value === undefined) throw new UsageError(`Missing ${what}.`, helpOf(spec));
-  return value;
 }
 
 export async function partnersCommand(args: string[], io: CliIo): Promise<number> {

@@ -50,6 +50,7 @@ import { migratePostgres, postgresSchemaVersion } from "./migrate.js";
 import { insertOrderRows, insertOrders } from "./order-batch.js";
 import { createPool, DEFAULT_POOL_MAX, type PoolOptions, redactedUrl } from "./pool.js";
 import { numbered, PostgresTenantStore } from "./tenant-store.js";
+import { PostgresWebhookStore } from "./webhook-store.js";
 
 /**
  * The PostgreSQL store, for several gateway instances on one database. Every rule that must hold
@@ -62,6 +63,7 @@ import { numbered, PostgresTenantStore } from "./tenant-store.js";
 export class PostgresStore implements Store {
   readonly kind = "postgres";
   readonly tenants: PostgresTenantStore;
+  readonly webhooks: PostgresWebhookStore;
   readonly pool: pg.Pool;
   readonly #orders: GroupCommit<NewSalesOrder, CreateOrderOutcome>;
 
@@ -76,6 +78,7 @@ export class PostgresStore implements Store {
       Math.max(1, (options.max ?? DEFAULT_POOL_MAX) - 2),
     );
     this.tenants = new PostgresTenantStore(this.pool);
+    this.webhooks = new PostgresWebhookStore(this.pool);
   }
 
   async migrate(): Promise<void> {

@@ -54,6 +54,7 @@ import type {
 import { openConnection } from "./connection.js";
 import { type BatchResult, type CreateJob, createOrderWriter } from "./order-writer.js";
 import { SqliteTenantStore } from "./tenant-store.js";
+import { SqliteWebhookStore } from "./webhook-store.js";
 
 /**
  * The compiled writer thread. Under the TypeScript sources (the test runner) it does not exist
@@ -125,6 +126,7 @@ function createPrivately(path: string): void {
 export class SqliteStore implements Store {
   readonly kind = "sqlite";
   readonly tenants: SqliteTenantStore;
+  readonly webhooks: SqliteWebhookStore;
   readonly #db: Database.Database;
   readonly #orders: GroupCommit<CreateJob, CreateOrderOutcome>;
   readonly #writer: WriterThread | undefined;
@@ -136,6 +138,7 @@ export class SqliteStore implements Store {
     if (path !== ":memory:") createPrivately(path);
     this.#db = openConnection(path, options.synchronous);
     this.tenants = new SqliteTenantStore(this.#db);
+    this.webhooks = new SqliteWebhookStore(this.#db);
     const useThread =
       (options.writerThread ?? true) && path !== ":memory:" && existsSync(WRITER_THREAD);
     this.#writer = useThread ? new WriterThread(path, options.synchronous ?? "full") : undefined;

@@ -1,0 +1,374 @@
+import { type OrderEventRow, type Statement, toEvent } from "./order-moves.js";
+import type { SqlRunner } from "./sql-runner.js";
+import type { OrderEventRecord } from "./store.js";
+import type {
+  ClaimedDelivery,
+  DeliveryAttemptRecord,
+  FinishedAttempt,
+  WebhookEndpointChange,
+  WebhookEndpointRecord,
+  WebhookStore,
+} from "./webhook-store.js";
+
+interface EndpointRow {
+  id: string;
+  partner_id: string;
+  url: string;
+  events: string;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_until: number | null;
+  enabled: number;
+  disabled_reason: string | null;
+  created_at: number;
+  updated_at: number;
+  last_success_at: number | null;
+  failing_since: number | null;
+}
+
+interface AttemptRow {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  status: "succeeded" | "failed";
+  response_status: number | null;
+  duration_ms: number;
+  error: string | null;
+  attempted_at: number;
+}
+
+interface ClaimRow {
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  attempts: number;
+  created_at: number;
+  lease: string;
+  locked_until: number;
+}
+
+const toEndpoint = (r: EndpointRow): WebhookEndpointRecord => ({
+  id: r.id,
+  partnerId: r.partner_id,
+  url: r.url,
+  events: JSON.parse(r.events) as string[],
+  secretSealed: r.secret_sealed,
+  previousSecretSealed: r.previous_secret_sealed,
+  previousSecretUntil: r.previous_secret_until,
+  enabled: Number(r.enabled) === 1,
+  disabledReason: r.disabled_reason,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  lastSuccessAt: r.last_success_at,
+  failingSince: r.failing_since,
+});
+
+const toAttempt = (r: AttemptRow): DeliveryAttemptRecord => ({
+  id: r.id,
+  endpointId: r.endpoint_id,
+  eventId: r.event_id,
+  eventType: r.event_type,
+  attempt: r.attempt,
+  status: r.status,
+  responseStatus: r.response_status,
+  durationMs: r.duration_ms,
+  error: r.error,
+  attemptedAt: r.attempted_at,
+});
+
+/** The delivered type of an outbox row `e`: a status change goes out as `order.<to_status>`. */
+const DELIVERED_TYPE =
+  "CASE WHEN e.type = 'order.created' THEN 'order.created' ELSE 'order.' || e.to_status END";
+
+/**
+ * Queues the outbox rows of `batch` (a subquery aliased `e`) for every enabled endpoint of their
+ * partner that subscribes to their type. `events` is a JSON array of fixed `order.<word>` names,
+ * so looking for the quoted name in its text is an exact match in both dialects. (`WHERE 1 = 1`
+ * lets SQLite parse ON CONFLICT after INSERT … SELECT.)
+ */
+export const queueStatement = (batch: string): string =>
+  `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, state, attempts, next_attempt_at, locked_until, lease, created_at, updated_at)
+   SELECT w.id, e.id, ${DELIVERED_TYPE}, 'pending', 0, CAST(? AS BIGINT), 0, NULL, CAST(? AS BIGINT), CAST(? AS BIGINT)
+   FROM ${batch} e JOIN webhook_endpoints w ON w.partner_id = e.partner_id AND w.enabled = 1
+     AND (w.events = '["*"]' OR w.events LIKE '%"' || ${DELIVERED_TYPE} || '"%')
+   WHERE 1 = 1
+   ON CONFLICT (endpoint_id, event_id) DO NOTHING`;
+
+export const UNDISPATCHED =
+  "SELECT * FROM order_events WHERE dispatched_at IS NULL ORDER BY seq LIMIT ?";
+
+/** Due deliveries of enabled endpoints, leased in one statement; `lock` as in purgeStatement. */
+const claimStatement = (lock: string): string =>
+  `UPDATE webhook_deliveries SET locked_until = ?, lease = ?, attempts = attempts + 1, updated_at = ?
+   WHERE (endpoint_id, event_id) IN (
+     SELECT d.endpoint_id, d.event_id FROM webhook_deliveries d
+     JOIN webhook_endpoints w ON w.id = d.endpoint_id
+     WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND d.locked_until <= ? AND w.enabled = 1
+     ORDER BY d.next_attempt_at LIMIT ?${lock ? ` ${lock}` : ""})
+   RETURNING endpoint_id, event_id, event_type, attempts, created_at, lease, locked_until`;
+
+/**
+ * The webhook store in SQL both dialects run, over a dialect's runner. `lock` is the row-locking
+ * clause for claims (PostgreSQL: `FOR UPDATE OF d SKIP LOCKED`); the fan-out is the one
+ * operation each dialect words itself (`dispatchEvents`).
+ */
+export abstract class SqlWebhookStore implements WebhookStore {
+  readonly #claim: string;
+
+  constructor(
+    protected readonly sql: SqlRunner,
+    lock = "",
+  ) {
+    this.#claim = claimStatement(lock);
+  }
+
+  abstract dispatchEvents(limit: number, at: number): Promise<number>;
+
+  async createEndpoint(e: WebhookEndpointRecord): Promise<void> {
+    await this.sql.changes(
+      "INSERT INTO webhook_endpoints (id, partner_id, url, events, secret_sealed, previous_secret_sealed, previous_secret_until, enabled, disabled_reason, created_at, updated_at, last_success_at, failing_since) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      [
+        e.id,
+        e.partnerId,
+        e.url,
+        JSON.stringify(e.events),
+        e.secretSealed,
+        e.previousSecretSealed,
+        e.previousSecretUntil,
+        e.enabled ? 1 : 0,
+        e.disabledReason,
+        e.createdAt,
+        e.updatedAt,
+        e.lastSuccessAt,
+        e.failingSince,
+      ],
+    );
+  }
+
+  async listEndpoints(partnerId: string): Promise<WebhookEndpointRecord[]> {
+    const rows = await this.sql.rows<EndpointRow>(
+      "SELECT * FROM webhook_endpoints WHERE partner_id = ? ORDER BY created_at, id",
+      [partnerId],
+    );
+    return rows.map(toEndpoint);
+  }
+
+  async findEndpoint(
+    partnerId: string,
+    endpointId: string,
+  ): Promise<WebhookEndpointRecord | undefined> {
+    const [row] = await this.sql.rows<EndpointRow>(
+      "SELECT * FROM webhook_endpoints WHERE partner_id = ? AND id = ?",
+      [partnerId, endpointId],
+    );
+    return row && toEndpoint(row);
+  }
+
+  async endpointForDelivery(
+    endpointId: string,
+  ): Promise<{ endpoint: WebhookEndpointRecord; clientId: string } | undefined> {
+    const [row] = await this.sql.rows<EndpointRow & { client_id: string }>(
+      "SELECT w.*, p.client_id AS client_id FROM webhook_endpoints w JOIN partners p ON p.id = w.partner_id WHERE w.id = ?",
+      [endpointId],
+    );
+    return row && { endpoint: toEndpoint(row), clientId: row.client_id };
+  }
+
+  async updateEndpoint(
+    partnerId: string,
+    endpointId: string,
+    change: WebhookEndpointChange,
+  ): Promise<WebhookEndpointRecord | undefined> {
+    const sets: string[] = ["updated_at = ?"];
+    const params: unknown[] = [change.at];
+    if (change.url !== undefined) {
+      sets.push("url = ?");
+      params.push(change.url);
+    }
+    if (change.events !== undefined) {
+      sets.push("events = ?");
+      params.push(JSON.stringify(change.events));
+    }
+    if (change.enabled === true) {
+      sets.push("enabled = 1", "disabled_reason = NULL", "failing_since = NULL");
+    } else if (change.enabled === false) {
+      sets.push("enabled = 0", "disabled_reason = ?");
+      params.push(change.disabledReason ?? null);
+    }
+    const [row] = await this.sql.rows<EndpointRow>(
+      `UPDATE webhook_endpoints SET ${sets.join(", ")} WHERE partner_id = ? AND id = ? RETURNING *`,
+      [...params, partnerId, endpointId],
+    );
+    return row && toEndpoint(row);
+  }
+
+  async deleteEndpoint(partnerId: string, endpointId: string): Promise<boolean> {
+    return (
+      (await this.sql.changes("DELETE FROM webhook_endpoints WHERE partner_id = ? AND id = ?", [
+        partnerId,
+        endpointId,
+      ])) === 1
+    );
+  }
+
+  async rotateEndpointSecret(
+    partnerId: string,
+    endpointId: string,
+    secretSealed: string,
+    previousUntil: number | null,
+    at: number,
+  ): Promise<boolean> {
+    // Assignments in one UPDATE read the row as it was: the previous secret is the replaced one.
+    const changed = await this.sql.changes(
+      "UPDATE webhook_endpoints SET previous_secret_sealed = CASE WHEN CAST(? AS BIGINT) IS NULL THEN NULL ELSE secret_sealed END, previous_secret_until = CAST(? AS BIGINT), secret_sealed = ?, updated_at = ? WHERE partner_id = ? AND id = ?",
+      [previousUntil, previousUntil, secretSealed, at, partnerId, endpointId],
+    );
+    return changed === 1;
+  }
+
+  async listAttempts(endpointId: string, limit: number): Promise<DeliveryAttemptRecord[]> {
+    const rows = await this.sql.rows<AttemptRow>(
+      "SELECT * FROM webhook_attempts WHERE endpoint_id = ? ORDER BY attempted_at DESC, id DESC LIMIT ?",
+      [endpointId, limit],
+    );
+    return rows.map(toAttempt);
+  }
+
+  async findEvent(partnerId: string, eventId: string): Promise<OrderEventRecord | undefined> {
+    const [row] = await this.sql.rows<OrderEventRow>(
+      "SELECT * FROM order_events WHERE partner_id = ? AND id = ?",
+      [partnerId, eventId],
+    );
+    return row && toEvent(row);
+  }
+
+  async orderEvents(orderId: string): Promise<OrderEventRecord[]> {
+    const rows = await this.sql.rows<OrderEventRow>(
+      "SELECT * FROM order_events WHERE order_id = ? ORDER BY seq",
+      [orderId],
+    );
+    return rows.map(toEvent);
+  }
+
+  async resend(endpointId: string, eventId: string, eventType: string, at: number): Promise<void> {
+    // An attempt in flight keeps its lock (no second delivery at the same time) but loses its
+    // claim (lease NULL): finishing, it cannot mark the resent delivery done; it frees it.
+    await this.sql.changes(
+      `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, state, attempts, next_attempt_at, locked_until, lease, created_at, updated_at)
+       VALUES (?, ?, ?, 'pending', 0, ?, 0, NULL, ?, ?)
+       ON CONFLICT (endpoint_id, event_id) DO UPDATE SET state = 'pending', lease = NULL, next_attempt_at = excluded.next_attempt_at, created_at = excluded.created_at, updated_at = excluded.updated_at`,
+      [endpointId, eventId, eventType, at, at, at],
+    );
+  }
+
+  async claimDeliveries(
+    now: number,
+    lockedUntil: number,
+    lease: string,
+    limit: number,
+  ): Promise<ClaimedDelivery[]> {
+    const rows = await this.sql.rows<ClaimRow>(this.#claim, [
+      lockedUntil,
+      lease,
+      now,
+      now,
+      now,
+      limit,
+    ]);
+    return rows.map((r) => ({
+      endpointId: r.endpoint_id,
+      eventId: r.event_id,
+      eventType: r.event_type,
+      attempt: r.attempts,
+      createdAt: r.created_at,
+      lease: r.lease,
+      lockedUntil: r.locked_until,
+    }));
+  }
+
+  async finishAttempt(f: FinishedAttempt): Promise<{ disabled: boolean }> {
+    const a = f.attempt;
+    const at = a.attemptedAt;
+    const key = [a.endpointId, a.eventId];
+    const statements: Statement[] = [
+      {
+        // Not when the endpoint (and with it the delivery) was deleted meanwhile.
+        sql: "INSERT INTO webhook_attempts (id, endpoint_id, event_id, event_type, attempt, status, response_status, duration_ms, error, attempted_at) SELECT ?, ?, ?, ?, CAST(? AS BIGINT), ?, CAST(? AS BIGINT), CAST(? AS BIGINT), ?, CAST(? AS BIGINT) WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE endpoint_id = ? AND event_id = ?)",
+        params: [
+          a.id,
+          a.endpointId,
+          a.eventId,
+          a.eventType,
+          a.attempt,
+          a.status,
+          a.responseStatus,
+          a.durationMs,
+          a.error,
+          at,
+          ...key,
+        ],
+      },
+      deliveryUpdate(f, at),
+      {
+        // Resent while this attempt ran: the resend's attempt may start now.
+        sql: "UPDATE webhook_deliveries SET locked_until = 0 WHERE endpoint_id = ? AND event_id = ? AND lease IS NULL AND locked_until = ?",
+        params: [...key, f.lockedUntil],
+      },
+    ];
+    if (a.status === "succeeded") {
+      statements.push({
+        sql: "UPDATE webhook_endpoints SET last_success_at = ?, failing_since = NULL WHERE id = ?",
+        params: [at, a.endpointId],
+      });
+    } else {
+      statements.push(
+        {
+          sql: "UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, CAST(? AS BIGINT)) WHERE id = ?",
+          params: [at, a.endpointId],
+        },
+        {
+          sql: "UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND enabled = 1 AND failing_since <= ?",
+          params: [f.disabledReason, at, a.endpointId, f.disableFailingSince],
+        },
+      );
+    }
+    const results = await this.sql.atomically(statements);
+    return { disabled: a.status === "failed" && results[4]?.changes === 1 };
+  }
+}
+
+/** Moves the delivery on after an attempt, only while the claim is still this one's. */
+function deliveryUpdate(f: FinishedAttempt, at: number): Statement {
+  const where = "WHERE endpoint_id = ? AND event_id = ? AND lease = ?";
+  const key = [f.attempt.endpointId, f.attempt.eventId, f.lease];
+  switch (f.next.kind) {
+    case "succeeded":
+      return {
+        sql: `UPDATE webhook_deliveries SET state = 'succeeded', locked_until = 0, lease = NULL, updated_at = ? ${where}`,
+        params: [at, ...key],
+      };
+    case "failed":
+      return {
+        sql: `UPDATE webhook_deliveries SET state = 'failed', locked_until = 0, lease = NULL, updated_at = ? ${where}`,
+        params: [at, ...key],
+      };
+    case "retry":
+      return {
+        sql: `UPDATE webhook_deliveries SET next_attempt_at = ?, locked_until = 0, lease = NULL, updated_at = ? ${where}`,
+        params: [f.next.at, at, ...key],
+      };
+  }
+}
+
+/** The embedded store's fan-out: one IMMEDIATE transaction, so no writer comes in between. */
+export function sqliteDispatch(limit: number, at: number): Statement[] {
+  return [
+    { sql: queueStatement(`(${UNDISPATCHED})`), params: [at, at, at, limit] },
+    {
+      sql: `UPDATE order_events SET dispatched_at = ? WHERE seq IN (SELECT seq FROM order_events WHERE dispatched_at IS NULL ORDER BY seq LIMIT ?)`,
+      params: [at, limit],
+    },
+  ];
+}
