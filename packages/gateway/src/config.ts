@@ -104,8 +104,6 @@ export interface WebhooksConfig {
   leaseMs: number;
   /** How long a rotated-out secret keeps signing deliveries beside the new one. */
   secretGraceSeconds: number;
-  /** How long finished deliveries and their attempts are kept (store/purge.ts). */
-  retentionSeconds: number;
 }
 
 export interface LoginThrottleConfig {
@@ -126,6 +124,8 @@ export interface RetentionConfig {
   loginFailureSeconds: number;
   /** How often each instance purges rows past retention; 0 turns purging off. */
   purgeIntervalSeconds: number;
+  /** Webhook deliveries and attempts, from their last change; at least the retry window. */
+  webhookSeconds: number;
 }
 
 export type SqliteSynchronous = "full" | "normal";
@@ -175,8 +175,8 @@ export const DEFAULTS = {
     pollMs: 500,
     concurrency: 8,
     secretGraceSeconds: 24 * 60 * 60,
-    retentionSeconds: 30 * 24 * 60 * 60,
   },
+  webhookRetentionSeconds: 30 * 24 * 60 * 60,
 } as const;
 
 /**
@@ -282,7 +282,11 @@ function synchronousFrom(value: string | undefined): SqliteSynchronous {
   throw new ConfigError(`GATEWAY_SQLITE_SYNCHRONOUS must be 'full' or 'normal', got '${value}'`);
 }
 
-function retentionFrom(env: Env, jwt: GatewayConfig["jwt"]): RetentionConfig {
+function retentionFrom(
+  env: Env,
+  jwt: GatewayConfig["jwt"],
+  webhooks: WebhooksConfig,
+): RetentionConfig {
   // A refresh record must outlive the token it guards: ttl + grace after the refresh, the token
   // can no longer be refreshed, so the record can no longer catch a reuse.
   const refreshFloor = jwt.ttlSeconds + jwt.refreshGraceSeconds;
@@ -303,7 +307,16 @@ function retentionFrom(env: Env, jwt: GatewayConfig["jwt"]): RetentionConfig {
       "GATEWAY_PURGE_INTERVAL_SECONDS",
       DEFAULTS.purgeIntervalSeconds,
     ),
+    webhookSeconds: intFrom(
+      env,
+      "GATEWAY_WEBHOOK_RETENTION_SECONDS",
+      Math.max(DEFAULTS.webhookRetentionSeconds, webhooks.retryWindowSeconds),
+    ),
   };
+  if (retention.webhookSeconds < webhooks.retryWindowSeconds)
+    throw new ConfigError(
+      `GATEWAY_WEBHOOK_RETENTION_SECONDS must be at least GATEWAY_WEBHOOK_RETRY_WINDOW_SECONDS (${webhooks.retryWindowSeconds}), got ${retention.webhookSeconds}: a delivery still being retried must keep its attempts.`,
+    );
   if (retention.refreshSeconds < refreshFloor)
     throw new ConfigError(
       `GATEWAY_REFRESH_RETENTION_SECONDS must be at least the token lifetime plus GATEWAY_REFRESH_GRACE_SECONDS (${refreshFloor}), got ${retention.refreshSeconds}: a shorter one would let a refreshed token be refreshed again.`,
@@ -347,15 +360,10 @@ function webhooksFrom(env: Env): WebhooksConfig {
     // instance could start the same delivery.
     leaseMs: 3 * intFrom(env, "GATEWAY_WEBHOOK_TIMEOUT_MS", d.timeoutMs),
     secretGraceSeconds: intFrom(env, "GATEWAY_WEBHOOK_SECRET_GRACE_SECONDS", d.secretGraceSeconds),
-    retentionSeconds: intFrom(env, "GATEWAY_WEBHOOK_RETENTION_SECONDS", d.retentionSeconds),
   };
   if (config.timeoutMs < 100 || config.timeoutMs > 60_000)
     throw new ConfigError(
       `GATEWAY_WEBHOOK_TIMEOUT_MS must be between 100 and 60000, got ${config.timeoutMs}`,
-    );
-  if (config.retentionSeconds < config.retryWindowSeconds)
-    throw new ConfigError(
-      `GATEWAY_WEBHOOK_RETENTION_SECONDS must be at least GATEWAY_WEBHOOK_RETRY_WINDOW_SECONDS (${config.retryWindowSeconds}), got ${config.retentionSeconds}: a delivery still being retried must keep its attempts.`,
     );
   return config;
 }
@@ -372,6 +380,7 @@ export function loadConfig(
     overrides.dataDir ??
     env.GATEWAY_DATA_DIR ??
     (sqlitePath === ":memory:" ? resolve("data") : dirname(sqlitePath));
+  const webhooks = webhooksFrom(env);
   const jwt = {
     issuer: env.GATEWAY_JWT_ISSUER ?? DEFAULTS.issuer,
     audience: env.GATEWAY_JWT_AUDIENCE ?? DEFAULTS.audience,
@@ -415,14 +424,14 @@ export function loadConfig(
     corsOrigins: corsOriginsFrom(env.GATEWAY_CORS_ORIGINS),
     consoleDir: consoleDirFrom(env.GATEWAY_CONSOLE_DIR),
     drainSeconds: intFrom(env, "GATEWAY_DRAIN_SECONDS", DEFAULTS.drainSeconds),
-    retention: retentionFrom(env, jwt),
+    retention: retentionFrom(env, jwt, webhooks),
     trustProxy: trustProxyFrom(env.GATEWAY_TRUST_PROXY),
     loginThrottle: { ...DEFAULTS.loginThrottle },
     hashing: {
       concurrency: hashConcurrencyFrom(env),
       queue: intFrom(env, "GATEWAY_HASH_QUEUE", DEFAULTS.hashQueue),
     },
-    webhooks: webhooksFrom(env),
+    webhooks,
     ...overrides,
   };
 }

@@ -154,6 +154,8 @@ describe.each(storeKinds)("retention (%s store)", (kind) => {
       idempotency_keys: 0,
       login_failures: 2,
       revoked_sessions: 0,
+      webhook_attempts: 0,
+      webhook_deliveries: 0,
     });
     expect(await counts()).toEqual({
       token_refreshes: 1,
@@ -202,6 +204,7 @@ describe.each(storeKinds)("three instances purging at once (%s store)", (kind) =
       refreshSeconds: 36 * HOUR,
       loginFailureSeconds: DAY,
       purgeIntervalSeconds: 600,
+      webhookSeconds: 30 * DAY,
     };
     const reports = await Promise.all(
       [a, b, c].map((store) => purgeExpired(store, retention, now, 7)),
@@ -225,6 +228,7 @@ describe("the purge schedule", () => {
       refreshSeconds: 36 * HOUR,
       loginFailureSeconds: DAY,
       purgeIntervalSeconds: 600,
+      webhookSeconds: 30 * DAY,
     };
     const lines: { object: object; message: string }[] = [];
     const log = {
@@ -252,6 +256,8 @@ describe("the purge schedule", () => {
               idempotency_keys: 0,
               login_failures: 1,
               revoked_sessions: 0,
+              webhook_attempts: 0,
+              webhook_deliveries: 0,
             },
           },
           message: "expired bookkeeping rows deleted",

@@ -128,8 +128,8 @@ describe.each(storeKinds)("webhook delivery (%s store)", (kind) => {
     await r.until((got) => got.length >= 2);
 
     const [created, accept] = r.received;
+    if (!created || !accept) throw new Error("missing delivery");
     for (const delivery of [created, accept]) {
-      if (!delivery) throw new Error("missing delivery");
       expect(delivery.headers["content-type"]).toBe("application/json");
       expect(delivery.headers["orderline-event-id"]).toBe(delivery.body.id);
       expect(delivery.headers["orderline-event-type"]).toBe(delivery.body.type);
@@ -166,8 +166,7 @@ describe.each(storeKinds)("webhook delivery (%s store)", (kind) => {
         change: { from: "received", to: "accepted", reason: null, by: "tenant_user" },
       },
     });
-    const history = (accept?.body.data.order as { history: { actor: { name: unknown } }[] })
-      .history;
+    const history = (accept.body.data.order as { history: { actor: { name: unknown } }[] }).history;
     expect(history).toHaveLength(2);
     // A partner never sees the tenant user's email, in webhooks as in the API.
     expect(history[1]?.actor.name).toBeNull();

@@ -1,5 +1,7 @@
+import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.js";
+import { purgeExpired } from "../src/store/purge.js";
 import { json, LogCapture, login, order, signedHeaders, startGateway } from "./helpers.js";
 import { storeKinds } from "./support/stores.js";
 import {
@@ -261,4 +263,92 @@ describe.each(storeKinds)("tenant webhook endpoints API (%s store)", (kind) => {
     expect(other.statusCode).toBe(404);
     expect(json(other).code).toBe("webhook_event_not_found");
   });
+
+  it("purges deliveries and their attempts past retention and keeps the recent ones", async () => {
+    const partner = await tenantPartner(gw, a.id, "Alpha Purge");
+    const record = await gw.store.findPartnerByClientId(partner.clientId);
+    const created = json(
+      await call(a.admin.email, "POST", base(partner.clientId), { url: RECEIVER, events: ["*"] }),
+    );
+    const token = await login(gw, partner);
+    const events: string[] = [];
+    for (const po of ["PO-OLD", "PO-NEW"]) {
+      const placed = await gw.app.inject({
+        method: "POST",
+        url: "/api/v1/sales-orders",
+        headers: signedHeaders(partner, token, String(Math.floor(Date.now() / 1000))),
+        payload: order({ purchase_order_no: po }),
+      });
+      const [event] = await gw.store.webhooks.orderEvents(json(placed).data?.id as string);
+      events.push(event?.id as string);
+    }
+    const DAY = 86_400_000;
+    const now = Date.now();
+    // One attempt 40 days ago, one now (retention: 30 days).
+    for (const [eventId, at] of [
+      [events[0], now - 40 * DAY],
+      [events[1], now],
+    ] as [string, number][]) {
+      await gw.store.webhooks.resend(created.id as string, eventId, "order.created", at);
+      const [claim] = await gw.store.webhooks.claimDeliveries(at, at + 1000, `l-${at}`, 10);
+      expect(claim?.eventId).toBe(eventId);
+      await gw.store.webhooks.finishAttempt({
+        attempt: {
+          id: `wa_${at}`,
+          endpointId: created.id as string,
+          eventId,
+          eventType: "order.created",
+          attempt: 1,
+          status: "succeeded",
+          responseStatus: 200,
+          durationMs: 5,
+          error: null,
+          attemptedAt: at,
+        },
+        lease: claim?.lease as string,
+        lockedUntil: claim?.lockedUntil as number,
+        next: { kind: "succeeded" },
+        disableFailingSince: 0,
+        disabledReason: "",
+      });
+    }
+    expect(await gw.store.webhooks.listAttempts(created.id as string, 10)).toHaveLength(2);
+    const purged = await purgeExpired(gw.store, gw.config.retention, now);
+    expect(purged).toMatchObject({ webhook_attempts: 1, webhook_deliveries: 1 });
+    const kept = await gw.store.webhooks.listAttempts(created.id as string, 10);
+    expect(kept.map((attempt) => attempt.eventId)).toEqual([events[1]]);
+    expect(record?.id).toBeDefined();
+  });
+
+  it("documents every webhook operation in the tenant reference with valid examples", async () => {
+    const doc = json(await gw.app.inject({ method: "GET", url: "/openapi/tenant.json" }));
+    const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
+    const paths = Object.entries(doc.paths as Record<string, Record<string, Json>>).filter(
+      ([path]) => path.includes("/webhook-endpoints"),
+    );
+    expect(paths).toHaveLength(5);
+    let checked = 0;
+    for (const [path, item] of paths) {
+      for (const [method, op] of Object.entries(item)) {
+        expect(op.operationId, `${method} ${path}`).toMatch(/Webhook/);
+        const media = [
+          ...Object.values(op.requestBody?.content ?? {}),
+          ...Object.values(op.responses ?? {}).flatMap((r) =>
+            Object.values((r as Json).content ?? {}),
+          ),
+        ] as Json[];
+        for (const m of media) {
+          expect(m.example, `${method} ${path}`).toBeDefined();
+          expect(ajv.validate(m.schema, m.example), `${method} ${path}: ${ajv.errorsText()}`).toBe(
+            true,
+          );
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(25);
+  });
 });
+
+// biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are open-ended JSON.
+type Json = any;

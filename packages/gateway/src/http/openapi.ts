@@ -32,6 +32,11 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
             "The tenant's overrides of the front end's words, per namespace and language",
         },
         { name: "Tenant orders", description: "The tenant's users read its partners' orders" },
+        {
+          name: "Tenant webhooks",
+          description:
+            "Tenant admins manage their partners' webhook endpoints: signed order events POSTed to the partner",
+        },
       ],
       components: {
         securitySchemes: {

@@ -18,6 +18,8 @@ function cutoffs(retention: RetentionConfig, now: number): PurgeReport {
     login_failures: now - retention.loginFailureSeconds * 1000,
     // A revoked session's row carries its own end: no token of the session outlives it.
     revoked_sessions: now,
+    webhook_attempts: now - retention.webhookSeconds * 1000,
+    webhook_deliveries: now - retention.webhookSeconds * 1000,
   };
 }
 

@@ -20,6 +20,9 @@ const EXPIRING: Record<ExpiringTable, { key: string; time: string }> = {
   idempotency_keys: { key: "(partner_id, idem_key)", time: "created_at" },
   login_failures: { key: "account_key", time: "last_failed_at" },
   revoked_sessions: { key: "sid", time: "expires_at" },
+  webhook_attempts: { key: "id", time: "attempted_at" },
+  // A delivery's attempts go with it (ON DELETE CASCADE).
+  webhook_deliveries: { key: "(endpoint_id, event_id)", time: "updated_at" },
 };
 
 /**

@@ -46,7 +46,9 @@ export type ExpiringTable =
   | "user_token_refreshes"
   | "idempotency_keys"
   | "login_failures"
-  | "revoked_sessions";
+  | "revoked_sessions"
+  | "webhook_attempts"
+  | "webhook_deliveries";
 
 export interface LoginFailures {
   failures: number;

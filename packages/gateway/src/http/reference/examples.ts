@@ -25,6 +25,16 @@ export const OPERATION_IDS: Record<string, string> = {
   "POST /v1/orders/{id}/reject": "rejectTenantOrder",
   "POST /v1/orders/{id}/fulfil": "fulfilTenantOrder",
   "POST /v1/orders/{id}/cancel": "cancelTenantOrder",
+  "GET /v1/tenant/partners/{client_id}/webhook-endpoints": "listWebhookEndpoints",
+  "POST /v1/tenant/partners/{client_id}/webhook-endpoints": "createWebhookEndpoint",
+  "PATCH /v1/tenant/partners/{client_id}/webhook-endpoints/{endpoint_id}": "updateWebhookEndpoint",
+  "DELETE /v1/tenant/partners/{client_id}/webhook-endpoints/{endpoint_id}": "deleteWebhookEndpoint",
+  "POST /v1/tenant/partners/{client_id}/webhook-endpoints/{endpoint_id}/secret":
+    "rotateWebhookSecret",
+  "GET /v1/tenant/partners/{client_id}/webhook-endpoints/{endpoint_id}/deliveries":
+    "listWebhookDeliveries",
+  "POST /v1/tenant/partners/{client_id}/webhook-endpoints/{endpoint_id}/deliveries/{event_id}/resend":
+    "resendWebhookEvent",
 };
 
 const CLIENT_ID = "olc_4f9a0c1e2b3d4a5f6e7d8c9b";
@@ -191,6 +201,19 @@ export const PROBLEM_EXAMPLES: Record<string, unknown> = {
   ),
 };
 
+const WEBHOOK_ENDPOINT = {
+  id: "we_5b0c7d3e9a1f4e2d8c6b7a90",
+  url: "https://erp.acme.example/orderline/webhooks",
+  events: ["order.created", "order.accepted", "order.rejected"],
+  enabled: true,
+  disabled_reason: null,
+  created_at: "2026-01-15T09:00:00.000Z",
+  updated_at: "2026-01-15T09:00:00.000Z",
+  last_success_at: "2026-01-15T09:20:00.412Z",
+  failing_since: null,
+};
+const WEBHOOK_SECRET = "whsec_c2lnbmluZy1zZWNyZXQtZXhhbXBsZS12YWx1ZS0zMmI";
+
 /** Request and success examples per operation id. */
 export const OPERATION_EXAMPLES: Record<
   string,
@@ -233,6 +256,63 @@ export const OPERATION_EXAMPLES: Record<
   cancelSalesOrder: {
     request: { reason: "Customer withdrew the order" },
     responses: { "200": { data: CANCELLED_ORDER } },
+  },
+  listWebhookEndpoints: { responses: { "200": { data: [WEBHOOK_ENDPOINT] } } },
+  createWebhookEndpoint: {
+    request: { url: WEBHOOK_ENDPOINT.url, events: WEBHOOK_ENDPOINT.events },
+    responses: {
+      "201": {
+        ...WEBHOOK_ENDPOINT,
+        last_success_at: null,
+        secret: WEBHOOK_SECRET,
+      },
+    },
+  },
+  updateWebhookEndpoint: {
+    request: { enabled: false },
+    responses: {
+      "200": {
+        ...WEBHOOK_ENDPOINT,
+        enabled: false,
+        disabled_reason: "Disabled by tenant admin ops@tenant.example.",
+        updated_at: "2026-01-16T08:00:00.000Z",
+      },
+    },
+  },
+  rotateWebhookSecret: {
+    responses: {
+      "200": { secret: WEBHOOK_SECRET, previous_valid_until: "2026-01-17T08:00:00.000Z" },
+    },
+  },
+  listWebhookDeliveries: {
+    responses: {
+      "200": {
+        data: [
+          {
+            id: "wa_01943f2c8e1a7c3d9b2e5f60718293a4",
+            event_id: "evt_01943f2c-8e1a-7c3d-9b2e-5f60718293a4",
+            event_type: "order.accepted",
+            attempt: 2,
+            status: "succeeded",
+            response_status: 200,
+            duration_ms: 84,
+            error: null,
+            attempted_at: "2026-01-15T09:20:31.000Z",
+          },
+          {
+            id: "wa_01943f2c0b117a2e8d4c3b2a19080706",
+            event_id: "evt_01943f2c-8e1a-7c3d-9b2e-5f60718293a4",
+            event_type: "order.accepted",
+            attempt: 1,
+            status: "failed",
+            response_status: 503,
+            duration_ms: 30,
+            error: "the receiver answered 503",
+            attempted_at: "2026-01-15T09:20:00.412Z",
+          },
+        ],
+      },
+    },
   },
 };
 

@@ -66,6 +66,15 @@ unique per partner as well (\`409 duplicate_purchase_order\` names the existing 
 
 # Webhooks
 
-The gateway sends no webhooks yet. They come with the order lifecycle (order status changes and
-cancellation); their signatures will be verifiable with the SDK.
+Your tenant's admins can register webhook endpoints for you: the gateway then POSTs
+\`order.created\`, \`order.accepted\`, \`order.rejected\`, \`order.fulfilled\` and
+\`order.cancelled\` events to your URL as JSON, with the order as it was right after the event.
+Answer any 2xx within 10 seconds; failures are retried with exponential backoff for 3 days.
+Delivery is at least once: de-duplicate on \`Orderline-Event-Id\`.
+
+Verify \`Orderline-Signature: t=<unix seconds>,v1=<hex>\`: compute
+HMAC-SHA256(key = your \`whsec_…\` secret as UTF-8, message = \`t + "." + raw body\`), compare it
+in constant time with every \`v1\` (two during a secret rotation), and refuse a \`t\` more than
+300 seconds from now. The API guide (docs/gateway/api.md, "Webhooks") has the full recipe and
+receivers in Node, Python, Java and shell.
 `;
