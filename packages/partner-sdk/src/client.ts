@@ -97,8 +97,10 @@ export interface PartnerClient {
 const SKEW_CODES = new Set(["timestamp_too_old", "timestamp_in_future"]);
 const USER_AGENT = "orderline-partner-sdk/0.1.0";
 
-function instant(value: Date | string | undefined): string | undefined {
-  return value instanceof Date ? value.toISOString() : value;
+function instant(name: string, value: Date | string | undefined): string | undefined {
+  if (!(value instanceof Date)) return value;
+  if (Number.isNaN(value.getTime())) throw new TypeError(`${name} is an invalid Date`);
+  return value.toISOString();
 }
 
 function listQuery(options: ListOptions): string {
@@ -106,8 +108,8 @@ function listQuery(options: ListOptions): string {
     limit: options.limit,
     cursor: options.cursor,
     status: options.status,
-    created_from: instant(options.createdFrom),
-    created_to: instant(options.createdTo),
+    created_from: instant("createdFrom", options.createdFrom),
+    created_to: instant("createdTo", options.createdTo),
     purchase_order_no: options.purchaseOrderNo,
   });
 }

@@ -228,6 +228,9 @@ describe("list filters", () => {
       .list({ createdFrom: "yesterday" })
       .catch((e: unknown) => e)) as PartnerApiError;
     expect(error.code).toBe("validation_failed");
+    await expect(sdk.salesOrders.list({ createdTo: new Date("not a date") })).rejects.toThrow(
+      /createdTo is an invalid Date/,
+    );
   });
 });
 
