@@ -112,12 +112,12 @@ export class Transport {
           continue;
         }
       }
-      return { ...(await readResponse(response)), attempts: attempt + 1 };
+      return readResponse(response, attempt + 1);
     }
   }
 }
 
-async function readResponse(response: Response): Promise<Omit<GatewayResponse, "attempts">> {
+async function readResponse(response: Response, attempts: number): Promise<GatewayResponse> {
   const text = await response.text();
   let body: unknown = text;
   if (/json/i.test(response.headers.get("content-type") ?? "") && text !== "") {
@@ -136,5 +136,6 @@ async function readResponse(response: Response): Promise<Omit<GatewayResponse, "
     headers: response.headers,
     body,
     requestId: response.headers.get("x-request-id") ?? fromBody,
+    attempts,
   };
 }
