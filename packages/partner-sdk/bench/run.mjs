@@ -41,6 +41,8 @@ const { publicKey, privateKey } = generateKeyPairSync("rsa", {
   privateKeyEncoding: { type: "pkcs8", format: "pem" },
 });
 writeFileSync(join(dir, "public.pem"), publicKey);
+// Only migrate (and serve) create a store; partners create needs one.
+execFileSync("node", [gatewayCli, "migrate"], { env, stdio: "ignore" });
 const partner = JSON.parse(
   execFileSync(
     "node",

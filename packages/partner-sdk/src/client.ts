@@ -1,8 +1,16 @@
 import { type KeyObject, randomUUID } from "node:crypto";
+import { PartnerApiError } from "./errors.js";
+import { isOwnCancellation } from "./lib/own-cancellation.js";
 import { failureOf, Session, type TokenResponse } from "./lib/session.js";
 import { type GatewayResponse, Transport } from "./lib/transport.js";
 import { privateKeyOf, type SignatureVersion, signatureHeaders } from "./signing.js";
-import type { SalesOrder, SalesOrderInput, SalesOrderPage } from "./types.js";
+import type {
+  OrderStatus,
+  SalesOrder,
+  SalesOrderDetail,
+  SalesOrderInput,
+  SalesOrderPage,
+} from "./types.js";
 
 export interface PartnerClientOptions {
   /** The gateway, e.g. `https://gateway.example.com` (no trailing path). */
@@ -37,10 +45,32 @@ export interface CreateOptions {
   idempotencyKey?: string;
 }
 
-export interface ListOptions {
+/** Filters of the order listing, combined with AND. */
+export interface OrderFilters {
+  status?: OrderStatus;
+  /** Created at or after this instant (a Date, or RFC 3339 text with `Z` or an offset). */
+  createdFrom?: Date | string;
+  /** Created before this instant (exclusive). */
+  createdTo?: Date | string;
+  /** The order with this purchase_order_no: at most one, they are unique per partner. */
+  purchaseOrderNo?: string;
+}
+
+export interface ListOptions extends OrderFilters {
   /** 1–100 (the gateway's default is 20). */
   limit?: number;
+  /** `next_cursor` of the previous page, sent with the same filters. */
   cursor?: string;
+}
+
+export interface IterateOptions extends OrderFilters {
+  /** Orders per request, 1–100 (the gateway's default is 20). */
+  pageSize?: number;
+}
+
+export interface CancelOptions {
+  /** Why (1–500 characters): kept in the order's history, shown to the tenant. */
+  reason: string;
 }
 
 export interface PartnerClient {
@@ -50,15 +80,44 @@ export interface PartnerClient {
   readonly signatureVersion: SignatureVersion;
   salesOrders: {
     create(order: SalesOrderInput, options?: CreateOptions): Promise<SalesOrder>;
-    get(id: string): Promise<SalesOrder>;
+    get(id: string): Promise<SalesOrderDetail>;
     list(options?: ListOptions): Promise<SalesOrderPage>;
-    /** Every order of the partner, newest first, fetching page after page. */
-    iterate(options?: { pageSize?: number }): AsyncIterableIterator<SalesOrder>;
+    /** Every order of the partner (that the filters let through), newest first, page after page. */
+    iterate(options?: IterateOptions): AsyncIterableIterator<SalesOrder>;
+    /**
+     * Withdraws an order the tenant has not accepted yet (status `received`); resolves to the
+     * cancelled order. Later, 409 `order_transition_invalid` with `current_status`. Retried on
+     * 429, 503 and network errors like every call: when an earlier attempt did cancel the order
+     * but its answer was lost, the cancelled order is returned, not the retry's 409.
+     */
+    cancel(id: string, options: CancelOptions): Promise<SalesOrderDetail>;
   };
 }
 
 const SKEW_CODES = new Set(["timestamp_too_old", "timestamp_in_future"]);
 const USER_AGENT = "orderline-partner-sdk/0.1.0";
+
+function instant(name: string, value: Date | string | undefined): string | undefined {
+  if (!(value instanceof Date)) return value;
+  if (Number.isNaN(value.getTime())) throw new TypeError(`${name} is an invalid Date`);
+  return value.toISOString();
+}
+
+function listQuery(options: ListOptions): string {
+  return queryOf({
+    limit: options.limit,
+    cursor: options.cursor,
+    status: options.status,
+    created_from: instant("createdFrom", options.createdFrom),
+    created_to: instant("createdTo", options.createdTo),
+    purchase_order_no: options.purchaseOrderNo,
+  });
+}
+
+function orderPath(id: string): string {
+  if (typeof id !== "string" || id === "") throw new TypeError("id must be a non-empty string");
+  return `/api/v1/sales-orders/${encodeURIComponent(id)}`;
+}
 
 function queryOf(params: Record<string, string | number | undefined>): string {
   const pairs = Object.entries(params).filter(([, v]) => v !== undefined) as [string, string][];
@@ -103,6 +162,8 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   ): Promise<GatewayResponse> {
     let renewed = false;
     let clockFixed = false;
+    // Over the corrections too: the typed error tells whether any earlier attempt was sent.
+    let attempts = 0;
     for (;;) {
       let token = "";
       const response = await transport.send(async () => {
@@ -123,7 +184,8 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
         };
       });
       if (response.status < 300) return response;
-      const error = failureOf(response);
+      attempts += response.attempts;
+      const error = failureOf({ ...response, attempts });
       if (error.code === "token_expired" && !renewed) {
         renewed = true;
         await session.expired(token);
@@ -152,24 +214,48 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       return (response.body as { data: SalesOrder }).data;
     },
     async get(id) {
-      if (typeof id !== "string" || id === "") throw new TypeError("id must be a non-empty string");
-      const response = await signed("GET", `/api/v1/sales-orders/${encodeURIComponent(id)}`);
-      return (response.body as { data: SalesOrder }).data;
+      const response = await signed("GET", orderPath(id));
+      return (response.body as { data: SalesOrderDetail }).data;
     },
     async list(listOptions = {}) {
-      const target = `/api/v1/sales-orders${queryOf({ limit: listOptions.limit, cursor: listOptions.cursor })}`;
-      return (await signed("GET", target)).body as SalesOrderPage;
+      return (await signed("GET", `/api/v1/sales-orders${listQuery(listOptions)}`))
+        .body as SalesOrderPage;
     },
     async *iterate(iterateOptions = {}) {
+      const { pageSize, ...filters } = iterateOptions;
       let cursor: string | undefined;
       do {
         const page = await salesOrders.list({
-          ...(iterateOptions.pageSize === undefined ? {} : { limit: iterateOptions.pageSize }),
+          ...filters,
+          ...(pageSize === undefined ? {} : { limit: pageSize }),
           ...(cursor === undefined ? {} : { cursor }),
         });
         yield* page.data;
         cursor = page.next_cursor ?? undefined;
       } while (cursor !== undefined);
+    },
+    async cancel(id, cancelOptions) {
+      const path = `${orderPath(id)}/cancel`;
+      const reason = cancelOptions?.reason;
+      if (typeof reason !== "string" || reason.trim() === "") {
+        throw new TypeError("cancel needs a reason: a non-empty string");
+      }
+      try {
+        const response = await signed("POST", path, JSON.stringify({ reason }));
+        return (response.body as { data: SalesOrderDetail }).data;
+      } catch (error) {
+        // Only a retried request can meet its own earlier success; a first answer of 409 is the truth.
+        if (
+          error instanceof PartnerApiError &&
+          error.attempts > 1 &&
+          error.code === "order_transition_invalid" &&
+          error.problem.current_status === "cancelled"
+        ) {
+          const order = await salesOrders.get(id);
+          if (isOwnCancellation(order, reason)) return order;
+        }
+        throw error;
+      }
     },
   };
 

@@ -20,8 +20,10 @@ export class PartnerApiError extends Error {
   readonly detail: string;
   readonly requestId: string | undefined;
   readonly problem: Problem;
+  /** How many times the request was sent (more than 1 after retries on 429, 503 or the network). */
+  readonly attempts: number;
 
-  constructor(status: number, problem: Problem, requestId: string | undefined) {
+  constructor(status: number, problem: Problem, requestId: string | undefined, attempts = 1) {
     const code = typeof problem.code === "string" ? problem.code : `http_${status}`;
     const detail =
       typeof problem.detail === "string" ? problem.detail : (problem.title ?? `HTTP ${status}`);
@@ -31,6 +33,7 @@ export class PartnerApiError extends Error {
     this.detail = detail;
     this.requestId = requestId;
     this.problem = problem;
+    this.attempts = attempts;
   }
 }
 
@@ -43,5 +46,27 @@ export class PartnerNetworkError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
+  }
+}
+
+/** Why a webhook delivery was not accepted; see verifyWebhook. */
+export type WebhookSignatureFailure =
+  | "header_missing"
+  | "header_malformed"
+  | "no_matching_signature"
+  | "timestamp_outside_tolerance"
+  | "payload_not_json";
+
+/**
+ * A webhook delivery that must not be trusted: answer it with a 4xx (400 is usual). `reason`
+ * says why, for logs; never tell the sender more than that it was refused.
+ */
+export class WebhookSignatureError extends Error {
+  override name = "WebhookSignatureError";
+  constructor(
+    readonly reason: WebhookSignatureFailure,
+    message: string,
+  ) {
+    super(message);
   }
 }

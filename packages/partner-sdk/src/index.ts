@@ -1,11 +1,20 @@
 export {
+  type CancelOptions,
   type CreateOptions,
   createPartnerClient,
+  type IterateOptions,
   type ListOptions,
+  type OrderFilters,
   type PartnerClient,
   type PartnerClientOptions,
 } from "./client.js";
-export { PartnerApiError, PartnerNetworkError, type Problem } from "./errors.js";
+export {
+  PartnerApiError,
+  PartnerNetworkError,
+  type Problem,
+  WebhookSignatureError,
+  type WebhookSignatureFailure,
+} from "./errors.js";
 export type { TokenResponse } from "./lib/session.js";
 export { retryAfterMs } from "./lib/transport.js";
 export {
@@ -19,4 +28,15 @@ export {
   stringToSignV1,
   stringToSignV2,
 } from "./signing.js";
-export type { ProductInput, SalesOrder, SalesOrderInput, SalesOrderPage } from "./types.js";
+export type {
+  OrderChange,
+  OrderStatus,
+  ProductInput,
+  SalesOrder,
+  SalesOrderDetail,
+  SalesOrderInput,
+  SalesOrderPage,
+} from "./types.js";
+export { type SignWebhookOptions, signWebhook } from "./webhooks/sign.js";
+export type { WebhookEvent, WebhookEventType, WebhookOrderChange } from "./webhooks/types.js";
+export { type VerifyWebhookOptions, verifyWebhook } from "./webhooks/verify.js";

@@ -20,10 +20,13 @@ export interface SalesOrderInput {
   [field: string]: unknown;
 }
 
+/** received → accepted | rejected | cancelled; accepted → fulfilled | cancelled. */
+export type OrderStatus = "received" | "accepted" | "rejected" | "fulfilled" | "cancelled";
+
 export interface SalesOrder {
   id: string;
   order_number: string;
-  status: string;
+  status: OrderStatus;
   client_id: string;
   purchase_order_no: string | null;
   currency?: string | null;
@@ -40,7 +43,26 @@ export interface SalesOrder {
     notes: string | null;
   }[];
   created_at: string;
+  /** 1 at creation, +1 on every status change; the ETag is this number in quotes. */
+  version: number;
+  /** The last status change (created_at until the first). */
+  updated_at: string;
   [field: string]: unknown;
+}
+
+/** One entry of an order's history: its creation (`from: null`) or a status change. */
+export interface OrderChange {
+  from: OrderStatus | null;
+  to: OrderStatus;
+  at: string;
+  reason: string | null;
+  /** A partner is named by its client_id; a tenant user's name is null for partners. */
+  actor: { type: "partner" | "user"; name: string | null };
+}
+
+/** One order as `get` and `cancel` return it: with its history, oldest first. */
+export interface SalesOrderDetail extends SalesOrder {
+  history: OrderChange[];
 }
 
 export interface SalesOrderPage {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stringToSignV2 } from "../src/index.js";
+import { signWebhook, stringToSignV2 } from "../src/index.js";
 import {
   createPartner,
   order,
@@ -13,6 +13,7 @@ import {
   runGateway,
   type TestPartner,
 } from "./support/gateway.js";
+import { ACCEPTED_BODY, ACCEPTED_EVENT, webhookSecret } from "./support/webhook-event.js";
 
 const BIN = fileURLToPath(new URL("../bin/orderline-partner.js", import.meta.url));
 
@@ -28,9 +29,9 @@ interface Result {
 }
 
 /** Runs the CLI as a separate process (the gateway in this process keeps serving meanwhile). */
-function cli(args: string[], env: Record<string, string> = {}): Promise<Result> {
+function cli(args: string[], env: Record<string, string> = {}, input = ""): Promise<Result> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       "node",
       [BIN, ...args],
       {
@@ -49,6 +50,7 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Result> 
         resolve({ code, stdout, stderr });
       },
     );
+    child.stdin?.end(input);
   });
 }
 
@@ -148,6 +150,120 @@ describe("orderline-partner", () => {
     expect(text.stdout).toContain(createdOrder.order_number);
   });
 
+  it("orders cancel withdraws an order; list filters by status and purchase order", async () => {
+    writeFileSync(join(dir, "cancel.json"), JSON.stringify(order({ purchase_order_no: "CLI-C" })));
+    const created = JSON.parse(
+      (await cli(["orders", "create", "--file", "cancel.json", "--json"])).stdout,
+    );
+    const cancelled = await cli([
+      "orders",
+      "cancel",
+      created.id,
+      "--reason",
+      "sent twice",
+      "--json",
+    ]);
+    expect(cancelled.code).toBe(0);
+    const out = JSON.parse(cancelled.stdout);
+    expect(out.status).toBe("cancelled");
+    expect(out.history.at(-1).reason).toBe("sent twice");
+    const shown = await cli(["orders", "get", created.id]);
+    expect(shown.stdout).toMatch(/received → cancelled {2}by \S+: sent twice/);
+    const text = await cli(["orders", "list", "--status", "cancelled"]);
+    expect(text.stdout).toContain(created.order_number);
+    expect(text.stdout).toContain("cancelled");
+    const byPo = await cli(["orders", "list", "--purchase-order-no", "CLI-C", "--all", "--json"]);
+    expect(JSON.parse(byPo.stdout).map((o: { id: string }) => o.id)).toEqual([created.id]);
+    const none = await cli(["orders", "list", "--status", "fulfilled", "--json"]);
+    expect(JSON.parse(none.stdout).data).toEqual([]);
+
+    const again = await cli(["orders", "cancel", created.id, "--reason", "again", "--json"]);
+    expect(again.code).toBe(1);
+    const refused = JSON.parse(again.stdout).error;
+    expect(refused.code).toBe("order_transition_invalid");
+    expect(refused.problem.current_status).toBe("cancelled");
+    const noReason = await cli(["orders", "cancel", created.id]);
+    expect(noReason.code).toBe(2);
+    expect(noReason.stderr).toContain("--reason");
+    const badStatus = await cli(["orders", "list", "--status", "lost"]);
+    expect(badStatus.code).toBe(1);
+    expect(badStatus.stderr).toContain("validation_failed");
+  });
+
+  it("webhooks verify prints the event of a good delivery, from a file or stdin", async () => {
+    const secret = webhookSecret();
+    writeFileSync(join(dir, "event.json"), ACCEPTED_BODY);
+    const header = signWebhook({ payload: ACCEPTED_BODY, secret });
+    const env = { ORDERLINE_WEBHOOK_SECRET: secret };
+    const fromFile = await cli(
+      ["webhooks", "verify", "--header", header, "--file", "event.json", "--json"],
+      env,
+    );
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(JSON.parse(fromFile.stdout)).toEqual(ACCEPTED_EVENT);
+    const fromStdin = await cli(
+      ["webhooks", "verify", "--header", `Orderline-Signature: ${header}`, "--secret", secret],
+      {},
+      ACCEPTED_BODY,
+    );
+    expect(fromStdin.code, fromStdin.stderr).toBe(0);
+    expect(fromStdin.stdout).toContain(`Verified ${ACCEPTED_EVENT.id} (order.accepted`);
+  });
+
+  it("webhooks verify exits 1 with the reason for a tampered, old or unsigned delivery", async () => {
+    const secret = webhookSecret();
+    const env = { ORDERLINE_WEBHOOK_SECRET: secret };
+    const header = signWebhook({ payload: ACCEPTED_BODY, secret });
+    const tampered = await cli(
+      ["webhooks", "verify", "--header", header, "--json"],
+      env,
+      ACCEPTED_BODY.replace("accepted", "rejected"),
+    );
+    expect(tampered.code).toBe(1);
+    expect(JSON.parse(tampered.stdout).error.code).toBe("no_matching_signature");
+    const old = signWebhook({
+      payload: ACCEPTED_BODY,
+      secret,
+      timestamp: Math.floor(Date.now() / 1000) - 600,
+    });
+    const late = await cli(["webhooks", "verify", "--header", old], env, ACCEPTED_BODY);
+    expect(late.code).toBe(1);
+    expect(late.stderr).toContain("timestamp_outside_tolerance");
+    const tolerant = await cli(
+      ["webhooks", "verify", "--header", old, "--tolerance", "900"],
+      env,
+      ACCEPTED_BODY,
+    );
+    expect(tolerant.code).toBe(0);
+    const garbled = await cli(["webhooks", "verify", "--header", "v1=abc"], env, ACCEPTED_BODY);
+    expect(garbled.code).toBe(1);
+    expect(garbled.stderr).toContain("header_malformed");
+    const noSecret = await cli(["webhooks", "verify", "--header", header], {}, ACCEPTED_BODY);
+    expect(noSecret.code).toBe(2);
+    expect(noSecret.stderr).toContain("ORDERLINE_WEBHOOK_SECRET");
+  });
+
+  it("webhooks sign prints a header that verifies, with one v1 per secret", async () => {
+    const [current, previous] = [webhookSecret(), webhookSecret()];
+    writeFileSync(join(dir, "secrets.txt"), `${current}\n${previous}\n`);
+    const signed = await cli(
+      ["webhooks", "sign", "--secret-file", "secrets.txt", "--timestamp", "1795000000"],
+      {},
+      ACCEPTED_BODY,
+    );
+    expect(signed.code).toBe(0);
+    const header = signed.stdout.trim();
+    expect(header).toBe(
+      signWebhook({ payload: ACCEPTED_BODY, secrets: [current, previous], timestamp: 1795000000 }),
+    );
+    const verified = await cli(
+      ["webhooks", "verify", "--header", header, "--secret", previous, "--tolerance", "999999999"],
+      {},
+      ACCEPTED_BODY,
+    );
+    expect(verified.code, verified.stderr).toBe(0);
+  });
+
   it("exits 1 with the problem's code when the gateway refuses", async () => {
     writeFileSync(join(dir, "bad.json"), JSON.stringify(order({ products: [] })));
     const result = await cli(["orders", "create", "--file", "bad.json", "--json"]);
@@ -177,7 +293,7 @@ describe("orderline-partner", () => {
   });
 
   it("has --help for every command", async () => {
-    for (const command of ["keygen", "sign", "login", "orders"]) {
+    for (const command of ["keygen", "sign", "login", "orders", "webhooks"]) {
       const result = await cli([command, "--help"]);
       expect(result.code).toBe(0);
       expect(result.stdout).toContain(`orderline-partner ${command}`);

@@ -111,6 +111,129 @@ describe("sales orders", () => {
   });
 });
 
+describe("cancel", () => {
+  it("cancels a received order with a reason, kept in its history and version", async () => {
+    const sdk = client();
+    const created = await sdk.salesOrders.create(order1("CAN-1"));
+    expect(created.version).toBe(1);
+    const cancelled = await sdk.salesOrders.cancel(created.id, { reason: "sent twice by mistake" });
+    expect(cancelled.status).toBe("cancelled");
+    expect(cancelled.version).toBe(2);
+    expect(cancelled.history.map((c) => [c.from, c.to, c.reason, c.actor.type])).toEqual([
+      [null, "received", null, "partner"],
+      ["received", "cancelled", "sent twice by mistake", "partner"],
+    ]);
+    const got = await sdk.salesOrders.get(created.id);
+    expect(got.status).toBe("cancelled");
+    expect(got.history).toHaveLength(2);
+    const [attempt] = proxy.orderAttempts().filter((a) => a.url.endsWith("/cancel"));
+    expect(JSON.parse(attempt?.body ?? "")).toEqual({ reason: "sent twice by mistake" });
+  });
+
+  it("throws order_transition_invalid with the current status when the order cannot be cancelled", async () => {
+    const sdk = client();
+    const created = await sdk.salesOrders.create(order1("CAN-2"));
+    await sdk.salesOrders.cancel(created.id, { reason: "first" });
+    const error = (await sdk.salesOrders
+      .cancel(created.id, { reason: "again" })
+      .catch((e: unknown) => e)) as PartnerApiError;
+    expect(error).toBeInstanceOf(PartnerApiError);
+    expect(error.status).toBe(409);
+    expect(error.code).toBe("order_transition_invalid");
+    expect(error.problem.current_status).toBe("cancelled");
+    expect(error.attempts).toBe(1);
+    const missing = await sdk.salesOrders.cancel("no-such-order", { reason: "x" }).catch((e) => e);
+    expect((missing as PartnerApiError).code).toBe("order_not_found");
+  });
+
+  it("returns the cancelled order when the first attempt went through and its answer was lost", async () => {
+    const sdk = client();
+    const created = await sdk.salesOrders.create(order1("CAN-3"));
+    proxy.faults = [{ kind: "forward-then-respond", status: 503 }];
+    const cancelled = await sdk.salesOrders.cancel(created.id, { reason: "customer withdrew" });
+    expect(cancelled.status).toBe("cancelled");
+    expect(cancelled.history.at(-1)?.reason).toBe("customer withdrew");
+    expect(paths().slice(-3)).toEqual([
+      `POST /api/v1/sales-orders/${created.id}/cancel`,
+      `POST /api/v1/sales-orders/${created.id}/cancel`,
+      `GET /api/v1/sales-orders/${created.id}`,
+    ]);
+  });
+
+  it("still throws the 409 after a retry when someone else's cancellation came first", async () => {
+    const sdk = client();
+    const created = await sdk.salesOrders.create(order1("CAN-4"));
+    await sdk.salesOrders.cancel(created.id, { reason: "an earlier call" });
+    proxy.faults = [{ kind: "destroy" }];
+    const error = (await sdk.salesOrders
+      .cancel(created.id, { reason: "this call" })
+      .catch((e: unknown) => e)) as PartnerApiError;
+    expect(error.code).toBe("order_transition_invalid");
+    expect(error.attempts).toBe(2);
+  });
+
+  it("refuses a missing reason before sending anything", async () => {
+    const sdk = client();
+    await expect(sdk.salesOrders.cancel("some-id", { reason: " " })).rejects.toThrow(/reason/);
+    expect(proxy.attempts).toHaveLength(0);
+  });
+});
+
+describe("list filters", () => {
+  it("filters by status, creation time and purchase order number, in list and iterate", async () => {
+    const sdk = client();
+    // A minute apart on the gateway's clock.
+    const a = await sdk.salesOrders.create(order1("FLT-A"));
+    clock.advanceSeconds(60);
+    const b = await sdk.salesOrders.create(order1("FLT-B"));
+    clock.advanceSeconds(60);
+    const c = await sdk.salesOrders.create(order1("FLT-C"));
+    await sdk.salesOrders.cancel(b.id, { reason: "not needed" });
+    const ids = (page: { data: { id: string }[] }) => page.data.map((o) => o.id);
+
+    expect(ids(await sdk.salesOrders.list({ status: "cancelled" }))).toEqual([b.id]);
+    expect(ids(await sdk.salesOrders.list({ purchaseOrderNo: "FLT-C" }))).toEqual([c.id]);
+    // From is inclusive, to exclusive; a Date or RFC 3339 text.
+    expect(ids(await sdk.salesOrders.list({ createdFrom: new Date(b.created_at) }))).toEqual([
+      c.id,
+      b.id,
+    ]);
+    expect(ids(await sdk.salesOrders.list({ createdTo: b.created_at }))).toEqual([a.id]);
+    expect(
+      ids(
+        await sdk.salesOrders.list({
+          createdFrom: a.created_at,
+          createdTo: c.created_at,
+          status: "received",
+        }),
+      ),
+    ).toEqual([a.id]);
+
+    const received: string[] = [];
+    for await (const o of sdk.salesOrders.iterate({ status: "received", pageSize: 1 })) {
+      received.push(o.id);
+    }
+    expect(received).toEqual([c.id, a.id]);
+    // Every page of the iteration carried the filter with its cursor.
+    const listings = proxy
+      .orderAttempts()
+      .filter((x) => x.url.includes("limit=1&") && x.url.includes("status=received"));
+    expect(listings.length).toBeGreaterThanOrEqual(2);
+    expect(listings.slice(1).every((x) => x.url.includes("cursor="))).toBe(true);
+  });
+
+  it("passes the gateway's refusal of a bad filter through as validation_failed", async () => {
+    const sdk = client();
+    const error = (await sdk.salesOrders
+      .list({ createdFrom: "yesterday" })
+      .catch((e: unknown) => e)) as PartnerApiError;
+    expect(error.code).toBe("validation_failed");
+    await expect(sdk.salesOrders.list({ createdTo: new Date("not a date") })).rejects.toThrow(
+      /createdTo is an invalid Date/,
+    );
+  });
+});
+
 describe("tokens and clocks", () => {
   it("refreshes once on token_expired and retries the request", async () => {
     const sdk = client();

@@ -2,7 +2,7 @@
  * The partner examples (examples/partner/) run as a partner would run them, against the real
  * gateway, for a partner that requires signature version 2: each must create an order.
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,29 +15,9 @@ import {
   runGateway,
   type TestPartner,
 } from "./support/gateway.js";
+import { runtime } from "./support/runtime.js";
 
 const EXAMPLES = fileURLToPath(new URL("../../../examples/partner/", import.meta.url));
-
-function available(command: string, args: string[]): boolean {
-  try {
-    execFileSync(command, args, { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * A language runtime an example needs. Java must be there in CI (.ci/run installs it); without
- * it elsewhere, and without Python anywhere, the example is skipped with a loud message.
- */
-function runtime(command: string, args: string[], install: string, ciNeedsIt: boolean): boolean {
-  if (available(command, args)) return true;
-  const message = `${command} is not installed (${install}).`;
-  if (ciNeedsIt && process.env.CI) throw new Error(`${message} CI runs this example.`);
-  console.warn(`\n!!! ${message}\n!!! SKIPPING the ${command} example.\n`);
-  return false;
-}
 
 const hasJava = runtime("java", ["-version"], "apt-get install default-jdk-headless", true);
 const hasPython = runtime("python3", ["--version"], "apt-get install python3", false);

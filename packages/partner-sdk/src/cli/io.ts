@@ -3,11 +3,14 @@ export interface CliIo {
   stderr(text: string): void;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** The whole standard input as bytes (for commands that read a body from it). */
+  stdin(): Promise<Uint8Array>;
 }
 
 /**
  * Exit codes, documented in the package README: scripts branch on them.
- * 1: the gateway refused the request (its problem `code` is printed);
+ * 1: the gateway refused the request (its problem `code` is printed), or a webhook delivery does
+ *    not verify (the reason is printed);
  * 2: usage or local configuration (flags, env, files); 3: the gateway could not be reached.
  */
 export const EXIT = { ok: 0, refused: 1, usage: 2, unreachable: 3 } as const;

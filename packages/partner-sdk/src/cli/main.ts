@@ -5,4 +5,9 @@ process.exitCode = await run(process.argv.slice(2), {
   stderr: (text) => process.stderr.write(text),
   env: process.env,
   cwd: process.cwd(),
+  stdin: async () => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  },
 });

@@ -54,8 +54,13 @@ export function str(values: Values, name: string): string | undefined {
 }
 
 export function readLocalFile(io: CliIo, file: string, what: string): string {
+  return readLocalBytes(io, file, what).toString("utf8");
+}
+
+/** The file's exact bytes (a body whose signature covers them). */
+export function readLocalBytes(io: CliIo, file: string, what: string): Buffer {
   try {
-    return readFileSync(resolve(io.cwd, file), "utf8");
+    return readFileSync(resolve(io.cwd, file));
   } catch (error) {
     throw new UsageError(
       `Cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,

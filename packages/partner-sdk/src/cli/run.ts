@@ -1,8 +1,9 @@
-import { PartnerApiError, PartnerNetworkError } from "../errors.js";
+import { PartnerApiError, PartnerNetworkError, WebhookSignatureError } from "../errors.js";
 import { keygenCommand } from "./commands/keygen.js";
 import { loginCommand } from "./commands/login.js";
 import { ordersCommand } from "./commands/orders.js";
 import { signCommand } from "./commands/sign.js";
+import { webhooksCommand } from "./commands/webhooks.js";
 import { type CliIo, EXIT, UsageError } from "./io.js";
 import { CONNECTION_HELP } from "./options.js";
 
@@ -11,9 +12,12 @@ export const HELP = `Usage: orderline-partner <command> [options]   (--help afte
   keygen                  new RSA-2048 key pair: private key to a 0600 file, public key printed
   sign                    print the string-to-sign and signature for a timestamp (debugging)
   login                   log in and print the token and its expiry
-  orders create|get|list  create a sales order from a JSON file, read one, list them
+  orders create|get|list|cancel
+                          create a sales order from a JSON file, read, list or cancel orders
+  webhooks verify|sign    check a webhook delivery's signature; sign a body to test a receiver
 
-Exit codes: 0 done; 1 the gateway refused the request (its error code is printed);
+Exit codes: 0 done; 1 the gateway refused the request (its error code is printed), or a
+            webhook delivery does not verify (the reason is printed);
             2 usage or local configuration; 3 the gateway could not be reached.
 
 ${CONNECTION_HELP}`;
@@ -23,6 +27,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => number | Promise<n
   sign: signCommand,
   login: loginCommand,
   orders: ordersCommand,
+  webhooks: webhooksCommand,
 };
 
 /** Runs one command line; returns the exit code. Errors are printed, never thrown. */
@@ -67,6 +72,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
           problem: error.problem,
         },
         `orderline-partner: the gateway refused the request (${error.status} ${error.code}): ${error.detail}${error.requestId ? `\n  request id: ${error.requestId}` : ""}\n`,
+      );
+    }
+    if (error instanceof WebhookSignatureError) {
+      return fail(
+        EXIT.refused,
+        { code: error.reason, detail: error.message },
+        `orderline-partner: the delivery does not verify (${error.reason}): ${error.message}\n`,
       );
     }
     if (error instanceof PartnerNetworkError) {

@@ -13,7 +13,7 @@ export function failureOf(response: GatewayResponse): PartnerApiError {
     response.body !== null && typeof response.body === "object"
       ? (response.body as Problem)
       : { detail: typeof response.body === "string" ? response.body.slice(0, 500) : "" };
-  return new PartnerApiError(response.status, problem, response.requestId);
+  return new PartnerApiError(response.status, problem, response.requestId, response.attempts);
 }
 
 /**

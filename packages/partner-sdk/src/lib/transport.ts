@@ -27,6 +27,8 @@ export interface GatewayResponse {
   headers: Headers;
   body: unknown;
   requestId: string | undefined;
+  /** How many times the request was sent: above 1, an earlier attempt may have been acted on. */
+  attempts: number;
 }
 
 const RETRIED_STATUSES = new Set([429, 503]);
@@ -110,12 +112,12 @@ export class Transport {
           continue;
         }
       }
-      return readResponse(response);
+      return readResponse(response, attempt + 1);
     }
   }
 }
 
-async function readResponse(response: Response): Promise<GatewayResponse> {
+async function readResponse(response: Response, attempts: number): Promise<GatewayResponse> {
   const text = await response.text();
   let body: unknown = text;
   if (/json/i.test(response.headers.get("content-type") ?? "") && text !== "") {
@@ -134,5 +136,6 @@ async function readResponse(response: Response): Promise<GatewayResponse> {
     headers: response.headers,
     body,
     requestId: response.headers.get("x-request-id") ?? fromBody,
+    attempts,
   };
 }

@@ -9,6 +9,7 @@ import {
   type FakeClock,
   order,
   startGateway,
+  type TestGatewayOptions,
   type TestPartner,
 } from "../../../gateway/test/helpers.js";
 
@@ -21,8 +22,14 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-export async function runGateway(clock?: FakeClock): Promise<RunningGateway> {
-  const gw = await startGateway({ ...(clock ? { clock } : {}), config: { partnerCacheMs: 0 } });
+export async function runGateway(
+  clock?: FakeClock,
+  config: TestGatewayOptions["config"] = {},
+): Promise<RunningGateway> {
+  const gw = await startGateway({
+    ...(clock ? { clock } : {}),
+    config: { partnerCacheMs: 0, ...config },
+  });
   await gw.app.listen({ port: 0, host: "127.0.0.1" });
   const url = `http://127.0.0.1:${(gw.app.server.address() as AddressInfo).port}`;
   return { gw, url, close: () => gw.close() };
