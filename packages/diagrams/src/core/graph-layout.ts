@@ -186,7 +186,8 @@ function avoidBoxes(
     const entry: { points: Point[]; label?: Box } = { points };
     if (e.label) {
       const lines = [...root.edges].filter(([id]) => id !== e.id).map(([, o]) => o.points);
-      entry.label = labelOnPath(points, e.label, [...obstacles, from, to], lines);
+      const outlines = [...compound].map((id) => root.nodes.get(id) as Box);
+      entry.label = labelOnPath(points, e.label, [...obstacles, from, to], lines, outlines);
     }
     root.edges.set(e.id, entry);
   }
@@ -459,6 +460,43 @@ function layoutRegion(
   }
   for (const [n, list] of outs) spread(n, list, portOut);
   for (const [n, list] of ins) spread(n, list, portIn);
+  // Edges whose end is inside a compound node leave (or enter) that end's own box: spread too,
+  // so two lines from one nested node do not start at one point.
+  const nestedEnds = new Map<string, { id: string; toward: number; out: boolean }[]>();
+  for (const c of chains) {
+    const e = c.edge;
+    const [fromEnd, toEnd] = c.reversed ? [e.to, e.from] : [e.from, e.to];
+    const first = c.path[0] as LNode;
+    const last = c.path[c.path.length - 1] as LNode;
+    if (first.key !== fromEnd) {
+      const l = nestedEnds.get(`o:${fromEnd}`) ?? [];
+      l.push({ id: e.id, toward: centre(c.path[1] as LNode), out: true });
+      nestedEnds.set(`o:${fromEnd}`, l);
+    }
+    if (last.key !== toEnd) {
+      const l = nestedEnds.get(`i:${toEnd}`) ?? [];
+      l.push({ id: e.id, toward: centre(c.path[c.path.length - 2] as LNode), out: false });
+      nestedEnds.set(`i:${toEnd}`, l);
+    }
+  }
+  const nestedPort = new Map<string, number>();
+  for (const [key, list] of nestedEnds) {
+    if (list.length < 2) continue;
+    const id = key.slice(2);
+    const holder = chains.find((c) => c.edge.id === (list[0] as { id: string }).id) as {
+      path: LNode[];
+      edge: RegionEdge;
+      reversed: boolean;
+    };
+    const end = key.startsWith("o:")
+      ? (holder.path[0] as LNode)
+      : (holder.path[holder.path.length - 1] as LNode);
+    const box = endBox(end.key, id);
+    list.sort((a, b) => a.toward - b.toward);
+    list.forEach((x, k) => {
+      nestedPort.set(`${key[0]}:${x.id}`, box.across0 + (box.across * (k + 1)) / (list.length + 1));
+    });
+  }
 
   // Each bend between layers r and r+1 gets its own channel.
   const used = new Array<number>(rankCount).fill(0);
@@ -483,9 +521,13 @@ function layoutRegion(
     const sBox = endBox(first.key, fromEnd);
     const tBox = endBox(last.key, toEnd);
     const sAcross =
-      first.key === fromEnd ? (portOut.get(e.id) as number) : sBox.across0 + sBox.across / 2;
+      first.key === fromEnd
+        ? (portOut.get(e.id) as number)
+        : (nestedPort.get(`o:${e.id}`) ?? sBox.across0 + sBox.across / 2);
     const tAcross =
-      last.key === toEnd ? (portIn.get(e.id) as number) : tBox.across0 + tBox.across / 2;
+      last.key === toEnd
+        ? (portIn.get(e.id) as number)
+        : (nestedPort.get(`i:${e.id}`) ?? tBox.across0 + tBox.across / 2);
     const pts: { along: number; across: number }[] = [
       { along: sBox.along0 + sBox.along, across: sAcross },
     ];

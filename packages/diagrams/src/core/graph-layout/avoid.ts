@@ -5,7 +5,14 @@
  * this takes over only the ones that would pass through a box (edges leaving or entering a
  * compound node cross their own region's other nodes on the way). Pure and deterministic.
  */
-import { type Box, boxesOverlap, inflate, segmentHitsBox, simplify } from "../geometry.js";
+import {
+  type Box,
+  boxesOverlap,
+  inflate,
+  outlineCrosses,
+  segmentHitsBox,
+  simplify,
+} from "../geometry.js";
 import type { Point } from "../model.js";
 
 /** Clearance between a rerouted line and any box it passes. */
@@ -276,6 +283,7 @@ export function labelOnPath(
   size: { width: number; height: number },
   avoid: Box[],
   lines: Point[][],
+  outlines: Box[] = [],
 ): Box {
   const segs: { a: Point; b: Point; len: number }[] = [];
   for (let i = 1; i < points.length; i++) {
@@ -296,7 +304,9 @@ export function labelOnPath(
     };
   };
   const clear = (box: Box) =>
-    !avoid.some((o) => boxesOverlap(box, o)) && !lines.some((l) => pathHits(l, [inflate(box, 1)]));
+    !avoid.some((o) => boxesOverlap(box, o)) &&
+    !outlines.some((o) => outlineCrosses(inflate(box, 2), o)) &&
+    !lines.some((l) => pathHits(l, [inflate(box, 1)]));
   for (const { s } of order) {
     for (const t of [0.5, 0.35, 0.65, 0.2, 0.8]) {
       const box = at(s, t);

@@ -136,7 +136,7 @@ interface MeasuredLeaf {
 
 function tagText(leaf: ViewLeaf): string {
   const e = leaf.element;
-  const kind = KIND_WORDS[e.kind];
+  const kind = KIND_WORDS[leaf.boundaryKind ?? e.kind];
   const what = leaf.hidden === undefined ? kind : `${kind}, ${leaf.hidden} inside`;
   return e.technology ? `${what} · ${e.technology}` : what;
 }
@@ -148,7 +148,7 @@ function measureLeaf(leaf: ViewLeaf): MeasuredLeaf {
     e.description !== undefined && e.description !== ""
       ? textBlock(e.description, AM.textSize, "regular", AM.nodeText, 3)
       : undefined;
-  const tag = textBlock(tagText(leaf), AM.tagSize, "regular", AM.nodeText - 12, 1);
+  const tag = textBlock(tagText(leaf), AM.tagSize, "regular", AM.nodeText + 50, 1);
   const textW = Math.max(label.box.width, sublabel?.box.width ?? 0, tag.box.width + 12);
   const textH =
     label.box.height + (sublabel ? 2 + sublabel.box.height : 0) + 6 + tag.box.height + 4;

@@ -16,8 +16,9 @@ export interface ViewLeaf {
   kind: "leaf";
   id: string;
   element: Element;
-  /** For a closed boundary: how many elements it hides. */
+  /** For a closed boundary: how many elements it hides, and its kind. */
   hidden?: number;
+  boundaryKind?: BoundaryKind;
   component: ComponentType;
 }
 
@@ -97,7 +98,14 @@ export function projectView(d: ArchitectureDiagram, view: View): ProjectedView {
       const element: Element = { id: b.id, kind: CLOSED_KIND[b.kind ?? "system"], label: b.label };
       if (b.technology) element.technology = b.technology;
       if (b.hints) element.hints = b.hints;
-      return { kind: "leaf", id: b.id, element, hidden: count(b), component: "service" };
+      return {
+        kind: "leaf",
+        id: b.id,
+        element,
+        hidden: count(b),
+        boundaryKind: b.kind ?? "system",
+        component: "service",
+      };
     }
     return {
       kind: "group",
