@@ -14,8 +14,9 @@ import { readSvg, type SvgGeometry } from "./svg-geometry.js";
  * The geometric promises of a box-and-edge diagram (lifecycle, architecture, data-flow),
  * judged on the rendered SVG alone. It reads the drawing's semantic markup:
  *
- * - `<g class="node …" data-id data-parent?>`: an element; its box is the bounding box of
- *   the shapes it draws. `data-parent` names the boundary holding it.
+ * - `<g class="node …" data-id data-parent?>`: an element; its box is the box of the first
+ *   shape it draws (its outline: draw icons and decorations after it). `data-parent` names
+ *   the boundary holding it.
  * - `<g class="boundary …" data-id data-parent?>`: a boundary (a box holding elements); an
  *   element that another names as its `data-parent` is a boundary too (composite states).
  * - `<g class="edge …" data-id data-from data-to>` holding `<path class="edge-line">`: an edge.
@@ -118,7 +119,8 @@ export function fromGeometry(g: SvgGeometry): BoxDiagram {
       id,
       kind,
       parent: v.attrs["data-parent"],
-      box: union(v.boxes),
+      // The outline comes first; icons (relative paths, transforms) are not read reliably.
+      box: v.kind === "legend" ? union(v.boxes) : (v.boxes[0] as Box),
       classes: (v.attrs.class ?? "").split(" "),
     };
   });
