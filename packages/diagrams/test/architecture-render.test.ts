@@ -1,13 +1,14 @@
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateArchitecture } from "../bench/architecture-workload.mjs";
+import { VISUAL_PRESETS } from "../src/core/model.js";
 import { validateAs } from "../src/core/validate/index.js";
 import { type } from "../src/types/architecture/index.js";
 import type { ArchitectureDiagram } from "../src/types/architecture/model.js";
 import { starter } from "../src/types/architecture/starter.js";
 import { boxDiagramProblems, readBoxDiagram } from "./support/box-diagram-check.js";
-import { EXAMPLES_DIR } from "./support/cases.js";
+import { EXAMPLES_DIR, TESTDATA_DIR } from "./support/cases.js";
 
 // The geometric promises of architecture drawings, judged on the SVG with the shared checker:
 // every view of the example and the starter, and generated 60- and 150-element architectures.
@@ -107,4 +108,52 @@ describe("architecture views", () => {
   it("an unknown view is an error naming the views there are", () => {
     expect(() => type.layout(d, "nope")).toThrow(/context, containers, gateway, all/);
   });
+});
+
+// Golden SVGs: test/testdata/<case>/exp.<view>.svg. After an intended change to the drawing,
+// refresh them with `UPDATE_GOLDEN=1 npx vitest run --project diagrams architecture-render` and
+// look at them as PNG.
+const update = process.env.UPDATE_GOLDEN === "1";
+
+function golden(name: string, file: string, svg: string) {
+  const dir = join(TESTDATA_DIR, name);
+  const expected = join(dir, file);
+  if (update) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(expected, svg);
+  } else if (!existsSync(expected)) {
+    throw new Error(`no golden file ${expected}: run with UPDATE_GOLDEN=1`);
+  }
+  expect(svg).toBe(readFileSync(expected, "utf8"));
+}
+
+describe("golden architecture SVGs", () => {
+  const d = load("orderline-architecture");
+  for (const view of type.views?.(d) ?? []) {
+    it(`orderline-architecture, view ${view.id}`, () => {
+      golden(
+        "orderline-architecture",
+        `exp.${view.id}.svg`,
+        type.render(d, type.layout(d, view.id)),
+      );
+    });
+  }
+  for (const preset of VISUAL_PRESETS) {
+    it(`orderline-architecture, view containers, preset ${preset}`, () => {
+      golden(
+        "orderline-architecture",
+        `exp.containers.${preset}.svg`,
+        type.render(d, type.layout(d, "containers"), { preset, quality: "standard" }),
+      );
+    });
+  }
+  for (const view of type.views?.(starter) ?? []) {
+    it(`starter, view ${view.id}`, () => {
+      golden(
+        "architecture-starter",
+        `exp.${view.id}.svg`,
+        type.render(starter, type.layout(starter, view.id)),
+      );
+    });
+  }
 });
