@@ -66,12 +66,14 @@ export function dataFlowRuleProblems(value: unknown): UnlocatedProblem[] {
   // Placement: each names a declared boundary.
   const boundaryIds = [...boundaryParent.keys()];
   const enclosed = new Set<string>();
+  let misplaced = false;
   const placedIn = (o: Record<string, unknown>, pointer: string, what: string) => {
     if (!isId(o.boundary)) return;
     if (boundaryParent.has(o.boundary)) {
       enclosed.add(o.boundary);
       return;
     }
+    misplaced = true;
     const other = declared.get(o.boundary);
     problems.push({
       path: `${pointer}/boundary`,
@@ -85,7 +87,8 @@ export function dataFlowRuleProblems(value: unknown): UnlocatedProblem[] {
   for (const [b, i] of boundaries) placedIn(b, `/boundaries/${i}`, `boundary "${String(b.id)}"`);
   for (const [e, i] of elements) placedIn(e, `/elements/${i}`, `element "${String(e.id)}"`);
   cycles(problems, boundaries, boundaryParent);
-  for (const [b, i] of boundaries) {
+  // A misspelt placement is one problem, not also "the boundary it meant is empty".
+  for (const [b, i] of misplaced ? [] : boundaries) {
     if (isId(b.id) && declared.get(b.id)?.pointer === `/boundaries/${i}` && !enclosed.has(b.id)) {
       problems.push({
         path: `/boundaries/${i}`,
