@@ -50,8 +50,13 @@ export function generateDataFlow({ elements: total = 60, seed = 7 } = {}) {
     const outside = z % 5 === 4 ? kinds.length - 1 : -1;
     const ids = kinds.map((kind, k) => {
       const id = `${kind[0]}${counts[kind]++}`;
-      const element = { id, kind, label: `${{ entity: "Partner", process: "Handle", store: "Store" }[kind]} ${id.slice(1)}` };
-      if (counts[kind] % 4 === 1) element.sublabel = pick(["Node.js", "PostgreSQL", "partner's", "batch"]);
+      const element = {
+        id,
+        kind,
+        label: `${{ entity: "Partner", process: "Handle", store: "Store" }[kind]} ${id.slice(1)}`,
+      };
+      if (counts[kind] % 4 === 1)
+        element.sublabel = pick(["Node.js", "PostgreSQL", "partner's", "batch"]);
       if (k !== outside) element.boundary = boundary.id;
       elements.push(element);
       return { id, kind };
@@ -73,7 +78,11 @@ export function generateDataFlow({ elements: total = 60, seed = 7 } = {}) {
     // Each store sits between the processes around it: written before, read after.
     ids.forEach((e, k) => {
       if (e.kind !== "store") return;
-      const before = ids.slice(0, k).reverse().find((x) => x.kind === "process")?.id ?? processes[0];
+      const before =
+        ids
+          .slice(0, k)
+          .reverse()
+          .find((x) => x.kind === "process")?.id ?? processes[0];
       const after = ids.slice(k + 1).find((x) => x.kind === "process")?.id ?? processes[0];
       flow(before, e.id);
       flow(e.id, after);

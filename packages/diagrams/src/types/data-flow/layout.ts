@@ -179,6 +179,8 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
   const measuredElements = new Map(diagram.elements.map((e) => [e.id, measureElement(e)]));
   const measuredBoundaries = new Map(boundaries.map((b) => [b.id, measureBoundary(b)]));
 
+  const direction = diagram.meta.direction ?? "right";
+  const across = direction === "right" || direction === "left";
   const childrenOf = (id: string | undefined): GraphNode[] => [
     ...diagram.elements
       .filter((e) => e.boundary === id)
@@ -193,17 +195,18 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
         const width = Math.ceil(
           Math.max(m.label.box.width, m.sublabel?.box.width ?? 0) + 2 * M.padX,
         );
+        // Flows enter a boundary across the layers: from the left when they run across the
+        // page, from the top when they run down it. So the label sits above the contents in
+        // the first case and beside them in the second, where no flow comes in over it.
+        const padding = across
+          ? { top: m.header, left: M.boundaryPad, right: M.boundaryPad, bottom: M.boundaryPad }
+          : { top: M.boundaryPad, left: width, right: M.boundaryPad, bottom: M.boundaryPad };
         return {
           id: b.id,
           width,
           height: m.header + M.boundaryPad,
           children: childrenOf(b.id),
-          padding: {
-            top: m.header,
-            left: M.boundaryPad,
-            right: M.boundaryPad,
-            bottom: M.boundaryPad,
-          },
+          padding,
         };
       }),
   ];
@@ -225,7 +228,7 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
   const laid = layoutGraph({
     nodes: childrenOf(undefined),
     edges,
-    direction: diagram.meta.direction ?? "right",
+    direction,
     spacing: { node: M.nodeGap, edge: M.edgeGap, layer: M.layerGap },
   });
 
