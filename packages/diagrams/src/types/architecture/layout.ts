@@ -153,7 +153,8 @@ function measureLeaf(leaf: ViewLeaf): MeasuredLeaf {
   const textH =
     label.box.height + (sublabel ? 2 + sublabel.box.height : 0) + 6 + tag.box.height + 4;
   const measured: MeasuredLeaf = {
-    width: Math.ceil(Math.max(AM.nodeMinWidth, textW + AM.icon + 3 * AM.pad)),
+    // A brand badge takes the top right corner: room for it beside the text.
+    width: Math.ceil(Math.max(AM.nodeMinWidth, textW + AM.icon + 3 * AM.pad) + (e.brand ? 26 : 0)),
     height: Math.ceil(Math.max(AM.nodeMinHeight, textH + 2 * AM.pad)),
     label,
     tag,
@@ -280,7 +281,7 @@ export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): Arc
   const laid = layoutGraph({
     nodes,
     edges,
-    direction: d.direction ?? "right",
+    direction: d.meta.direction ?? "right",
     spacing: { node: AM.nodeGap, edge: AM.edgeGap, layer: AM.layerGap },
   });
 
@@ -470,12 +471,10 @@ function placeLeaf(
         .join("")
         .slice(0, 2)
         .toUpperCase();
+    // Inside the corner (not astride it as in sequence): nothing of a box sticks out of it.
+    const r = monogram.length > 2 ? 12 : 10;
     out.brand = {
-      circle: {
-        cx: round(box.x + box.width - 4),
-        cy: round(box.y + 4),
-        r: monogram.length > 2 ? 12 : 10,
-      },
+      circle: { cx: round(box.x + box.width - r - 5), cy: round(box.y + r + 5), r },
       monogram,
       size: monogram.length > 2 ? 8 : 9,
     };

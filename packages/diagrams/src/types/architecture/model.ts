@@ -44,8 +44,13 @@ export type BoundaryKind = (typeof BOUNDARY_KINDS)[number];
 export const RELATIONSHIP_KINDS = ["sync", "async", "data"] as const;
 export type RelationshipKind = (typeof RELATIONSHIP_KINDS)[number];
 
-export const DIRECTIONS = ["right", "down"] as const;
-export type Direction = (typeof DIRECTIONS)[number];
+/** Which way relationships run: right (default), down, left or up. */
+export type Direction = "right" | "down" | "left" | "up";
+
+/** The shared meta, plus the layout's direction. */
+export interface ArchitectureMeta extends Meta {
+  direction?: Direction;
+}
 
 /** Nudges for the automatic layout, never coordinates. */
 export interface Hints {
@@ -107,9 +112,7 @@ export interface View {
 export interface ArchitectureDiagram {
   schema_version: 2;
   diagram_type: "architecture";
-  meta: Meta;
-  /** Which way relationships run: right (default) or down. */
-  direction?: Direction;
+  meta: ArchitectureMeta;
   /** Elements outside every boundary. */
   elements?: Element[];
   boundaries?: Boundary[];

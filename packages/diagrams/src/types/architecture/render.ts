@@ -51,8 +51,11 @@ function renderBoundary(b: BoundaryLayout, theme: Theme): string {
 
 function renderElement(e: ElementLayout, theme: Theme, showcase: boolean): string {
   const node = renderNode(e, theme, showcase);
-  const attrs = `data-parent="${e.parent ?? ""}"${e.hidden === undefined ? "" : ` data-closed="${e.hidden}"`}`;
-  const tagged = node.replace(/^<g /, `<g ${attrs} `);
+  const attrs = [
+    e.parent === undefined ? "" : `data-parent="${e.parent}" `,
+    e.hidden === undefined ? "" : `data-closed="${e.hidden}" `,
+  ].join("");
+  const tagged = node.replace(/^<g /, `<g ${attrs}`);
   if (e.hidden === undefined) return tagged;
   // A closed boundary: a second outline behind it says there is more inside.
   const { x, y, width, height } = e.box;
@@ -169,7 +172,13 @@ export function renderArchitecture(
         "g",
         { class: "legends" },
         (layout.legend ? renderLegend(layout.legend, theme) : "") +
-          renderKinds(layout.kinds, theme),
+          (layout.kinds.length > 0
+            ? el(
+                "g",
+                { class: "legend", role: "group", "aria-label": "Relationship kinds" },
+                renderKinds(layout.kinds, theme),
+              )
+            : ""),
       ),
     );
   }

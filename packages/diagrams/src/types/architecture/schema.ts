@@ -1,7 +1,8 @@
 import { createRequire } from "node:module";
+import { LAYOUT_DIRECTION_SCHEMA, metaWith } from "../../core/validate/meta-with.js";
 import type { SchemaValidator } from "../../core/validate/schema.js";
 import { typeSchema } from "../../core/validate/schema.js";
-import { BOUNDARY_KINDS, DIRECTIONS, ELEMENT_KINDS, RELATIONSHIP_KINDS } from "./model.js";
+import { BOUNDARY_KINDS, ELEMENT_KINDS, RELATIONSHIP_KINDS } from "./model.js";
 
 const hints = {
   description: "Nudges for the automatic layout, never coordinates.",
@@ -46,12 +47,9 @@ export const schema = typeSchema(
         },
         diagram_type: { description: 'Always "architecture".', const: "architecture" },
         meta: {
-          description: "Title and presentation of the diagram, as in every type.",
-          $ref: "#/$defs/meta",
-        },
-        direction: {
-          description: "Which way relationships run: right (default) or down.",
-          enum: [...DIRECTIONS],
+          description:
+            "Title and presentation of the diagram, as in every type, and the layout's direction.",
+          $ref: "#/$defs/architectureMeta",
         },
         elements: {
           description: "Elements outside every boundary.",
@@ -78,6 +76,7 @@ export const schema = typeSchema(
       },
     },
     defs: {
+      architectureMeta: metaWith({ direction: LAYOUT_DIRECTION_SCHEMA }),
       element: {
         type: "object",
         required: ["id", "kind", "label"],

@@ -4,8 +4,7 @@ import type { ArchitectureDiagram } from "./model.js";
 export const starter: ArchitectureDiagram = {
   schema_version: 2,
   diagram_type: "architecture",
-  meta: { title: "Online shop" },
-  direction: "right",
+  meta: { title: "Online shop", direction: "right" },
   elements: [
     { id: "customer", kind: "person", label: "Customer", description: "Buys from the shop" },
     {
