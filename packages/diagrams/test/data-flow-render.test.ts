@@ -52,8 +52,9 @@ const down = (d: DataFlowDiagram): DataFlowDiagram => ({
 
 const cases: [string, () => DataFlowDiagram][] = [
   ["signed order example", () => load(EXAMPLE)],
-  ["signed order example, direction down", () => down(load(EXAMPLE))],
   ["starter", () => starter],
+  ["starter, direction down", () => down(starter)],
+  ["starter, direction left", () => ({ ...starter, meta: { ...starter.meta, direction: "left" } })],
   ["generated 60 elements", () => generateDataFlow({ elements: 60 })],
   [
     "generated 60 elements, direction down",
