@@ -61,7 +61,7 @@ export function generateDataFlow({ elements: total = 60, seed = 7 } = {}) {
       elements.push(element);
       return { id, kind };
     });
-    if (ids.some((e, k) => k !== outside)) boundaries.push(boundary);
+    if (ids.some((_, k) => k !== outside)) boundaries.push(boundary);
     const processes = ids.filter((e) => e.kind === "process").map((e) => e.id);
     const entity = ids.find((e) => e.kind === "entity")?.id;
     if (processes.length === 0) {
