@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchArchitecture } from "./architecture.mjs";
 import { benchDataFlow } from "./data-flow.mjs";
 import { summarize, timeInProcess, timeProcess } from "./lib.mjs";
 import { benchLifecycle } from "./lifecycle.mjs";
@@ -102,6 +103,11 @@ const lifecycle = await benchLifecycle({
   coldRuns: COLD_RUNS,
   mermaidRuns: Number(process.env.BENCH_MERMAID_RUNS ?? 5),
 });
+const architecture = await benchArchitecture({
+  runs: Math.min(RUNS, 50),
+  coldRuns: COLD_RUNS,
+  mermaidRuns: Number(process.env.BENCH_MERMAID_RUNS ?? 5),
+});
 const dataFlow = await benchDataFlow({
   runs: Math.min(RUNS, 30),
   coldRuns: COLD_RUNS,
@@ -110,8 +116,20 @@ const dataFlow = await benchDataFlow({
 const validation = await benchValidate({ runs: RUNS, coldRuns: COLD_RUNS });
 console.log(`Node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);
 console.log(
-  formatRows([...validation, ...rows, ...sequence.rows, ...lifecycle.rows, ...dataFlow.rows]),
+  formatRows([
+    ...validation,
+    ...rows,
+    ...sequence.rows,
+    ...lifecycle.rows,
+    ...architecture.rows,
+    ...dataFlow.rows,
+  ]),
 );
+if (architecture.ratio !== undefined) {
+  console.log(
+    `\nmmdc / orderline cold architecture SVG (medians): ${architecture.ratio.toFixed(1)}×`,
+  );
+}
 if (lifecycle.ratio !== undefined) {
   console.log(`\nmmdc / orderline cold lifecycle SVG (medians): ${lifecycle.ratio.toFixed(1)}×`);
 }

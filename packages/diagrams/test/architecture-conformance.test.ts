@@ -3,6 +3,7 @@ import { validateAs } from "../src/core/validate/index.js";
 import type { Problem } from "../src/core/validate/problem.js";
 import { ARCHITECTURE_RULES } from "../src/types/architecture/catalog.js";
 import { type } from "../src/types/architecture/index.js";
+import { layoutArchitecture } from "../src/types/architecture/layout.js";
 import type { ArchitectureDiagram } from "../src/types/architecture/model.js";
 import { del, get, set } from "./validate-pointer.js";
 
@@ -264,7 +265,7 @@ describe("architecture conformance: each rule passes and fails", () => {
   it("every view of the base description lays out", () => {
     const d = base();
     for (const v of type.views?.(d) ?? []) {
-      expect(type.layout(d, v.id).elements.length).toBeGreaterThan(0);
+      expect(layoutArchitecture(d, v.id).elements.length).toBeGreaterThan(0);
     }
   });
 });

@@ -5,6 +5,7 @@ import { generateArchitecture } from "../bench/architecture-workload.mjs";
 import { VISUAL_PRESETS } from "../src/core/model.js";
 import { validateAs } from "../src/core/validate/index.js";
 import { type } from "../src/types/architecture/index.js";
+import { layoutArchitecture } from "../src/types/architecture/layout.js";
 import type { ArchitectureDiagram } from "../src/types/architecture/model.js";
 import { starter } from "../src/types/architecture/starter.js";
 import { boxDiagramProblems, readBoxDiagram } from "./support/box-diagram-check.js";
@@ -43,7 +44,7 @@ describe("architecture drawings keep their geometric promises", () => {
         const views = type.views?.(d) ?? [];
         expect(views.length).toBeGreaterThan(0);
         for (const view of views) {
-          const layout = type.layout(d, view.id);
+          const layout = layoutArchitecture(d, view.id);
           const svg = type.render(d, layout);
           const read = readBoxDiagram(svg);
           expect(read.elements.filter((e) => e.kind === "element")).toHaveLength(
@@ -67,7 +68,7 @@ describe("architecture views", () => {
     "elements" in layout ? layout.elements.map((e) => e.id).sort() : [];
 
   it("the context view closes every boundary and joins the relationships onto it", () => {
-    const layout = type.layout(d, "context");
+    const layout = layoutArchitecture(d, "context");
     expect(layout.boundaries).toEqual([]);
     expect(ids(layout)).toEqual(["developer", "orderline", "partner", "tenant-user"]);
     const partner = layout.relationships.filter((r) => r.from === "partner");
@@ -79,7 +80,7 @@ describe("architecture views", () => {
   });
 
   it("a view naming a boundary opens it and those around it, and closes the rest", () => {
-    const layout = type.layout(d, "gateway");
+    const layout = layoutArchitecture(d, "gateway");
     expect(layout.boundaries.map((b) => b.id)).toEqual(["orderline", "gateway-cluster", "data"]);
     expect(ids(layout)).toContain("gateway-1");
     expect(ids(layout)).toContain("packages");
@@ -92,11 +93,11 @@ describe("architecture views", () => {
     const { views: _views, ...rest } = d;
     const all = rest as ArchitectureDiagram;
     expect(type.views?.(all).map((v) => v.id)).toEqual(["all"]);
-    expect(type.layout(all).boundaries).toHaveLength(4);
+    expect(layoutArchitecture(all).boundaries).toHaveLength(4);
   });
 
   it("draws each relationship kind distinctly and names them in the legend", () => {
-    const svg = type.render(starter, type.layout(starter, "containers"));
+    const svg = type.render(starter, layoutArchitecture(starter, "containers"));
     expect(svg).toMatch(/class="edge edge-main"[^>]*|data-kind="sync"/);
     for (const kind of ["sync", "async", "data"]) {
       expect(svg).toContain(`data-kind="${kind}"`);
@@ -106,7 +107,7 @@ describe("architecture views", () => {
   });
 
   it("an unknown view is an error naming the views there are", () => {
-    expect(() => type.layout(d, "nope")).toThrow(/context, containers, gateway, all/);
+    expect(() => layoutArchitecture(d, "nope")).toThrow(/context, containers, gateway, all/);
   });
 });
 
@@ -134,7 +135,7 @@ describe("golden architecture SVGs", () => {
       golden(
         "orderline-architecture",
         `exp.${view.id}.svg`,
-        type.render(d, type.layout(d, view.id)),
+        type.render(d, layoutArchitecture(d, view.id)),
       );
     });
   }
@@ -143,7 +144,7 @@ describe("golden architecture SVGs", () => {
       golden(
         "orderline-architecture",
         `exp.containers.${preset}.svg`,
-        type.render(d, type.layout(d, "containers"), { preset, quality: "standard" }),
+        type.render(d, layoutArchitecture(d, "containers"), { preset, quality: "standard" }),
       );
     });
   }
@@ -152,7 +153,7 @@ describe("golden architecture SVGs", () => {
       golden(
         "architecture-starter",
         `exp.${view.id}.svg`,
-        type.render(starter, type.layout(starter, view.id)),
+        type.render(starter, layoutArchitecture(starter, view.id)),
       );
     });
   }

@@ -7,7 +7,7 @@
  * coordinate assignment (weighted pool-adjacent-violators, so long edges run straight),
  * orthogonal routes with their bends in channels between layers. Reference: docs/decisions.md.
  */
-import { type Box, boxesOverlap } from "./geometry.js";
+import { type Box, boxesOverlap, inflate } from "./geometry.js";
 import { labelOnPath, pathHits, routeAround } from "./graph-layout/avoid.js";
 import { type Abstract, type Frame, frame } from "./graph-layout/frame.js";
 import { orderLayers } from "./graph-layout/order.js";
@@ -165,8 +165,9 @@ function avoidBoxes(
       obstacles.push(b);
     }
     for (const [id, b] of keepOut) if (id !== e.from && id !== e.to) obstacles.push(b);
+    // Another edge's label, with a little room: a line running along its border reads as its.
     for (const [id, other] of root.edges)
-      if (id !== e.id && other.label) obstacles.push(other.label);
+      if (id !== e.id && other.label) obstacles.push(inflate(other.label, 3));
     const clear =
       !pathHits(laid.points, obstacles) &&
       !(laid.label && obstacles.some((o) => boxesOverlap(o, laid.label as Box)));

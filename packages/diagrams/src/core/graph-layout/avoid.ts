@@ -45,23 +45,23 @@ export function pathHits(points: Point[], boxes: Box[]): boolean {
   return false;
 }
 
+/** Sorted, with lines closer than half a unit merged: they make no different route, only work. */
 function sortedUnique(values: number[]): number[] {
-  const s = [...new Set(values.map((v) => Math.round(v * 100) / 100))];
-  return s.sort((a, b) => a - b);
+  const sorted = [...values].sort((a, b) => a - b);
+  const out: number[] = [];
+  for (const v of sorted)
+    if (out.length === 0 || v - (out[out.length - 1] as number) >= 0.5) out.push(v);
+  return out;
 }
 
-function indexOf(axis: number[], v: number): number {
-  const r = Math.round(v * 100) / 100;
-  let lo = 0;
-  let hi = axis.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const m = axis[mid] as number;
-    if (m === r) return mid;
-    if (m < r) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+function withExact(lines: number[], exact: number[]): number[] {
+  return [...new Set([...lines, ...exact])].sort((a, b) => a - b);
+}
+
+/** The index of the line at `v`, or -1. */
+function nearest(axis: number[], v: number): number {
+  const i = lowerBound(axis, v);
+  return i < axis.length && axis[i] === v ? i : -1;
 }
 
 /** The first index of `axis` at or above `v`. */
@@ -154,26 +154,51 @@ class Heap {
  * keeps MARGIN away from every obstacle; undefined when the obstacles wall an end in.
  */
 export function routeAround(req: RouteRequest): Point[] | undefined {
+  // Most lines find their way near their ends: search a window round both first (a small grid
+  // is fast), then wider, then everywhere.
+  const x0 = Math.min(req.from.x, req.to.x);
+  const y0 = Math.min(req.from.y, req.to.y);
+  const span: Box = {
+    x: x0,
+    y: y0,
+    width: Math.max(req.from.x + req.from.width, req.to.x + req.to.width) - x0,
+    height: Math.max(req.from.y + req.from.height, req.to.y + req.to.height) - y0,
+  };
+  for (const grow of [120, 480]) {
+    const found = routeWithin(req, inflate(span, grow));
+    if (found) return found;
+  }
+  return routeWithin(req, undefined);
+}
+
+function routeWithin(req: RouteRequest, window: Box | undefined): Point[] | undefined {
   const starts = ports(req.from, req.fromUsed);
   const goals = ports(req.to, req.toUsed);
-  const blockers = [...req.obstacles, req.from, req.to];
+  const near = window
+    ? req.obstacles.filter((o) => boxesOverlap(inflate(o, MARGIN), window))
+    : req.obstacles;
+  const blockers = [...near, req.from, req.to];
   const xs: number[] = [];
   const ys: number[] = [];
   for (const o of blockers) {
     xs.push(o.x - MARGIN, o.x + o.width + MARGIN, o.x + o.width / 2);
     ys.push(o.y - MARGIN, o.y + o.height + MARGIN, o.y + o.height / 2);
   }
-  for (const p of [...starts, ...goals]) {
-    xs.push(p.seed.x);
-    ys.push(p.seed.y);
-  }
-  const X = sortedUnique(xs);
-  const Y = sortedUnique(ys);
+  const inside = (v: number, lo: number, size: number) => v >= lo && v <= lo + size;
+  // The ports' lines exactly (a line leaves a port straight), the obstacles' merged.
+  const X = withExact(
+    sortedUnique(window ? xs.filter((x) => inside(x, window.x, window.width)) : xs),
+    [...starts, ...goals].map((p) => p.seed.x),
+  );
+  const Y = withExact(
+    sortedUnique(window ? ys.filter((y) => inside(y, window.y, window.height)) : ys),
+    [...starts, ...goals].map((p) => p.seed.y),
+  );
   const W = X.length;
   const H = Y.length;
   const blocked = new Uint8Array(W * H);
   for (const o of blockers) {
-    const b = inflate(o, MARGIN - 0.5);
+    const b = inflate(o, MARGIN - 1);
     const i0 = lowerBound(X, b.x);
     const i1 = lowerBound(X, b.x + b.width);
     const j0 = lowerBound(Y, b.y);
@@ -181,8 +206,8 @@ export function routeAround(req: RouteRequest): Point[] | undefined {
     for (let j = j0; j < j1; j++) for (let i = i0; i < i1; i++) blocked[j * W + i] = 1;
   }
   const cell = (p: Point) => {
-    const i = indexOf(X, p.x);
-    const j = indexOf(Y, p.y);
+    const i = nearest(X, p.x);
+    const j = nearest(Y, p.y);
     return i < 0 || j < 0 ? -1 : j * W + i;
   };
   const goalAt = new Map<number, Port[]>();
@@ -194,22 +219,23 @@ export function routeAround(req: RouteRequest): Point[] | undefined {
   if (goalAt.size === 0) return undefined;
   const tx = req.to.x + req.to.width / 2;
   const ty = req.to.y + req.to.height / 2;
+  // Distance to the target's box, and a bend when it lies neither across nor along the way.
   const h = (c: number) => {
     const x = X[c % W] as number;
     const y = Y[Math.floor(c / W)] as number;
-    return (
-      Math.max(0, Math.abs(x - tx) - req.to.width / 2) +
-      Math.max(0, Math.abs(y - ty) - req.to.height / 2)
-    );
+    const dx = Math.max(0, Math.abs(x - tx) - req.to.width / 2);
+    const dy = Math.max(0, Math.abs(y - ty) - req.to.height / 2);
+    return dx + dy + (dx > 0 && dy > 0 ? BEND : 0);
   };
-  const g = new Float64Array(W * H * 4).fill(Number.POSITIVE_INFINITY);
-  const prev = new Int32Array(W * H * 4).fill(-1);
+  // A state is a grid point and the axis the line arrived along (0 across, 1 up or down).
+  const g = new Float64Array(W * H * 2).fill(Number.POSITIVE_INFINITY);
+  const prev = new Int32Array(W * H * 2).fill(-1);
   const startOf = new Map<number, Port>();
   const heap = new Heap();
   for (const s of starts) {
     const c = cell(s.seed);
     if (c < 0 || blocked[c]) continue;
-    const st = c * 4 + s.dir;
+    const st = c * 2 + (s.dir & 1);
     if (MARGIN < (g[st] as number)) {
       g[st] = MARGIN;
       startOf.set(st, s);
@@ -221,14 +247,13 @@ export function routeAround(req: RouteRequest): Point[] | undefined {
   let bestGoal: Port | undefined;
   while (heap.size > 0 && heap.peekKey() < best) {
     const st = heap.pop();
-    const c = st >> 2;
-    const d = (st & 3) as Dir;
+    const c = st >> 1;
+    const axis = st & 1;
     const cost = g[st] as number;
     const here = goalAt.get(c);
     if (here) {
       for (const goal of here) {
-        const inward = ((goal.dir + 2) % 4) as Dir;
-        const total = cost + MARGIN + (d === inward ? 0 : d === goal.dir ? 2 * BEND : BEND);
+        const total = cost + MARGIN + (axis === (goal.dir & 1) ? 0 : BEND);
         if (total < best) {
           best = total;
           bestState = st;
@@ -239,7 +264,6 @@ export function routeAround(req: RouteRequest): Point[] | undefined {
     const i = c % W;
     const j = (c - i) / W;
     for (let nd = 0 as Dir; nd < 4; nd = (nd + 1) as Dir) {
-      if (nd === (d + 2) % 4) continue;
       const ni = i + (DX[nd] as number);
       const nj = j + (DY[nd] as number);
       if (ni < 0 || nj < 0 || ni >= W || nj >= H) continue;
@@ -248,8 +272,8 @@ export function routeAround(req: RouteRequest): Point[] | undefined {
       const step =
         Math.abs((X[ni] as number) - (X[i] as number)) +
         Math.abs((Y[nj] as number) - (Y[j] as number)) +
-        (nd === d ? 0 : BEND);
-      const ns = nc * 4 + nd;
+        ((nd & 1) === axis ? 0 : BEND);
+      const ns = nc * 2 + (nd & 1);
       const ng = cost + step;
       if (ng < (g[ns] as number)) {
         g[ns] = ng;
@@ -263,7 +287,7 @@ export function routeAround(req: RouteRequest): Point[] | undefined {
   let st = bestState;
   let first = st;
   while (st >= 0) {
-    const c = st >> 2;
+    const c = st >> 1;
     cells.push({ x: X[c % W] as number, y: Y[Math.floor(c / W)] as number });
     first = st;
     st = prev[st] as number;
@@ -276,7 +300,8 @@ export function routeAround(req: RouteRequest): Point[] | undefined {
 /**
  * Where a label of `size` sits on `points`: centred on a segment (so it touches its line),
  * longest segments first, at the middle and then further along, clear of `avoid` boxes and of
- * the `lines` of other edges; the middle of the longest segment when nothing is clear.
+ * the `lines` of other edges, else beside its segment; when nothing is clear, the place with
+ * the fewest conflicts.
  */
 export function labelOnPath(
   points: Point[],
@@ -293,25 +318,38 @@ export function labelOnPath(
   }
   // Keep the ends free for the arrowhead and the port.
   const order = segs.map((s, k) => ({ s, k })).sort((p, q) => q.s.len - p.s.len || p.k - q.k);
-  const at = (s: { a: Point; b: Point }, t: number): Box => {
+  const at = (s: { a: Point; b: Point }, t: number, shift: number): Box => {
     const x = s.a.x + (s.b.x - s.a.x) * t;
     const y = s.a.y + (s.b.y - s.a.y) * t;
+    // Shifted across its segment, the label still touches it (at its side, not its middle).
+    const across = s.a.y === s.b.y;
+    const dx = across ? 0 : shift * (size.width / 2 - 1);
+    const dy = across ? shift * (size.height / 2 - 1) : 0;
     return {
-      x: x - size.width / 2,
-      y: y - size.height / 2,
+      x: x + dx - size.width / 2,
+      y: y + dy - size.height / 2,
       width: size.width,
       height: size.height,
     };
   };
-  const clear = (box: Box) =>
-    !avoid.some((o) => boxesOverlap(box, o)) &&
-    !outlines.some((o) => outlineCrosses(inflate(box, 2), o)) &&
-    !lines.some((l) => pathHits(l, [inflate(box, 1)]));
+  const conflicts = (box: Box) =>
+    10 * avoid.filter((o) => boxesOverlap(box, o)).length +
+    10 * outlines.filter((o) => outlineCrosses(inflate(box, 2), o)).length +
+    lines.filter((l) => pathHits(l, [inflate(box, 1)])).length;
+  let best: Box | undefined;
+  let bestScore = Number.POSITIVE_INFINITY;
   for (const { s } of order) {
-    for (const t of [0.5, 0.35, 0.65, 0.2, 0.8]) {
-      const box = at(s, t);
-      if (clear(box)) return box;
+    for (const t of [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9]) {
+      for (const shift of [0, 1, -1]) {
+        const box = at(s, t, shift);
+        const score = conflicts(box);
+        if (score === 0) return box;
+        if (score < bestScore) {
+          bestScore = score;
+          best = box;
+        }
+      }
     }
   }
-  return at((order[0] as { s: { a: Point; b: Point } }).s, 0.5);
+  return best ?? at((order[0] as { s: { a: Point; b: Point } }).s, 0.5, 0);
 }

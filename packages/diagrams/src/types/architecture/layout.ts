@@ -13,8 +13,10 @@ import {
   type Point,
 } from "../../core/model.js";
 import type { NodeBox } from "../../core/svg/boxes.js";
+import { brandMonogram } from "../../core/svg/brand.js";
 import type { LegendLayout } from "../../core/svg/document.js";
 import { lineHeight, place, type TextBlock, textBlock } from "../../core/text/block.js";
+import { placeHeading } from "../../core/text/heading.js";
 import type { ArchitectureDiagram, Boundary, Element, RelationshipKind, View } from "./model.js";
 import { viewsOf } from "./model.js";
 import { type ProjectedView, projectView, type ViewItem, type ViewLeaf } from "./view.js";
@@ -288,22 +290,11 @@ export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): Arc
   const graphW = laid.width;
   const graphH = laid.height;
   const M = AM;
-  let title = textBlock(d.meta.title, M.titleSize, "semibold", Math.max(graphW, 560), 2);
   const subText = view.title !== d.meta.title ? view.title : d.meta.subtitle;
   const subParts = [subText, view.caption].filter((p) => p !== undefined && p !== "");
-  let subtitle =
-    subParts.length > 0
-      ? textBlock(subParts.join(" — "), M.subtitleSize, "regular", Math.max(graphW, 560), 3)
-      : undefined;
+  const heading = placeHeading(d.meta.title, subParts.join(" — "), graphW, M);
+  const { title, subtitle, top } = heading;
   const x0 = M.margin;
-  let y = M.margin;
-  title = place(title, x0, y);
-  y += title.box.height;
-  if (subtitle) {
-    subtitle = place(subtitle, x0, y + 4);
-    y += 4 + subtitle.box.height;
-  }
-  const top = y + 24;
   const move = (b: Box): Box => ({
     x: round(b.x + x0),
     y: round(b.y + top),
@@ -463,14 +454,7 @@ function placeLeaf(
   };
   if (leaf.hidden !== undefined) out.hidden = leaf.hidden;
   if (e.brand) {
-    const monogram =
-      e.brand.monogram ??
-      e.brand.name
-        .split(/\s+/)
-        .map((w) => w[0] ?? "")
-        .join("")
-        .slice(0, 2)
-        .toUpperCase();
+    const monogram = brandMonogram(e.brand);
     // Inside the corner (not astride it as in sequence): nothing of a box sticks out of it.
     const r = monogram.length > 2 ? 12 : 10;
     out.brand = {

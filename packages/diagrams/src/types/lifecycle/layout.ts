@@ -7,6 +7,7 @@ import {
 } from "../../core/graph-layout.js";
 import type { EdgeRole, Point } from "../../core/model.js";
 import { lineHeight, place, type TextBlock, textBlock } from "../../core/text/block.js";
+import { placeHeading } from "../../core/text/heading.js";
 import {
   allStates,
   type LifecycleDiagram,
@@ -220,21 +221,13 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
 
   const graphW = laid.width;
   const graphH = laid.height;
-  let title = textBlock(diagram.meta.title, M.titleSize, "semibold", Math.max(graphW, 560), 2);
-  const subtitleText = diagram.meta.subtitle;
-  let subtitle =
-    subtitleText !== undefined && subtitleText !== ""
-      ? textBlock(subtitleText, M.subtitleSize, "regular", Math.max(graphW, 560), 3)
-      : undefined;
+  const { title, subtitle, top } = placeHeading(
+    diagram.meta.title,
+    diagram.meta.subtitle,
+    graphW,
+    M,
+  );
   const x0 = M.margin;
-  let y = M.margin;
-  title = place(title, x0, y);
-  y += title.box.height;
-  if (subtitle) {
-    subtitle = place(subtitle, x0, y + 4);
-    y += 4 + subtitle.box.height;
-  }
-  const top = y + 24;
   const dx = x0;
   const dy = top;
   const move = (b: Box): Box => ({
