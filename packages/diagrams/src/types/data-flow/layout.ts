@@ -201,12 +201,20 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
         const padding = across
           ? { top: m.header, left: M.boundaryPad, right: M.boundaryPad, bottom: M.boundaryPad }
           : { top: M.boundaryPad, left: width, right: M.boundaryPad, bottom: M.boundaryPad };
+        const textH = m.header - M.boundaryHeaderGap - M.padY;
         return {
           id: b.id,
           width,
           height: m.header + M.boundaryPad,
           children: childrenOf(b.id),
           padding,
+          // Where the label is written: no flow runs over it, no flow label sits on it.
+          keepOut: {
+            x: M.padX - 4,
+            y: M.padY - 4,
+            width: width - 2 * M.padX + 8,
+            height: textH + 8,
+          },
         };
       }),
   ];
