@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -12,13 +12,13 @@ import type { DataFlowDiagram } from "../src/types/data-flow/model.js";
 import { boundariesReport } from "../src/types/data-flow/report-boundaries.js";
 import { starter } from "../src/types/data-flow/starter.js";
 import { boxDiagramProblems, readBoxDiagram } from "./support/box-diagram-check.js";
-import { EXAMPLES_DIR, TESTDATA_DIR } from "./support/cases.js";
+import { EXAMPLES_DIR } from "./support/cases.js";
+import { golden } from "./support/golden.js";
 import { readSvg } from "./support/svg-geometry.js";
 
 // Golden SVGs: test/testdata/<case>/exp*.svg. After an intended change to the drawing, refresh
 // them with `UPDATE_GOLDEN=1 npx vitest run --project diagrams data-flow-render` and look at
 // them (render to PNG) before committing.
-const update = process.env.UPDATE_GOLDEN === "1";
 // Rendering is slow on a loaded machine; nothing here is timed.
 const SLOW = 180_000;
 const EXAMPLE = join(EXAMPLES_DIR, "signed-order-data-flow.json");
@@ -31,18 +31,6 @@ function load(file: string): DataFlowDiagram {
 
 async function render(d: DataFlowDiagram, options: RenderOptions = {}): Promise<string> {
   return type.render(d, await type.layout(d), options);
-}
-
-function golden(name: string, file: string, svg: string) {
-  const dir = join(TESTDATA_DIR, name);
-  const expected = join(dir, file);
-  if (update) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(expected, svg);
-  }
-  if (!existsSync(expected))
-    throw new Error(`no golden file ${expected}: run with UPDATE_GOLDEN=1`);
-  expect(svg).toBe(readFileSync(expected, "utf8"));
 }
 
 const down = (d: DataFlowDiagram): DataFlowDiagram => ({

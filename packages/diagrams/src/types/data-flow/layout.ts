@@ -1,3 +1,4 @@
+import { fitToViewBox } from "../../core/fit.js";
 import { type Box, round } from "../../core/geometry.js";
 import {
   type GraphEdge,
@@ -7,6 +8,7 @@ import {
 } from "../../core/graph-layout.js";
 import type { ComponentType, Point } from "../../core/model.js";
 import { place, type TextBlock, textBlock } from "../../core/text/block.js";
+import { placeHeading } from "../../core/text/heading.js";
 import { boundaryCrossings, type Crossing, crossingPoints } from "./crossings.js";
 import {
   type Classification,
@@ -241,21 +243,14 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
   });
 
   const graphW = laid.width;
-  let title = textBlock(diagram.meta.title, M.titleSize, "semibold", Math.max(graphW, 560), 2);
-  const subtitleText = diagram.meta.subtitle;
-  let subtitle =
-    subtitleText !== undefined && subtitleText !== ""
-      ? textBlock(subtitleText, M.subtitleSize, "regular", Math.max(graphW, 560), 3)
-      : undefined;
-  let y = M.margin;
-  title = place(title, M.margin, y);
-  y += title.box.height;
-  if (subtitle) {
-    subtitle = place(subtitle, M.margin, y + 4);
-    y += 4 + subtitle.box.height;
-  }
+  const { title, subtitle, top } = placeHeading(
+    diagram.meta.title,
+    diagram.meta.subtitle,
+    graphW,
+    M,
+  );
   const dx = M.margin;
-  const dy = y + 24;
+  const dy = top;
   const move = (b: Box): Box => ({
     x: round(b.x + dx),
     y: round(b.y + dy),
@@ -352,16 +347,9 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
     Math.max(graphW, title.box.width, subtitle?.box.width ?? 0, legend?.box.width ?? 0) +
     2 * M.margin;
   const contentH = (legend ? legend.box.y + legend.box.height : dy + laid.height) + M.margin;
-  const requested = diagram.meta.viewBox;
-  const width = requested ? requested[0] : contentW;
-  const height = requested ? requested[1] : contentH;
-  const scale = Math.min(1, width / contentW, height / contentH);
   const layout: DataFlowLayout = {
     meta: diagram.meta,
-    width: round(width),
-    height: round(height),
-    scale: round(scale * 10000) / 10000,
-    offset: { x: round((width - contentW * scale) / 2), y: round((height - contentH * scale) / 2) },
+    ...fitToViewBox(contentW, contentH, diagram.meta.viewBox),
     title,
     boundaries: boundaryLayouts,
     elements,
