@@ -77,16 +77,12 @@ export async function benchDataFlow({ runs, coldRuns, mermaidRuns, elements = 60
   let mermaid;
   const mermaidModule = new URL("./mermaid.mjs", import.meta.url);
   if (existsSync(mermaidModule) && mermaidRuns > 0) {
-    const { renderWithMermaid } = await import(mermaidModule.href);
+    const { timeMermaid } = await import(mermaidModule.href);
     const text = toMermaidFlowchart(diagram);
     writeFileSync(join(dir, "same.mmd"), text);
-    const samples = [];
-    for (let i = 0; i < mermaidRuns; i++) {
-      samples.push(renderWithMermaid(text, join(dir, "mermaid.svg")));
-    }
     mermaid = summarize(
       `cold process: mmdc flowchart with subgraphs, same ${elements} elements → svg`,
-      samples,
+      timeMermaid(text, join(dir, "mermaid.svg"), mermaidRuns),
     );
     rows.push(mermaid);
   }

@@ -7,6 +7,7 @@ import {
   layoutGraph,
 } from "../../core/graph-layout.js";
 import type { ComponentType, Point } from "../../core/model.js";
+import type { Frame } from "../../core/svg/document.js";
 import { place, type TextBlock, textBlock } from "../../core/text/block.js";
 import { placeHeading } from "../../core/text/heading.js";
 import { boundaryCrossings, type Crossing, crossingPoints } from "./crossings.js";
@@ -99,14 +100,8 @@ export interface DataFlowLegend {
   entries: LegendEntry[];
 }
 
-export interface DataFlowLayout {
+export interface DataFlowLayout extends Frame {
   meta: DataFlowMeta;
-  width: number;
-  height: number;
-  scale: number;
-  offset: Point;
-  title: TextBlock;
-  subtitle?: TextBlock;
   /** Outer boundaries first (drawing order). */
   boundaries: BoundaryLayout[];
   elements: ElementLayout[];
