@@ -90,13 +90,19 @@ export async function benchArchitecture({ runs, coldRuns, mermaidRuns }) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { formatRows } = await import("./validate.mjs");
+  const coldRuns = Number(process.env.BENCH_COLD_RUNS ?? 10);
+  // The bare Node start, in the same run: how loaded the machine is.
+  const baseline = summarize(
+    "cold process: node -e 0 (baseline)",
+    timeProcess(["-e", "0"], coldRuns),
+  );
   const result = await benchArchitecture({
     runs: Number(process.env.BENCH_RUNS ?? 50),
-    coldRuns: Number(process.env.BENCH_COLD_RUNS ?? 10),
+    coldRuns,
     mermaidRuns: Number(process.env.BENCH_MERMAID_RUNS ?? 5),
   });
   console.log(`Node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);
-  console.log(formatRows(result.rows));
+  console.log(formatRows([baseline, ...result.rows]));
   if (result.ratio !== undefined) {
     console.log(`\nmmdc / orderline cold architecture SVG (medians): ${result.ratio.toFixed(1)}×`);
   }
