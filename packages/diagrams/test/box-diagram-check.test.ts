@@ -158,6 +158,17 @@ describe("box-diagram checker on lifecycle drawings", () => {
     SLOW,
   );
 
+  it("with ports, finds an edge leaving an element where another arrives", () => {
+    // The data-flow starter as the graph layout of November 2026 drew it: "Service status"
+    // leaves the status page at the point where "Sign-in counts" arrives.
+    const svg = readFileSync(join(TESTDATA_DIR, "box-check/data-flow-port-collision.svg"), "utf8");
+    const read = readBoxDiagram(svg);
+    expect(boxDiagramProblems(read)).toEqual([]);
+    expect(boxDiagramProblems(read, { ports: true })).toEqual([
+      "edge f5 leaves element status where edge f4 arrives",
+    ]);
+  });
+
   it("measures the distance between a segment and a box", () => {
     const box = { x: 0, y: 0, width: 10, height: 10 };
     expect(segmentBoxDistance({ x: -5, y: 5 }, { x: 15, y: 5 }, box)).toBe(0);

@@ -1,4 +1,5 @@
 import type { Card, Meta, QualityProfile } from "./model.js";
+import type { DiagramReport } from "./report.js";
 import type { Theme } from "./theme.js";
 import type { ViewTargets } from "./validate/meta-rules.js";
 import type { TypeSchema } from "./validate/schema.js";
@@ -94,4 +95,6 @@ export interface DiagramType<D extends Description = Description, L extends Laid
   interaction?(d: D, l: L): Interaction;
   /** What `init --type` writes: a valid description that shows the type's main features. */
   starter: D;
+  /** Named reports on a valid description (`validate --report <name>`), e.g. "boundaries". */
+  reports?: Record<string, DiagramReport<D>>;
 }

@@ -14,6 +14,7 @@ const LOADERS = {
   sequence: () => import("./sequence/index.js"),
   lifecycle: () => import("./lifecycle/index.js"),
   architecture: () => import("./architecture/index.js"),
+  "data-flow": () => import("./data-flow/index.js"),
 } satisfies Record<string, Loader>;
 
 export type TypeName = keyof typeof LOADERS;

@@ -28,7 +28,8 @@ import { readSvg, type SvgGeometry } from "./svg-geometry.js";
  * - children inside their boundary; elements, and boundaries that do not hold one another,
  *   never overlap;
  * - no edge through an element (its own ends included: an edge touches them at their border),
- *   nor through a boundary that holds neither of its ends;
+ *   nor through a boundary that holds neither of its ends; with `ports`, no edge leaving an
+ *   element where another arrives;
  * - no text over another text, over an element it does not belong to, across a boundary's
  *   border, across an edge other than its own, or sticking out of its own element;
  * - every edge label touching its own edge and nearer to it than to any other edge; no label
@@ -174,12 +175,30 @@ export function segmentBoxDistance(a: Point, b: Point, box: Box): number {
   return Math.min(pointBox(a), pointBox(b), ...corners.map(pointSegment));
 }
 
+/** The side of `box` nearest to an edge's end, and where along that side it is. */
+function sideOf(p: Point, box: Box): { side: string; at: number } {
+  const sides = [
+    { side: "left", d: Math.abs(p.x - box.x), at: p.y },
+    { side: "right", d: Math.abs(p.x - (box.x + box.width)), at: p.y },
+    { side: "top", d: Math.abs(p.y - box.y), at: p.x },
+    { side: "bottom", d: Math.abs(p.y - (box.y + box.height)), at: p.x },
+  ];
+  const best = sides.reduce((a, b) => (b.d < a.d ? b : a));
+  return { side: best.side, at: best.at };
+}
+
 const edgeDistance = (e: DrawnEdge, box: Box) =>
   Math.min(Number.POSITIVE_INFINITY, ...e.segments.map(([a, b]) => segmentBoxDistance(a, b, box)));
 
 export interface BoxCheckOptions {
   /** How far (diagram units) a shape may reach into another before it counts; 0.5 by default. */
   tolerance?: number;
+  /**
+   * Also report an edge leaving an element at the point where another arrives. Off by default
+   * until the graph layout keeps the ports of rerouted edges apart (it finds such pairs in the
+   * data-flow and architecture drawings of November 2026).
+   */
+  ports?: boolean;
 }
 
 /** Every broken promise of the drawing, as sentences; none: the drawing keeps them all. */
@@ -228,6 +247,26 @@ export function boxDiagramProblems(d: BoxDiagram, options: BoxCheckOptions = {})
       if (b.id === e.from || b.id === e.to || holds(b.id, e.from) || holds(b.id, e.to)) continue;
       if (e.segments.some(([p, q]) => segmentHitsBox(p, q, shrink(b.box)))) {
         found.push(`edge ${e.id} cuts through boundary ${b.id}, which holds neither end`);
+      }
+    }
+  }
+
+  // No edge leaves an element where another arrives: the arrow would read as passing through.
+  // (Arrows arriving together merge, as many notations draw them.)
+  for (const s of options.ports ? solids : []) {
+    const outs: { edge: string; side: string; at: number }[] = [];
+    const ins: { edge: string; side: string; at: number }[] = [];
+    for (const e of d.edges) {
+      const first = e.segments[0]?.[0];
+      const last = e.segments[e.segments.length - 1]?.[1];
+      if (e.from === s.id && first) outs.push({ edge: e.id, ...sideOf(first, s.box) });
+      if (e.to === s.id && last) ins.push({ edge: e.id, ...sideOf(last, s.box) });
+    }
+    for (const a of outs) {
+      for (const b of ins) {
+        if (a.edge !== b.edge && a.side === b.side && Math.abs(a.at - b.at) < 3) {
+          found.push(`edge ${a.edge} leaves ${s.kind} ${s.id} where edge ${b.edge} arrives`);
+        }
       }
     }
   }

@@ -1,3 +1,4 @@
+import { fitToViewBox } from "../../core/fit.js";
 import { type Box, round } from "../../core/geometry.js";
 import {
   type GraphEdge,
@@ -302,16 +303,9 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
 
   const contentW = Math.max(graphW, title.box.width, subtitle?.box.width ?? 0) + 2 * M.margin;
   const contentH = top + graphH + M.margin;
-  const requested = diagram.meta.viewBox;
-  const width = requested ? requested[0] : contentW;
-  const height = requested ? requested[1] : contentH;
-  const scale = Math.min(1, width / contentW, height / contentH);
   const layout: LifecycleLayout = {
     meta: diagram.meta,
-    width: round(width),
-    height: round(height),
-    scale: round(scale * 10000) / 10000,
-    offset: { x: round((width - contentW * scale) / 2), y: round((height - contentH * scale) / 2) },
+    ...fitToViewBox(contentW, contentH, diagram.meta.viewBox),
     title,
     states,
     transitions,
