@@ -2,24 +2,15 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { main } from "../src/cli/dispatch.js";
 import { EXAMPLES_DIR } from "./support/cases.js";
+import { runCli } from "./support/cli.js";
 
 // Views through every output of the CLI: --view for SVG and PNG, one PDF page per view, one
 // HTML step per view; and init, validate and errors for the architecture type.
 const SLOW = 120_000;
 const EXAMPLE = join(EXAMPLES_DIR, "orderline-architecture.json");
 
-async function run(args: string[], cwd: string) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(args, {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    cwd,
-  });
-  return { code, stdout, stderr };
-}
+const run = runCli;
 
 let dir: string;
 beforeEach(() => {
