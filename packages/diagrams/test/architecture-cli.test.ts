@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { startPreview } from "../src/preview/server.js";
 import { EXAMPLES_DIR } from "./support/cases.js";
 import { runCli } from "./support/cli.js";
 
@@ -116,6 +117,28 @@ describe("orderline-diagrams with architecture views", () => {
       expect(r.stderr + r.stdout).toMatch(
         /bad\.json:\d+:\d+ .*did you mean "orderline"\?\)\s+\[ref\/boundary\]/,
       );
+    },
+    SLOW,
+  );
+
+  it(
+    "preview shows the view asked for, and says so when there is no such view",
+    async () => {
+      const server = await startPreview({ file: EXAMPLE, port: 0, view: "gateway" });
+      try {
+        const state = server.state();
+        expect(state.ok && state.svg.includes('data-view="gateway"')).toBe(true);
+      } finally {
+        await server.close();
+      }
+      const wrong = await startPreview({ file: EXAMPLE, port: 0, view: "gatway" });
+      try {
+        const state = wrong.state();
+        expect(state.ok).toBe(false);
+        expect(state.ok ? "" : state.problems).toContain('no view "gatway"');
+      } finally {
+        await wrong.close();
+      }
     },
     SLOW,
   );
