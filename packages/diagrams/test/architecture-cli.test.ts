@@ -2,24 +2,16 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { main } from "../src/cli/dispatch.js";
+import { startPreview } from "../src/preview/server.js";
 import { EXAMPLES_DIR } from "./support/cases.js";
+import { runCli } from "./support/cli.js";
 
 // Views through every output of the CLI: --view for SVG and PNG, one PDF page per view, one
 // HTML step per view; and init, validate and errors for the architecture type.
 const SLOW = 120_000;
 const EXAMPLE = join(EXAMPLES_DIR, "orderline-architecture.json");
 
-async function run(args: string[], cwd: string) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(args, {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    cwd,
-  });
-  return { code, stdout, stderr };
-}
+const run = runCli;
 
 let dir: string;
 beforeEach(() => {
@@ -125,6 +117,28 @@ describe("orderline-diagrams with architecture views", () => {
       expect(r.stderr + r.stdout).toMatch(
         /bad\.json:\d+:\d+ .*did you mean "orderline"\?\)\s+\[ref\/boundary\]/,
       );
+    },
+    SLOW,
+  );
+
+  it(
+    "preview shows the view asked for, and says so when there is no such view",
+    async () => {
+      const server = await startPreview({ file: EXAMPLE, port: 0, view: "gateway" });
+      try {
+        const state = server.state();
+        expect(state.ok && state.svg.includes('data-view="gateway"')).toBe(true);
+      } finally {
+        await server.close();
+      }
+      const wrong = await startPreview({ file: EXAMPLE, port: 0, view: "gatway" });
+      try {
+        const state = wrong.state();
+        expect(state.ok).toBe(false);
+        expect(state.ok ? "" : state.problems).toContain('no view "gatway"');
+      } finally {
+        await wrong.close();
+      }
     },
     SLOW,
   );

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { validateAs } from "../src/core/validate/index.js";
-import type { Problem } from "../src/core/validate/problem.js";
 import { ARCHITECTURE_RULES } from "../src/types/architecture/catalog.js";
 import { type } from "../src/types/architecture/index.js";
 import { layoutArchitecture } from "../src/types/architecture/layout.js";
 import type { ArchitectureDiagram } from "../src/types/architecture/model.js";
-import { del, get, set } from "./validate-pointer.js";
+import { type ConformanceCase, checkWith, conformanceSuite } from "./support/conformance.js";
+import { del, set } from "./validate-pointer.js";
 
 /** A valid description using every field once, so each case breaks one rule by one change. */
 function base(): ArchitectureDiagram {
@@ -77,32 +76,11 @@ function base(): ArchitectureDiagram {
   };
 }
 
-function check(d: unknown): { source: string; problems: Problem[] } {
-  const source = JSON.stringify(d, null, 2);
-  return { source, problems: validateAs(type, source).problems };
-}
-
-/** The text at a problem's line and column is the offending value (or its key, or object). */
-function pointsAt(source: string, p: Problem, d: unknown, at: "key" | "value" | "object") {
-  const line = source.split("\n")[p.line - 1] ?? "";
-  const there = line.slice(p.column - 1);
-  const key = p.path.split("/").at(-1) ?? "";
-  const expected =
-    at === "key" ? `"${key}"` : at === "object" ? "{" : JSON.stringify(get(d, p.path))?.slice(0, 1);
-  expect(there.startsWith(expected ?? "?"), `${p.path} at ${p.line}:${p.column}: ${there}`).toBe(
-    true,
-  );
-}
-
-interface Case {
+type Case = ConformanceCase<ArchitectureDiagram> & {
   rule: keyof typeof ARCHITECTURE_RULES | "id/duplicate" | `schema/${string}`;
-  path: string;
-  at?: "key" | "value" | "object";
-  fail: (d: ArchitectureDiagram) => void;
-  /** A change close to the rule's boundary that stays valid. */
-  pass: (d: ArchitectureDiagram) => void;
-  suggestion?: string;
-}
+};
+
+const check = (d: unknown) => checkWith(type, d);
 
 const CASES: Record<string, Case> = {
   "a relationship end names an element (did you mean)": {
@@ -220,32 +198,7 @@ const CASES: Record<string, Case> = {
 };
 
 describe("architecture conformance: each rule passes and fails", () => {
-  it("the base description is valid", () => {
-    expect(check(base()).problems).toEqual([]);
-  });
-
-  it("every architecture rule id has a case", () => {
-    const covered = new Set(Object.values(CASES).map((c) => c.rule));
-    for (const rule of Object.keys(ARCHITECTURE_RULES)) expect(covered).toContain(rule);
-  });
-
-  for (const [name, c] of Object.entries(CASES)) {
-    it(`${name} [${c.rule}]`, () => {
-      const good = base();
-      c.pass(good);
-      expect(check(good).problems).toEqual([]);
-
-      const bad = base();
-      c.fail(bad);
-      const { source, problems } = check(bad);
-      expect(problems.map(({ rule, path }) => ({ rule, path }))).toEqual([
-        { rule: c.rule, path: c.path },
-      ]);
-      const problem = problems[0] as Problem;
-      pointsAt(source, problem, bad, c.at ?? "value");
-      if (c.suggestion) expect(problem.suggestion).toBe(c.suggestion);
-    });
-  }
+  conformanceSuite(type, base, CASES, Object.keys(ARCHITECTURE_RULES));
 
   it("reports every problem at once, sorted by position", () => {
     const d = base();

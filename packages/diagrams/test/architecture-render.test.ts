@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateArchitecture } from "../bench/architecture-workload.mjs";
@@ -9,7 +9,8 @@ import { layoutArchitecture } from "../src/types/architecture/layout.js";
 import type { ArchitectureDiagram } from "../src/types/architecture/model.js";
 import { starter } from "../src/types/architecture/starter.js";
 import { boxDiagramProblems, readBoxDiagram } from "./support/box-diagram-check.js";
-import { EXAMPLES_DIR, TESTDATA_DIR } from "./support/cases.js";
+import { EXAMPLES_DIR } from "./support/cases.js";
+import { golden } from "./support/golden.js";
 
 // The geometric promises of architecture drawings, judged on the SVG with the shared checker:
 // every view of the example and the starter, and generated 60- and 150-element architectures.
@@ -111,23 +112,8 @@ describe("architecture views", () => {
   });
 });
 
-// Golden SVGs: test/testdata/<case>/exp.<view>.svg. After an intended change to the drawing,
-// refresh them with `UPDATE_GOLDEN=1 npx vitest run --project diagrams architecture-render` and
-// look at them as PNG.
-const update = process.env.UPDATE_GOLDEN === "1";
-
-function golden(name: string, file: string, svg: string) {
-  const dir = join(TESTDATA_DIR, name);
-  const expected = join(dir, file);
-  if (update) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(expected, svg);
-  } else if (!existsSync(expected)) {
-    throw new Error(`no golden file ${expected}: run with UPDATE_GOLDEN=1`);
-  }
-  expect(svg).toBe(readFileSync(expected, "utf8"));
-}
-
+// Golden SVGs: test/testdata/<case>/exp.<view>.svg, refreshed with `UPDATE_GOLDEN=1 npx vitest
+// run --project diagrams architecture-render` after an intended change, and looked at as PNG.
 describe("golden architecture SVGs", () => {
   const d = load("orderline-architecture");
   for (const view of type.views?.(d) ?? []) {

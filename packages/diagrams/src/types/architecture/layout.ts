@@ -1,3 +1,4 @@
+import { fitToViewBox } from "../../core/fit.js";
 import { type Box, round } from "../../core/geometry.js";
 import {
   type GraphEdge,
@@ -387,17 +388,10 @@ export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): Arc
     Math.max(graphW, title.box.width, subtitle?.box.width ?? 0, legend ? legendWidth : 0) +
     2 * M.margin;
   const contentH = bottom + M.margin;
-  const requested = d.meta.viewBox;
-  const width = requested ? requested[0] : contentW;
-  const height = requested ? requested[1] : contentH;
-  const scale = Math.min(1, width / contentW, height / contentH);
   const layout: ArchitectureLayout = {
     meta: d.meta,
     view,
-    width: round(width),
-    height: round(height),
-    scale: round(scale * 10000) / 10000,
-    offset: { x: round((width - contentW * scale) / 2), y: round((height - contentH * scale) / 2) },
+    ...fitToViewBox(contentW, contentH, d.meta.viewBox),
     title,
     boundaries,
     elements,
