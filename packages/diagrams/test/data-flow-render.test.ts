@@ -40,6 +40,7 @@ const down = (d: DataFlowDiagram): DataFlowDiagram => ({
 
 const cases: [string, () => DataFlowDiagram][] = [
   ["signed order example", () => load(EXAMPLE)],
+  ["signed order example, direction down", () => down(load(EXAMPLE))],
   ["starter", () => starter],
   ["starter, direction down", () => down(starter)],
   ["starter, direction left", () => ({ ...starter, meta: { ...starter.meta, direction: "left" } })],
