@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateDataFlow } from "../bench/data-flow-workload.mjs";
-import { main } from "../src/cli/dispatch.js";
 import type { RenderOptions } from "../src/core/diagram-type.js";
 import { VISUAL_PRESETS } from "../src/core/model.js";
 import { validateAs } from "../src/core/validate/index.js";
@@ -13,6 +12,7 @@ import { boundariesReport } from "../src/types/data-flow/report-boundaries.js";
 import { starter } from "../src/types/data-flow/starter.js";
 import { boxDiagramProblems, readBoxDiagram } from "./support/box-diagram-check.js";
 import { EXAMPLES_DIR } from "./support/cases.js";
+import { runCli } from "./support/cli.js";
 import { golden } from "./support/golden.js";
 import { readSvg } from "./support/svg-geometry.js";
 
@@ -40,6 +40,7 @@ const down = (d: DataFlowDiagram): DataFlowDiagram => ({
 
 const cases: [string, () => DataFlowDiagram][] = [
   ["signed order example", () => load(EXAMPLE)],
+  ["signed order example, direction down", () => down(load(EXAMPLE))],
   ["starter", () => starter],
   ["starter, direction down", () => down(starter)],
   ["starter, direction left", () => ({ ...starter, meta: { ...starter.meta, direction: "left" } })],
@@ -224,13 +225,7 @@ describe("golden data-flow SVGs", () => {
 });
 
 describe("orderline-diagrams on a data flow", () => {
-  const run = async (args: string[], cwd: string) => {
-    let stdout = "";
-    let stderr = "";
-    const io = { stdout: (t: string) => (stdout += t), stderr: (t: string) => (stderr += t), cwd };
-    const code = await main(args, io);
-    return { code, stdout, stderr };
-  };
+  const run = runCli;
 
   it(
     "render writes SVG, PNG, PDF and HTML, in every preset",
@@ -321,6 +316,13 @@ describe("orderline-diagrams on a data flow", () => {
     expect(r.stdout).toMatch(
       /^bad\.json:\d+:\d+ {2}\/flows\/6 {2}flow from external entity "customer" to data store "accounts" has no process at either end.*\[flow\/no-process\]$/m,
     );
+  });
+
+  it("schema --type data-flow prints the shipped schema", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "data-flow-cli-"));
+    const r = await run(["schema", "--type", "data-flow"], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(type.schema.text());
   });
 
   it("init --type data-flow writes the starter, which validates", async () => {

@@ -10,6 +10,7 @@ import type { ComponentType, Point } from "../../core/model.js";
 import type { Frame } from "../../core/svg/document.js";
 import { place, type TextBlock, textBlock } from "../../core/text/block.js";
 import { placeHeading } from "../../core/text/heading.js";
+import { arrowAt, translateBy } from "../../core/translate.js";
 import { boundaryCrossings, type Crossing, crossingPoints } from "./crossings.js";
 import {
   type Classification,
@@ -244,15 +245,8 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
     graphW,
     M,
   );
-  const dx = M.margin;
   const dy = top;
-  const move = (b: Box): Box => ({
-    x: round(b.x + dx),
-    y: round(b.y + dy),
-    width: round(b.width),
-    height: round(b.height),
-  });
-  const pt = (p: Point): Point => ({ x: round(p.x + dx), y: round(p.y + dy) });
+  const { box: move, point: pt } = translateBy(M.margin, dy);
 
   const depthOf = (id: string) => {
     let d = 0;
@@ -307,9 +301,6 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
     const id = flowId(f, index);
     const e = laid.edges.get(id) as LaidEdge;
     const points = e.points.map(pt);
-    const tip = points[points.length - 1] as Point;
-    const before = points[points.length - 2] as Point;
-    const len = Math.hypot(tip.x - before.x, tip.y - before.y) || 1;
     const block = labels.get(id) as ReturnType<typeof flowLabel>;
     const bg = move(e.label as Box);
     const textH = block.name.box.height + block.detail.box.height;
@@ -324,7 +315,7 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
       classification: f.classification,
       protocol: f.protocol,
       points,
-      arrow: { tip, dx: round((tip.x - before.x) / len), dy: round((tip.y - before.y) / len) },
+      arrow: arrowAt(points),
       label: {
         name: place(block.name, centre(block.name), round(top)),
         detail: place(block.detail, centre(block.detail), round(top + block.name.box.height)),

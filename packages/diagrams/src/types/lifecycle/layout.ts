@@ -9,6 +9,7 @@ import {
 import type { EdgeRole, Point } from "../../core/model.js";
 import { lineHeight, place, type TextBlock, textBlock } from "../../core/text/block.js";
 import { placeHeading } from "../../core/text/heading.js";
+import { arrowAt, translateBy } from "../../core/translate.js";
 import {
   allStates,
   type LifecycleDiagram,
@@ -228,16 +229,7 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
     graphW,
     M,
   );
-  const x0 = M.margin;
-  const dx = x0;
-  const dy = top;
-  const move = (b: Box): Box => ({
-    x: round(b.x + dx),
-    y: round(b.y + dy),
-    width: round(b.width),
-    height: round(b.height),
-  });
-  const pt = (p: Point): Point => ({ x: round(p.x + dx), y: round(p.y + dy) });
+  const { box: move, point: pt } = translateBy(M.margin, top);
 
   const states: StateLayout[] = allStates(diagram.states).map(({ state, parent }) => {
     const m = measured.get(state.id) as Measured;
@@ -268,9 +260,6 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
   const transitions: TransitionLayout[] = diagram.transitions.map((t, index) => {
     const e = laidEdges.get(`t${index}`) as LaidEdge;
     const points = e.points.map(pt);
-    const tip = points[points.length - 1] as Point;
-    const before = points[points.length - 2] as Point;
-    const len = Math.hypot(tip.x - before.x, tip.y - before.y) || 1;
     const out: TransitionLayout = {
       id: t.id ?? `t${index}`,
       index,
@@ -278,7 +267,7 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
       to: t.to,
       role: t.role ?? "main",
       points,
-      arrow: { tip, dx: round((tip.x - before.x) / len), dy: round((tip.y - before.y) / len) },
+      arrow: arrowAt(points),
     };
     const block = labels.get(`t${index}`);
     const placed = e.label;
