@@ -57,20 +57,21 @@ function renderElement(e: ElementLayout, theme: Theme, showcase: boolean): strin
   ].join("");
   const tagged = node.replace(/^<g /, `<g ${attrs}`);
   if (e.hidden === undefined) return tagged;
-  // A closed boundary: a second outline behind it says there is more inside.
+  // A closed boundary: a second outline just inside the first says there is more inside
+  // (inside, so nothing of the box reaches past the border that lines are routed to).
   const { x, y, width, height } = e.box;
-  const stack = el("rect", {
-    x: x + 5,
-    y: y + 5,
-    width,
-    height,
-    rx: theme.node.radius,
-    fill: theme.node.fill,
+  const inner = el("rect", {
+    x: x + 3,
+    y: y + 3,
+    width: width - 6,
+    height: height - 6,
+    rx: Math.max(0, theme.node.radius - 2),
+    fill: "none",
     stroke: theme.muted,
-    "stroke-width": 1,
-    class: "closed-stack",
+    "stroke-width": 0.75,
+    class: "closed-inner",
   });
-  return stack + tagged;
+  return tagged.replace(/<\/g>$/, `${inner}</g>`);
 }
 
 function asEdge(r: RelationshipLayout): EdgeBox {
