@@ -54,6 +54,13 @@ const SCRIPT = `
   }
   drawingButtons.forEach(function(b, k){ b.addEventListener('click', function(){ showDrawing(k); }); });
   if (drawings.length) showDrawing(0);
+  // Page Down / Page Up (or ] and [) step through the views; the arrows stay the guided views'.
+  document.addEventListener('keydown', function(ev){
+    if (drawings.length < 2) return;
+    var at = drawings.findIndex(function(f){ return !f.hidden; });
+    if (ev.key === 'PageDown' || ev.key === ']') { ev.preventDefault(); showDrawing((at + 1) % drawings.length); }
+    else if (ev.key === 'PageUp' || ev.key === '[') { ev.preventDefault(); showDrawing((at + drawings.length - 1) % drawings.length); }
+  });
   var caption = document.getElementById('caption');
   var card = document.getElementById('card');
   function clearFocus(){
