@@ -6,7 +6,7 @@ import { VISUAL_PRESETS } from "../src/core/model.js";
 import { validateAs } from "../src/core/validate/index.js";
 import { type } from "../src/types/architecture/index.js";
 import { layoutArchitecture } from "../src/types/architecture/layout.js";
-import type { ArchitectureDiagram } from "../src/types/architecture/model.js";
+import { type ArchitectureDiagram, walkDiagram } from "../src/types/architecture/model.js";
 import { starter } from "../src/types/architecture/starter.js";
 import { boxDiagramProblems, readBoxDiagram } from "./support/box-diagram-check.js";
 import { EXAMPLES_DIR } from "./support/cases.js";
@@ -61,6 +61,33 @@ describe("architecture drawings keep their geometric promises", () => {
       SLOW,
     );
   }
+});
+
+describe("every zoom level keeps the promises too", () => {
+  it(
+    "a generated 30-element architecture, one view per boundary, right and down",
+    () => {
+      const d = generateArchitecture({ elements: 30, seed: 3 });
+      const { boundaries } = walkDiagram(d);
+      d.views = boundaries.map((b, i) => ({
+        id: `v${i}`,
+        title: b.boundary.label,
+        expand: [b.boundary.id],
+      }));
+      for (const direction of ["right", "down"] as const) {
+        d.meta.direction = direction;
+        for (const v of d.views) {
+          const svg = type.render(d, layoutArchitecture(d, v.id));
+          expect({
+            direction,
+            view: v.id,
+            problems: boxDiagramProblems(readBoxDiagram(svg)),
+          }).toEqual({ direction, view: v.id, problems: [] });
+        }
+      }
+    },
+    SLOW,
+  );
 });
 
 describe("architecture views", () => {

@@ -18,6 +18,7 @@ import { brandMonogram } from "../../core/svg/brand.js";
 import type { LegendLayout } from "../../core/svg/document.js";
 import { lineHeight, place, type TextBlock, textBlock } from "../../core/text/block.js";
 import { placeHeading } from "../../core/text/heading.js";
+import { arrowAt, translateBy } from "../../core/translate.js";
 import type { ArchitectureDiagram, Boundary, Element, RelationshipKind, View } from "./model.js";
 import { viewsOf } from "./model.js";
 import { type ProjectedView, projectView, type ViewItem, type ViewLeaf } from "./view.js";
@@ -296,13 +297,9 @@ export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): Arc
   const heading = placeHeading(d.meta.title, subParts.join(" — "), graphW, M);
   const { title, subtitle, top } = heading;
   const x0 = M.margin;
-  const move = (b: Box): Box => ({
-    x: round(b.x + x0),
-    y: round(b.y + top),
-    width: round(b.width),
-    height: round(b.height),
-  });
-  const pt = (p: Point): Point => ({ x: round(p.x + x0), y: round(p.y + top) });
+  const shift = translateBy(x0, top);
+  const move = shift.box;
+  const pt = shift.point;
 
   const boundaries: BoundaryLayout[] = [];
   const elements: ElementLayout[] = [];
@@ -332,9 +329,6 @@ export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): Arc
   const relationships: RelationshipLayout[] = projected.lines.map((line) => {
     const e = laid.edges.get(line.id) as LaidEdge;
     const points = e.points.map(pt);
-    const tip = points[points.length - 1] as Point;
-    const before = points[points.length - 2] as Point;
-    const len = Math.hypot(tip.x - before.x, tip.y - before.y) || 1;
     const out: RelationshipLayout = {
       id: line.id,
       from: line.from,
@@ -343,7 +337,7 @@ export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): Arc
       role: KIND_ROLE[line.kind],
       count: line.sources.length,
       points,
-      arrow: { tip, dx: round((tip.x - before.x) / len), dy: round((tip.y - before.y) / len) },
+      arrow: arrowAt(points),
     };
     const block = labels.get(line.id);
     if (block && e.label) {
