@@ -86,13 +86,12 @@ export async function benchLifecycle({ runs, coldRuns, mermaidRuns }) {
   let mermaid;
   const mermaidModule = new URL("./mermaid.mjs", import.meta.url);
   if (existsSync(mermaidModule) && mermaidRuns > 0) {
-    const { renderWithMermaid } = await import(mermaidModule.href);
+    const { timeMermaid } = await import(mermaidModule.href);
     const text = toMermaidState(diagram);
-    const samples = [];
-    for (let i = 0; i < mermaidRuns; i++) {
-      samples.push(renderWithMermaid(text, join(dir, "mermaid.svg")));
-    }
-    mermaid = summarize("cold process: mmdc stateDiagram-v2, same 40-state machine → svg", samples);
+    mermaid = summarize(
+      "cold process: mmdc stateDiagram-v2, same 40-state machine → svg",
+      timeMermaid(text, join(dir, "mermaid.svg"), mermaidRuns),
+    );
     rows.push(mermaid);
   }
   const ratio = mermaid ? mermaid.median / cold.median : undefined;

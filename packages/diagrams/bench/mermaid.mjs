@@ -100,6 +100,11 @@ export function renderWithMermaid(mermaidText, outFile) {
   }
 }
 
+/** `runs` wall times (ms) of rendering Mermaid text to `outFile`, each in a fresh mmdc process. */
+export function timeMermaid(mermaidText, outFile, runs) {
+  return Array.from({ length: runs }, () => renderWithMermaid(mermaidText, outFile));
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [first, second] = process.argv.slice(2);
   if (first === "--install") {

@@ -5,6 +5,8 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchArchitecture } from "./architecture.mjs";
+import { benchDataFlow } from "./data-flow.mjs";
 import { summarize, timeInProcess, timeProcess } from "./lib.mjs";
 import { benchLifecycle } from "./lifecycle.mjs";
 import { benchSequence } from "./sequence.mjs";
@@ -101,11 +103,38 @@ const lifecycle = await benchLifecycle({
   coldRuns: COLD_RUNS,
   mermaidRuns: Number(process.env.BENCH_MERMAID_RUNS ?? 5),
 });
+const architecture = await benchArchitecture({
+  runs: Math.min(RUNS, 50),
+  coldRuns: COLD_RUNS,
+  mermaidRuns: Number(process.env.BENCH_MERMAID_RUNS ?? 5),
+});
+const dataFlow = await benchDataFlow({
+  runs: Math.min(RUNS, 30),
+  coldRuns: COLD_RUNS,
+  mermaidRuns: Number(process.env.BENCH_MERMAID_RUNS ?? 5),
+});
 const validation = await benchValidate({ runs: RUNS, coldRuns: COLD_RUNS });
 console.log(`Node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);
-console.log(formatRows([...validation, ...rows, ...sequence.rows, ...lifecycle.rows]));
+console.log(
+  formatRows([
+    ...validation,
+    ...rows,
+    ...sequence.rows,
+    ...lifecycle.rows,
+    ...architecture.rows,
+    ...dataFlow.rows,
+  ]),
+);
+if (architecture.ratio !== undefined) {
+  console.log(
+    `\nmmdc / orderline cold architecture SVG (medians): ${architecture.ratio.toFixed(1)}×`,
+  );
+}
 if (lifecycle.ratio !== undefined) {
   console.log(`\nmmdc / orderline cold lifecycle SVG (medians): ${lifecycle.ratio.toFixed(1)}×`);
+}
+if (dataFlow.ratio !== undefined) {
+  console.log(`\nmmdc / orderline cold data-flow SVG (medians): ${dataFlow.ratio.toFixed(1)}×`);
 }
 if (sequence.speedUp !== undefined) {
   console.log(

@@ -203,3 +203,94 @@ describe("layered graph layout", () => {
     );
   });
 });
+
+describe("graph layout: lines around boxes, hints", () => {
+  /** A region whose first node's edges leave past its siblings (the case that used to cut them). */
+  const nested = (): GraphLayoutInput =>
+    input(
+      [
+        node("outside"),
+        node("group", {
+          padding: { top: 40, right: 18, bottom: 18, left: 18 },
+          keepOut: { x: 0, y: 0, width: 80, height: 36 },
+          children: [node("a"), node("b"), node("c"), node("d")],
+        }),
+        node("after"),
+      ],
+      [
+        { id: "ab", from: "a", to: "b" },
+        { id: "bc", from: "b", to: "c" },
+        { id: "cd", from: "c", to: "d" },
+        { id: "in", from: "outside", to: "c", label },
+        { id: "out", from: "a", to: "after", label },
+        { id: "g", from: "outside", to: "group" },
+      ],
+    );
+
+  it("no line passes through a box it does not join, nor over a compound's keep-out area", () => {
+    const spec = nested();
+    const laid = layoutGraph(spec);
+    const group = laid.nodes.get("group") as NonNullable<ReturnType<typeof laid.nodes.get>>;
+    const title = { x: group.x, y: group.y, width: 80, height: 36 };
+    for (const e of spec.edges) {
+      const points = laid.edges.get(e.id)?.points ?? [];
+      for (const [id, box] of laid.nodes) {
+        if (id === e.from || id === e.to || id === "group") continue;
+        for (let i = 1; i < points.length; i++) {
+          const a = points[i - 1] as { x: number; y: number };
+          const b = points[i] as { x: number; y: number };
+          expect(segmentMeetsBox(a, b, inflate(box, -1)), `${e.id} through ${id}`).toBe(false);
+          if (e.to !== "group") {
+            expect(segmentMeetsBox(a, b, inflate(title, -1)), `${e.id} over the title`).toBe(false);
+          }
+        }
+      }
+      // Orthogonal, and its label on it.
+      for (let i = 1; i < points.length; i++) {
+        const a = points[i - 1] as { x: number; y: number };
+        const b = points[i] as { x: number; y: number };
+        expect(Math.abs(a.x - b.x) < 0.01 || Math.abs(a.y - b.y) < 0.01).toBe(true);
+      }
+      const l = laid.edges.get(e.id)?.label;
+      if (l) {
+        const touches = points.some(
+          (p, i) => i > 0 && segmentMeetsBox(points[i - 1] as typeof p, p, l),
+        );
+        expect(touches, `${e.id}'s label on its line`).toBe(true);
+      }
+    }
+  });
+
+  it("order hints put hinted nodes of a layer in their order", () => {
+    const spec = (first: number, second: number) =>
+      input(
+        [node("root"), node("x", { order: first }), node("y", { order: second })],
+        [
+          { id: "rx", from: "root", to: "x" },
+          { id: "ry", from: "root", to: "y" },
+        ],
+      );
+    const a = layoutGraph(spec(1, 2));
+    const b = layoutGraph(spec(2, 1));
+    const ya = (l: GraphLayout, id: string) => l.nodes.get(id)?.y ?? Number.NaN;
+    expect(ya(a, "x")).toBeLessThan(ya(a, "y"));
+    expect(ya(b, "x")).toBeGreaterThan(ya(b, "y"));
+  });
+
+  it("a hidden edge pulls its ends together and is not returned", () => {
+    const laid = layoutGraph(
+      input(
+        [node("a"), node("b"), node("c")],
+        [
+          { id: "ab", from: "a", to: "b" },
+          { id: "near", from: "a", to: "c", hidden: true },
+        ],
+      ),
+    );
+    expect(laid.edges.has("near")).toBe(false);
+    const a = laid.nodes.get("a");
+    const c = laid.nodes.get("c");
+    // Without the edge c would sit in the first layer, beside a; with it, one layer on.
+    expect((c?.x ?? 0) > (a?.x ?? 0)).toBe(true);
+  });
+});

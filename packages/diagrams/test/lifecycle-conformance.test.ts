@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { validateAs } from "../src/core/validate/index.js";
-import type { Problem } from "../src/core/validate/problem.js";
 import { LIFECYCLE_RULES } from "../src/types/lifecycle/catalog.js";
 import { type } from "../src/types/lifecycle/index.js";
 import type { LifecycleDiagram } from "../src/types/lifecycle/model.js";
+import { type ConformanceCase, checkWith, conformanceSuite } from "./support/conformance.js";
 import { del, get, set } from "./validate-pointer.js";
 
 /** A valid description using every field once, so each case breaks one rule by one change. */
@@ -45,36 +44,11 @@ function base(): LifecycleDiagram {
   };
 }
 
-function check(d: unknown): { source: string; problems: Problem[] } {
-  const source = JSON.stringify(d, null, 2);
-  return { source, problems: validateAs(type, source).problems };
-}
+const check = (d: unknown) => checkWith(type, d);
 
-/**
- * The text at a problem's line and column is the offending value (or its key): checked against
- * the value itself, not against the locator's own code.
- */
-function pointsAt(source: string, p: Problem, d: unknown, at: "key" | "value" | "object") {
-  const line = source.split("\n")[p.line - 1] ?? "";
-  const there = line.slice(p.column - 1);
-  const key = p.path.split("/").at(-1) ?? "";
-  const expected =
-    at === "key" ? `"${key}"` : at === "object" ? "{" : JSON.stringify(get(d, p.path))?.slice(0, 1);
-  expect(there.startsWith(expected ?? "?"), `${p.path} at ${p.line}:${p.column}: ${there}`).toBe(
-    true,
-  );
-}
-
-interface Case {
+type Case = ConformanceCase<LifecycleDiagram> & {
   rule: keyof typeof LIFECYCLE_RULES | "id/duplicate" | `schema/${string}`;
-  path: string;
-  /** What the line and column point at: the value (default), its key, or the object missing it. */
-  at?: "key" | "value" | "object";
-  fail: (d: LifecycleDiagram) => void;
-  /** A change close to the rule's boundary that stays valid. */
-  pass: (d: LifecycleDiagram) => void;
-  suggestion?: string;
-}
+};
 
 const CASES: Record<string, Case> = {
   "a transition end names a state (did you mean)": {
@@ -201,32 +175,7 @@ const CASES: Record<string, Case> = {
 };
 
 describe("lifecycle conformance: each rule passes and fails", () => {
-  it("the base description is valid", () => {
-    expect(check(base()).problems).toEqual([]);
-  });
-
-  it("every lifecycle rule id has a case", () => {
-    const covered = new Set(Object.values(CASES).map((c) => c.rule));
-    for (const rule of Object.keys(LIFECYCLE_RULES)) expect(covered).toContain(rule);
-  });
-
-  for (const [name, c] of Object.entries(CASES)) {
-    it(`${name} [${c.rule}]`, () => {
-      const good = base();
-      c.pass(good);
-      expect(check(good).problems).toEqual([]);
-
-      const bad = base();
-      c.fail(bad);
-      const { source, problems } = check(bad);
-      expect(problems.map(({ rule, path }) => ({ rule, path }))).toEqual([
-        { rule: c.rule, path: c.path },
-      ]);
-      const problem = problems[0] as Problem;
-      pointsAt(source, problem, bad, c.at ?? "value");
-      if (c.suggestion) expect(problem.suggestion).toBe(c.suggestion);
-    });
-  }
+  conformanceSuite(type, base, CASES, Object.keys(LIFECYCLE_RULES));
 
   it("a misspelt state gives one problem, not also an unreachable state", () => {
     const d = base();

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -11,13 +11,13 @@ import { validateAs } from "../src/core/validate/index.js";
 import { type } from "../src/types/lifecycle/index.js";
 import type { LifecycleDiagram } from "../src/types/lifecycle/model.js";
 import { starter } from "../src/types/lifecycle/starter.js";
-import { EXAMPLES_DIR, TESTDATA_DIR } from "./support/cases.js";
+import { EXAMPLES_DIR } from "./support/cases.js";
+import { golden } from "./support/golden.js";
 import { type DrawnSvg, readSvg } from "./support/lifecycle-svg.js";
 
 // Golden SVGs: test/testdata/<case>/exp*.svg. After an intended change to the drawing, refresh
 // them with `UPDATE_GOLDEN=1 npx vitest run --project diagrams lifecycle-render` and look at
 // them (render to PNG) before committing.
-const update = process.env.UPDATE_GOLDEN === "1";
 // Rendering is slow on a loaded machine; nothing here is timed.
 const SLOW = 120_000;
 
@@ -35,18 +35,6 @@ const EXAMPLES = [
 
 async function render(d: LifecycleDiagram, options: RenderOptions = {}): Promise<string> {
   return type.render(d, await type.layout(d), options);
-}
-
-function golden(name: string, file: string, svg: string) {
-  const dir = join(TESTDATA_DIR, name);
-  const expected = join(dir, file);
-  if (update) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(expected, svg);
-  }
-  if (!existsSync(expected))
-    throw new Error(`no golden file ${expected}: run with UPDATE_GOLDEN=1`);
-  expect(svg).toBe(readFileSync(expected, "utf8"));
 }
 
 /** The geometric promises of a lifecycle drawing, checked on the SVG text. */

@@ -4,24 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeEach, describe, expect, it } from "vitest";
-import { main } from "../src/cli/dispatch.js";
 import { PRESET_NAMES } from "../src/cli/preset.js";
 import { VISUAL_PRESETS } from "../src/types/workflow/model.js";
 import { renderSvg } from "../src/types/workflow/render.js";
 import { EXAMPLES_DIR, PACKAGE_DIR } from "./support/cases.js";
+import { runCli } from "./support/cli.js";
 
 const EXAMPLE = join(EXAMPLES_DIR, "partner-order-flow.json");
 
-async function run(args: string[], cwd: string) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(args, {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    cwd,
-  });
-  return { code, stdout, stderr };
-}
+const run = runCli;
 
 let dir: string;
 beforeEach(() => {

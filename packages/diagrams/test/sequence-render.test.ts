@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateSequence } from "../bench/sequence-workload.mjs";
@@ -17,11 +17,11 @@ import { type } from "../src/types/sequence/index.js";
 import { layoutSequence } from "../src/types/sequence/layout.js";
 import type { SequenceDiagram } from "../src/types/sequence/model.js";
 import { renderSequenceSvg } from "../src/types/sequence/render.js";
-import { EXAMPLES_DIR, TESTDATA_DIR } from "./support/cases.js";
+import { EXAMPLES_DIR } from "./support/cases.js";
+import { golden } from "./support/golden.js";
 import { base } from "./support/sequence-base.js";
 import { readSvg, type SvgGeometry, type SvgText } from "./support/svg-geometry.js";
 
-const update = process.env.UPDATE_GOLDEN === "1";
 const EXAMPLES = ["partner-order-sequence", "token-refresh-sequence"];
 
 function load(name: string): SequenceDiagram {
@@ -33,18 +33,6 @@ function load(name: string): SequenceDiagram {
 
 const render = (d: SequenceDiagram, options: RenderOptions = {}) =>
   renderSequenceSvg(d, layoutSequence(d), options);
-
-function golden(name: string, file: string, svg: string) {
-  const dir = join(TESTDATA_DIR, name);
-  const expected = join(dir, file);
-  if (update) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(expected, svg);
-  }
-  if (!existsSync(expected))
-    throw new Error(`no golden file ${expected}: run with UPDATE_GOLDEN=1`);
-  expect(svg).toBe(readFileSync(expected, "utf8"));
-}
 
 describe("sequence golden SVGs", () => {
   for (const name of EXAMPLES) {

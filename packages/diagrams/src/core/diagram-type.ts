@@ -1,4 +1,5 @@
 import type { Card, Meta, QualityProfile } from "./model.js";
+import type { DiagramReport } from "./report.js";
 import type { Theme } from "./theme.js";
 import type { ViewTargets } from "./validate/meta-rules.js";
 import type { TypeSchema } from "./validate/schema.js";
@@ -38,6 +39,13 @@ export interface Interaction {
   cards?: Record<string, Card>;
 }
 
+/** One of a type's views: a different drawing of the same description (a zoom level). */
+export interface ViewInfo {
+  id: string;
+  title: string;
+  caption?: string;
+}
+
 /** Options every renderer takes. */
 export interface RenderOptions {
   /** Overrides meta.visual_preset. */
@@ -71,12 +79,22 @@ export interface DiagramType<D extends Description = Description, L extends Laid
    * view references are not checked.
    */
   viewTargets?(value: unknown): ViewTargets;
-  /** Pure: the same description gives the same numbers on every machine. */
-  layout(d: D): L | Promise<L>;
+  /**
+   * Pure: the same description gives the same numbers on every machine. `view` picks one of
+   * `views(d)` (default: the first); a type without views ignores it.
+   */
+  layout(d: D, view?: string): L | Promise<L>;
+  /**
+   * The drawings one description makes, in order (e.g. context, then containers); none: one.
+   * SVG and PNG draw one view, PDF one page per view, HTML a step per view.
+   */
+  views?(d: D): ViewInfo[];
   /** The SVG; the preset comes from `options.preset`, else meta.visual_preset. */
   render(d: D, l: L, options?: RenderOptions): string;
   /** What the HTML page plays (`animation: trace`) and opens on click; none: views only. */
   interaction?(d: D, l: L): Interaction;
   /** What `init --type` writes: a valid description that shows the type's main features. */
   starter: D;
+  /** Named reports on a valid description (`validate --report <name>`), e.g. "boundaries". */
+  reports?: Record<string, DiagramReport<D>>;
 }

@@ -7,7 +7,8 @@
  * coordinate assignment (weighted pool-adjacent-violators, so long edges run straight),
  * orthogonal routes with their bends in channels between layers. Reference: docs/decisions.md.
  */
-import type { Box } from "./geometry.js";
+import { type Box, boxesOverlap, inflate } from "./geometry.js";
+import { labelOnPath, pathHits, routeAround } from "./graph-layout/avoid.js";
 import { type Abstract, type Frame, frame } from "./graph-layout/frame.js";
 import { orderLayers } from "./graph-layout/order.js";
 import { placeAcross } from "./graph-layout/place.js";
@@ -25,6 +26,13 @@ export interface GraphNode {
   padding?: { top: number; right: number; bottom: number; left: number };
   /** Initial states open their region, final states close it. */
   rank?: "first" | "last";
+  /** Within its layer, hinted nodes take their slots in this order (lower first). */
+  order?: number;
+  /**
+   * Compound nodes: an area (from the node's top left corner) no other node's edge may cross,
+   * e.g. where its title is written.
+   */
+  keepOut?: Box;
 }
 
 export interface GraphEdge {
@@ -33,6 +41,8 @@ export interface GraphEdge {
   to: string;
   /** The label's size; the edge passes through its middle. */
   label?: { width: number; height: number };
+  /** Laid out like the others (it pulls its ends together) but not drawn nor returned. */
+  hidden?: boolean;
 }
 
 export interface GraphSpacing {
@@ -107,7 +117,109 @@ export function layoutGraph(input: GraphLayoutInput): GraphLayout {
   }
   const f = frame(input.direction);
   const root = layoutRegion(input.nodes, undefined, byRegion, f, input.spacing);
+  for (const e of input.edges) if (e.hidden) root.edges.delete(e.id);
+  avoidBoxes(root, input, parent);
   return root;
+}
+
+/**
+ * Reroutes the edges that pass through a node they do not join (or through a compound node
+ * holding neither end, or a node's keep-out area, or another edge's label) around everything,
+ * and moves their labels onto the new line. Grows the drawing when a line goes round its edge.
+ */
+function avoidBoxes(
+  root: Region,
+  input: GraphLayoutInput,
+  parent: Map<string, string | undefined>,
+): void {
+  const compound = new Set<string>();
+  const keepOut = new Map<string, Box>();
+  const walk = (list: GraphNode[]) => {
+    for (const n of list) {
+      if (n.children && n.children.length > 0) compound.add(n.id);
+      if (n.keepOut) {
+        const b = root.nodes.get(n.id) as Box;
+        keepOut.set(n.id, { ...n.keepOut, x: b.x + n.keepOut.x, y: b.y + n.keepOut.y });
+      }
+      walk(n.children ?? []);
+    }
+  };
+  walk(input.nodes);
+  const around = (id: string): Set<string> => {
+    const out = new Set<string>();
+    for (let at: string | undefined = id; at !== undefined; at = parent.get(at)) out.add(at);
+    return out;
+  };
+  const used = new Map<string, number>();
+  for (const e of input.edges) {
+    if (e.hidden || e.from === e.to) continue;
+    const laid = root.edges.get(e.id);
+    if (!laid) continue;
+    const mine = new Set([...around(e.from), ...around(e.to)]);
+    const obstacles: Box[] = [];
+    for (const [id, b] of root.nodes) {
+      if (mine.has(id)) continue;
+      // A compound node around neither end is one obstacle; what it holds is inside it.
+      const p = parent.get(id);
+      if (p !== undefined && !mine.has(p)) continue;
+      obstacles.push(b);
+    }
+    for (const [id, b] of keepOut) if (id !== e.from && id !== e.to) obstacles.push(b);
+    // Another edge's label, with a little room: a line running along its border reads as its.
+    for (const [id, other] of root.edges)
+      if (id !== e.id && other.label) obstacles.push(inflate(other.label, 3));
+    const clear =
+      !pathHits(laid.points, obstacles) &&
+      !(laid.label && obstacles.some((o) => boxesOverlap(o, laid.label as Box)));
+    if (clear) continue;
+    const from = root.nodes.get(e.from) as Box;
+    const to = root.nodes.get(e.to) as Box;
+    const points = routeAround({
+      from,
+      to,
+      obstacles,
+      fromUsed: used.get(e.from) ?? 0,
+      toUsed: used.get(e.to) ?? 0,
+    });
+    if (!points) continue;
+    used.set(e.from, (used.get(e.from) ?? 0) + 1);
+    used.set(e.to, (used.get(e.to) ?? 0) + 1);
+    const entry: { points: Point[]; label?: Box } = { points };
+    if (e.label) {
+      const lines = [...root.edges].filter(([id]) => id !== e.id).map(([, o]) => o.points);
+      const outlines = [...compound].map((id) => root.nodes.get(id) as Box);
+      entry.label = labelOnPath(points, e.label, [...obstacles, from, to], lines, outlines);
+    }
+    root.edges.set(e.id, entry);
+  }
+  // Lines routed round the outside may leave the drawing: grow it to hold them.
+  let x0 = 0;
+  let y0 = 0;
+  let x1 = root.width;
+  let y1 = root.height;
+  for (const e of root.edges.values()) {
+    for (const p of e.points) {
+      x0 = Math.min(x0, p.x);
+      y0 = Math.min(y0, p.y);
+      x1 = Math.max(x1, p.x);
+      y1 = Math.max(y1, p.y);
+    }
+    if (e.label) {
+      x0 = Math.min(x0, e.label.x);
+      y0 = Math.min(y0, e.label.y);
+      x1 = Math.max(x1, e.label.x + e.label.width);
+      y1 = Math.max(y1, e.label.y + e.label.height);
+    }
+  }
+  if (x0 < 0 || y0 < 0) {
+    for (const [k, b] of root.nodes) root.nodes.set(k, { ...b, x: b.x - x0, y: b.y - y0 });
+    for (const e of root.edges.values()) {
+      e.points = e.points.map((p) => ({ x: p.x - x0, y: p.y - y0 }));
+      if (e.label) e.label = { ...e.label, x: e.label.x - x0, y: e.label.y - y0 };
+    }
+  }
+  root.width = x1 - x0;
+  root.height = y1 - y0;
 }
 
 interface RegionEdge extends GraphEdge {
@@ -125,6 +237,8 @@ interface LNode {
   rank: number;
   order: number;
   pos: number;
+  /** The node's order hint, if any. */
+  hint?: number;
   /** Label dummies carry their edge's label. */
   label?: string;
   loops: number;
@@ -183,6 +297,7 @@ function layoutRegion(
       order: i,
       pos: 0,
       loops: ls.across,
+      ...(n.order === undefined ? {} : { hint: n.order }),
     };
   });
   // Each link becomes a chain through every layer it spans.
@@ -222,6 +337,18 @@ function layoutRegion(
     lnodes,
     chains.map((c) => c.path),
   );
+  // Order hints: hinted nodes of a layer take the slots they were given, in hint order.
+  for (const l of layers) {
+    const slots = l.flatMap((n, i) => (n.hint === undefined ? [] : [i]));
+    if (slots.length < 2) continue;
+    const hinted = slots
+      .map((i) => l[i] as LNode)
+      .sort((a, b) => (a.hint as number) - (b.hint as number));
+    slots.forEach((slot, k) => {
+      l[slot] = hinted[k] as LNode;
+      (l[slot] as LNode).order = slot;
+    });
+  }
   placeAcross(
     layers,
     chains.map((c) => c.path),
@@ -334,6 +461,43 @@ function layoutRegion(
   }
   for (const [n, list] of outs) spread(n, list, portOut);
   for (const [n, list] of ins) spread(n, list, portIn);
+  // Edges whose end is inside a compound node leave (or enter) that end's own box: spread too,
+  // so two lines from one nested node do not start at one point.
+  const nestedEnds = new Map<string, { id: string; toward: number; out: boolean }[]>();
+  for (const c of chains) {
+    const e = c.edge;
+    const [fromEnd, toEnd] = c.reversed ? [e.to, e.from] : [e.from, e.to];
+    const first = c.path[0] as LNode;
+    const last = c.path[c.path.length - 1] as LNode;
+    if (first.key !== fromEnd) {
+      const l = nestedEnds.get(`o:${fromEnd}`) ?? [];
+      l.push({ id: e.id, toward: centre(c.path[1] as LNode), out: true });
+      nestedEnds.set(`o:${fromEnd}`, l);
+    }
+    if (last.key !== toEnd) {
+      const l = nestedEnds.get(`i:${toEnd}`) ?? [];
+      l.push({ id: e.id, toward: centre(c.path[c.path.length - 2] as LNode), out: false });
+      nestedEnds.set(`i:${toEnd}`, l);
+    }
+  }
+  const nestedPort = new Map<string, number>();
+  for (const [key, list] of nestedEnds) {
+    if (list.length < 2) continue;
+    const id = key.slice(2);
+    const holder = chains.find((c) => c.edge.id === (list[0] as { id: string }).id) as {
+      path: LNode[];
+      edge: RegionEdge;
+      reversed: boolean;
+    };
+    const end = key.startsWith("o:")
+      ? (holder.path[0] as LNode)
+      : (holder.path[holder.path.length - 1] as LNode);
+    const box = endBox(end.key, id);
+    list.sort((a, b) => a.toward - b.toward);
+    list.forEach((x, k) => {
+      nestedPort.set(`${key[0]}:${x.id}`, box.across0 + (box.across * (k + 1)) / (list.length + 1));
+    });
+  }
 
   // Each bend between layers r and r+1 gets its own channel.
   const used = new Array<number>(rankCount).fill(0);
@@ -358,9 +522,13 @@ function layoutRegion(
     const sBox = endBox(first.key, fromEnd);
     const tBox = endBox(last.key, toEnd);
     const sAcross =
-      first.key === fromEnd ? (portOut.get(e.id) as number) : sBox.across0 + sBox.across / 2;
+      first.key === fromEnd
+        ? (portOut.get(e.id) as number)
+        : (nestedPort.get(`o:${e.id}`) ?? sBox.across0 + sBox.across / 2);
     const tAcross =
-      last.key === toEnd ? (portIn.get(e.id) as number) : tBox.across0 + tBox.across / 2;
+      last.key === toEnd
+        ? (portIn.get(e.id) as number)
+        : (nestedPort.get(`i:${e.id}`) ?? tBox.across0 + tBox.across / 2);
     const pts: { along: number; across: number }[] = [
       { along: sBox.along0 + sBox.along, across: sAcross },
     ];

@@ -1,6 +1,6 @@
-import type { Interaction } from "../core/diagram-type.js";
+import type { Interaction, ViewInfo } from "../core/diagram-type.js";
 import type { Meta } from "../core/model.js";
-import { esc } from "../core/svg/xml.js";
+import { esc, ID } from "../core/svg/xml.js";
 import { webFontCss } from "./web-font.js";
 
 /** JSON safe to embed in a <script> element. */
@@ -40,9 +40,27 @@ const SCRIPT = `
   var data = JSON.parse(document.getElementById('diagram-data').textContent);
   var svg = document.querySelector('figure svg');
   var NS = 'http://www.w3.org/2000/svg';
-  var nodes = Array.prototype.slice.call(svg.querySelectorAll('g.node'));
-  var edges = Array.prototype.slice.call(svg.querySelectorAll('g.edge'));
-  var labels = Array.prototype.slice.call(svg.querySelectorAll('g.edge-label'));
+  var main = document.querySelector('main');
+  var nodes = Array.prototype.slice.call(main.querySelectorAll('g.node'));
+  var edges = Array.prototype.slice.call(main.querySelectorAll('g.edge'));
+  var labels = Array.prototype.slice.call(main.querySelectorAll('g.edge-label'));
+  // Views of the type (zoom levels): one drawing each, one shown at a time.
+  var drawings = Array.prototype.slice.call(document.querySelectorAll('figure[data-drawing]'));
+  var drawingButtons = Array.prototype.slice.call(document.querySelectorAll('[data-drawing-button]'));
+  function showDrawing(i){
+    drawings.forEach(function(f, k){ f.hidden = k !== i; });
+    drawingButtons.forEach(function(b, k){ b.setAttribute('aria-pressed', String(k === i)); });
+    document.body.dataset.drawing = drawings[i] ? drawings[i].dataset.drawing : '';
+  }
+  drawingButtons.forEach(function(b, k){ b.addEventListener('click', function(){ showDrawing(k); }); });
+  if (drawings.length) showDrawing(0);
+  // Page Down / Page Up (or ] and [) step through the views; the arrows stay the guided views'.
+  document.addEventListener('keydown', function(ev){
+    if (drawings.length < 2) return;
+    var at = drawings.findIndex(function(f){ return !f.hidden; });
+    if (ev.key === 'PageDown' || ev.key === ']') { ev.preventDefault(); showDrawing((at + 1) % drawings.length); }
+    else if (ev.key === 'PageUp' || ev.key === '[') { ev.preventDefault(); showDrawing((at + drawings.length - 1) % drawings.length); }
+  });
   var caption = document.getElementById('caption');
   var card = document.getElementById('card');
   function clearFocus(){
@@ -149,7 +167,12 @@ const SCRIPT = `
  * plays and which cards exist come from the type (DiagramType.interaction); a type without it
  * gets the views only.
  */
-export function renderHtml(meta: Meta, svg: string, interaction?: Interaction): string {
+export function renderHtml(
+  meta: Meta,
+  svg: string,
+  interaction?: Interaction,
+  drawings?: (ViewInfo & { svg: string })[],
+): string {
   const views = meta.views ?? [];
   const steps = interaction?.trace ?? [];
   const hasTrace = steps.length > 0;
@@ -175,6 +198,24 @@ export function renderHtml(meta: Meta, svg: string, interaction?: Interaction): 
       ? `<nav id="views" aria-label="Guided views"><button type="button" id="prev" aria-label="Previous view">◀</button>${viewButtons}<button type="button" id="next" aria-label="Next view">▶</button></nav>`
       : "",
   ].join("");
+  const steps2 = drawings && drawings.length > 1 ? drawings : undefined;
+  const drawingNav = steps2
+    ? `<nav id="drawings" aria-label="Views">${steps2
+        .map(
+          (d, i) =>
+            `<button type="button" data-drawing-button="${esc(d.id)}" aria-pressed="${i === 0}"${d.caption ? ` title="${esc(d.caption)}"` : ""}>${esc(d.title)}</button>`,
+        )
+        .join("")}</nav>`
+    : "";
+  // Several drawings share the page: each one's SVG ids get their own prefix.
+  const figures = steps2
+    ? steps2
+        .map(
+          (d, i) =>
+            `<figure data-drawing="${esc(d.id)}"${i === 0 ? "" : " hidden"}>${uniqueIds(d.svg, i)}</figure>`,
+        )
+        .join("\n")
+    : `<figure>${svg}</figure>`;
   const lang = meta.locale ?? "en";
   return `<!doctype html>
 <html lang="${esc(lang)}">
@@ -186,10 +227,10 @@ export function renderHtml(meta: Meta, svg: string, interaction?: Interaction): 
 ${STYLE}</style>
 </head>
 <body>
-<header><h1>${esc(meta.title)}</h1>${toolbar}</header>
+<header><h1>${esc(meta.title)}</h1>${drawingNav}${toolbar}</header>
 <p id="caption" aria-live="polite"></p>
 <main>
-<figure>${svg}</figure>
+${figures}
 <aside id="card" aria-live="polite" hidden></aside>
 </main>
 <script type="application/json" id="diagram-data">${scriptJson(data)}</script>
@@ -197,4 +238,16 @@ ${STYLE}</style>
 </body>
 </html>
 `;
+}
+
+/** The SVG's own ids (and what refers to them) prefixed with the drawing's number. */
+function uniqueIds(svg: string, index: number): string {
+  const prefix = `${ID}${index}-`;
+  return svg
+    .replaceAll(` id="${ID}-`, ` id="${prefix}`)
+    .replaceAll(`url(#${ID}-`, `url(#${prefix}`)
+    .replaceAll(
+      ` aria-labelledby="${ID}-title ${ID}-desc"`,
+      ` aria-labelledby="${prefix}title ${prefix}desc"`,
+    );
 }

@@ -11,6 +11,11 @@ export interface ExportOptions {
   scale?: number;
   /** The diagram's layout, when the caller has already made it (saves making it again). */
   layout?: LaidOut;
+  /**
+   * Of a type with views: the one to draw. Unset: SVG and PNG draw the first view, PDF gives
+   * one page per view and HTML a step per view.
+   */
+  view?: string;
 }
 
 /**
@@ -27,8 +32,20 @@ export async function exportDiagram(
     throw new Error(`no diagram type "${diagram.diagram_type}" is registered`);
   }
   const type = await loadType(diagram.diagram_type);
-  const layout = options.layout ?? (await type.layout(diagram));
-  const svg = type.render(diagram, layout, options.preset ? { preset: options.preset } : {});
+  const layout = options.layout ?? (await type.layout(diagram, options.view));
+  const renderOptions = options.preset ? { preset: options.preset } : {};
+  const svg = type.render(diagram, layout, renderOptions);
+  // Every view, for the formats that hold several drawings (PDF pages, HTML steps).
+  const infos = options.view === undefined ? (type.views?.(diagram) ?? []) : [];
+  const all = async () =>
+    infos.length > 1
+      ? Promise.all(
+          infos.map(async (info, i) => {
+            const l = i === 0 ? layout : await type.layout(diagram, info.id);
+            return { info, layout: l, svg: i === 0 ? svg : type.render(diagram, l, renderOptions) };
+          }),
+        )
+      : undefined;
   switch (format) {
     case "svg":
       return svg;
@@ -40,11 +57,25 @@ export async function exportDiagram(
       const { renderPdf } = await import("./pdf.js");
       const pdfOptions: { title: string; lang?: string } = { title: diagram.meta.title };
       if (diagram.meta.locale) pdfOptions.lang = diagram.meta.locale;
-      return renderPdf(svg, layout, pdfOptions);
+      const views = await all();
+      const pages = views?.map((v) => ({ svg: v.svg, size: v.layout })) ?? [{ svg, size: layout }];
+      return renderPdf(pages, pdfOptions);
     }
     case "html": {
       const { renderHtml } = await import("./html.js");
-      return renderHtml(diagram.meta, svg, type.interaction?.(diagram, layout));
+      const views = await all();
+      if (!views) return renderHtml(diagram.meta, svg, type.interaction?.(diagram, layout));
+      const cards = Object.assign(
+        {},
+        ...views.map((v) => type.interaction?.(diagram, v.layout)?.cards ?? {}),
+      );
+      const first = type.interaction?.(diagram, layout);
+      return renderHtml(
+        diagram.meta,
+        svg,
+        first ? { ...first, cards } : undefined,
+        views.map((v) => ({ ...v.info, svg: v.svg })),
+      );
     }
   }
 }

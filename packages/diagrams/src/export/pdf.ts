@@ -22,23 +22,27 @@ function defaultCreationDate(): Date {
 const REGULAR = "Inter";
 const SEMIBOLD = "Inter-SemiBold";
 
+/** One page: a drawing and its size. */
+export interface PdfPage {
+  svg: string;
+  size: LaidOut;
+}
+
 /**
- * Draws an SVG produced by renderSvg into a one-page vector PDF, the page the size of the
- * drawing (one diagram unit = one point), text set in the same bundled Inter font, embedded
- * as a subset. pdfkit and svg-to-pdfkit load on first use only.
+ * Draws SVGs produced by a type's render into a vector PDF, one page per drawing (a type's
+ * views), each page the size of its drawing (one diagram unit = one point), text set in the
+ * same bundled Inter font, embedded as a subset. pdfkit and svg-to-pdfkit load on first use.
  */
-export async function renderPdf(
-  svg: string,
-  size: LaidOut,
-  options: PdfOptions = {},
-): Promise<Buffer> {
+export async function renderPdf(pages: PdfPage[], options: PdfOptions = {}): Promise<Buffer> {
+  const first = pages[0];
+  if (!first) throw new Error("a PDF needs at least one page");
   const [{ default: PDFDocument }, { default: SVGtoPDF }] = await Promise.all([
     import("pdfkit"),
     import("svg-to-pdfkit"),
   ]);
   const files = fontFiles();
   const doc = new PDFDocument({
-    size: [size.width, size.height],
+    size: [first.size.width, first.size.height],
     margin: 0,
     autoFirstPage: true,
     info: {
@@ -58,13 +62,16 @@ export async function renderPdf(
     doc.on("end", () => resolve(Buffer.concat(chunks)));
     doc.on("error", reject);
   });
-  SVGtoPDF(doc, svg, 0, 0, {
-    width: size.width,
-    height: size.height,
-    assumePt: true,
-    fontCallback: (_family: string, bold: boolean) => (bold ? SEMIBOLD : REGULAR),
-    // Filters (the showcase shadows) have no PDF equivalent; the PDF is drawn without them.
-    warningCallback: () => {},
+  pages.forEach(({ svg, size }, i) => {
+    if (i > 0) doc.addPage({ size: [size.width, size.height], margin: 0 });
+    SVGtoPDF(doc, svg, 0, 0, {
+      width: size.width,
+      height: size.height,
+      assumePt: true,
+      fontCallback: (_family: string, bold: boolean) => (bold ? SEMIBOLD : REGULAR),
+      // Filters (the showcase shadows) have no PDF equivalent; the PDF is drawn without them.
+      warningCallback: () => {},
+    });
   });
   doc.end();
   return done;

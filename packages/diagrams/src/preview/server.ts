@@ -18,6 +18,8 @@ export interface PreviewOptions {
   port?: number;
   host?: string;
   preset?: VisualPreset;
+  /** Of a type with views: the one shown (default the first). */
+  view?: string;
 }
 
 export interface PreviewServer {
@@ -65,11 +67,21 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
         count: result.problems.length,
       };
     }
-    const svg = (await exportDiagram(
-      result.diagram,
-      "svg",
-      options.preset ? { preset: options.preset } : {},
-    )) as string;
+    let svg: string;
+    try {
+      svg = (await exportDiagram(result.diagram, "svg", {
+        ...(options.preset ? { preset: options.preset } : {}),
+        ...(options.view === undefined ? {} : { view: options.view }),
+      })) as string;
+    } catch (error) {
+      // A view the description does not have (any longer): said on the page, like a problem.
+      return {
+        version,
+        ok: false,
+        problems: `${options.file}: ${(error as Error).message}`,
+        count: 1,
+      };
+    }
     return { version, ok: true, svg, title: result.diagram.meta.title };
   };
   const send = (res: ServerResponse, s: PreviewState) => {

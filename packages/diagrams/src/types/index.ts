@@ -13,6 +13,8 @@ const LOADERS = {
   workflow: () => import("./workflow/index.js"),
   sequence: () => import("./sequence/index.js"),
   lifecycle: () => import("./lifecycle/index.js"),
+  architecture: () => import("./architecture/index.js"),
+  "data-flow": () => import("./data-flow/index.js"),
 } satisfies Record<string, Loader>;
 
 export type TypeName = keyof typeof LOADERS;

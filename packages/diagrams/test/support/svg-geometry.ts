@@ -7,12 +7,17 @@ import { measureText } from "../../src/core/text/measure.js";
  * Reads the geometry back out of a rendered SVG, for tests that judge the drawing itself:
  * every text line's box (from the same font metrics the layout uses) and every rect, circle
  * and straight path, each with the element it belongs to (the innermost <g> that has a
- * data-id or a class naming a part: message, node, note, fragment, divider, box).
+ * data-id or a class naming a part: message, node, note, fragment, divider, box, or the parts
+ * a caller names). Rounded corners (Q) read back as the corner they round, so an edge's
+ * segments are its orthogonal polyline.
  */
 
 export interface Owner {
   kind: string;
+  /** data-id, else data-edge (an edge label names its edge), else data-index. */
   id: string;
+  /** Every attribute of the owning <g>: data-parent, data-from, data-to, class… */
+  attrs: Record<string, string>;
 }
 
 export interface SvgText {
@@ -20,6 +25,8 @@ export interface SvgText {
   /** The whole <text> element's box (every line). */
   box: Box;
   lines: string[];
+  /** Each line's own box, in the order of `lines`. */
+  lineBoxes: Box[];
   /** Index of the <text> element in the document. */
   index: number;
 }
@@ -29,7 +36,7 @@ export interface SvgShape {
   tag: "rect" | "path" | "circle" | "polygon";
   class?: string;
   box: Box;
-  /** Straight segments of a path made of M, L, H and V commands. */
+  /** Straight segments of a path made of M, L, H, V, Q (as its corner) and Z commands. */
   segments: [Point, Point][];
   fill?: string;
 }
@@ -57,7 +64,7 @@ function pathSegments(d: string): [Point, Point][] {
   const segments: [Point, Point][] = [];
   let at: Point = { x: 0, y: 0 };
   let start: Point = at;
-  for (const [, cmd, args] of d.matchAll(/([MLHVZ])([^MLHVZQ]*)/gi)) {
+  for (const [, cmd, args] of d.matchAll(/([MLHVZQ])([^MLHVZQ]*)/gi)) {
     const n = (args ?? "")
       .trim()
       .split(/[\s,]+/)
@@ -78,6 +85,12 @@ function pathSegments(d: string): [Point, Point][] {
       const to = { x: at.x, y: n[0] ?? 0 };
       segments.push([at, to]);
       at = to;
+    } else if (cmd === "Q") {
+      // A rounded corner: through its control point, which is the corner itself.
+      const corner = { x: n[0] ?? 0, y: n[1] ?? 0 };
+      const to = { x: n[2] ?? 0, y: n[3] ?? 0 };
+      segments.push([at, corner], [corner, to]);
+      at = to;
     } else if (cmd === "Z") {
       segments.push([at, start]);
       at = start;
@@ -94,7 +107,11 @@ function boundsOf(points: Point[]): Box {
   return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
 }
 
-export function readSvg(source: string): SvgGeometry {
+/**
+ * Reads an SVG of ours. `parts` are the group classes that own what they hold (the innermost
+ * such group is a shape's or a text's owner); the default suits sequence diagrams.
+ */
+export function readSvg(source: string, parts: readonly string[] = PARTS): SvgGeometry {
   // Patterns, gradients and filters draw nothing by themselves.
   const svg = source.replaceAll(/<defs>.*?<\/defs>/gs, "");
   const root = attrs(/<svg [^>]*>/.exec(svg)?.[0] ?? "");
@@ -113,8 +130,9 @@ export function readSvg(source: string): SvgGeometry {
       if (closing) stack.pop();
       else {
         const a = attrs(rest);
-        const kind = PARTS.find((p) => (a.class ?? "").split(" ").includes(p));
-        stack.push(kind ? { kind, id: a["data-id"] ?? a["data-index"] ?? "" } : undefined);
+        const kind = parts.find((p) => (a.class ?? "").split(" ").includes(p));
+        const id = a["data-id"] ?? a["data-edge"] ?? a["data-index"] ?? "";
+        stack.push(kind ? { kind, id, attrs: a } : undefined);
       }
       continue;
     }
@@ -138,7 +156,13 @@ export function readSvg(source: string): SvgGeometry {
         return { x, y: top, width: w, height: spans.length > 0 ? lineHeight(size) : size };
       });
       const all = boundsOf(boxes.flatMap((b) => [b, { x: b.x + b.width, y: b.y + b.height }]));
-      out.texts.push({ owner: owner(), box: all, lines, index: out.texts.length });
+      out.texts.push({
+        owner: owner(),
+        box: all,
+        lines,
+        lineBoxes: boxes,
+        index: out.texts.length,
+      });
       continue;
     }
     if (closing || tag === "text") continue;

@@ -6,7 +6,7 @@ import { parsePreset } from "../preset.js";
 
 const DEFAULT_PORT = 4780;
 
-const HELP = `Usage: orderline-diagrams preview FILE [--port N] [--host H] [--preset P]
+const HELP = `Usage: orderline-diagrams preview FILE [--port N] [--host H] [--preset P] [--view ID]
 
 Serves a local page showing FILE rendered, and re-renders it every time FILE is saved. When a
 save breaks the description, the page shows its problems (file:line:col, path, message)
@@ -17,6 +17,7 @@ Options:
                   used instead; 0 always picks a free port)
   --host H      address to listen on (default 127.0.0.1: only this machine)
   --preset P    classic, signal-flow, blueprint or editorial; overrides meta.visual_preset
+  --view ID     of a diagram with views (architecture): the one shown (default the first)
   -h, --help    show this help
 
 Stop with Ctrl+C.
@@ -28,6 +29,7 @@ const OPTIONS = {
   port: { type: "string" },
   host: { type: "string" },
   preset: { type: "string" },
+  view: { type: "string" },
 } as const;
 
 export const command: Command = {
@@ -60,6 +62,7 @@ export const command: Command = {
       port,
       host: values.host ?? "127.0.0.1",
       ...(preset ? { preset } : {}),
+      ...(values.view === undefined ? {} : { view: values.view }),
     };
     let server: Awaited<ReturnType<typeof startPreview>>;
     try {

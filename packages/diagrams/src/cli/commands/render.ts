@@ -12,7 +12,7 @@ import { parsePreset } from "../preset.js";
 const FORMATS: readonly OutputFormat[] = ["svg", "png", "pdf", "html"];
 
 const HELP = `Usage: orderline-diagrams render FILE... [-o OUT] [--format F] [--preset P] [--scale N]
-                                [--strict]
+                                [--view ID] [--strict]
 
 Validates each description and renders it, without a browser, to SVG, PNG, PDF or a
 self-contained HTML page (the trace animation along mainPath, guided views, node cards).
@@ -34,6 +34,9 @@ Options:
                         meta.visual_preset
   --scale N           PNG only: pixels per diagram unit, e.g. 2 for a high-density
                         image (default 1)
+  --view ID           of a diagram with views (architecture: context, containers...): the
+                        one to draw; without it SVG and PNG draw the first view, PDF has
+                        one page per view and HTML one step per view
   --strict            treat warnings as problems: nothing is written
   -h, --help          show this help
 
@@ -51,6 +54,7 @@ Examples:
   orderline-diagrams render examples/diagrams/partner-order-flow.json -o flow.svg
   orderline-diagrams render flow.json -o flow.png --scale 2 --preset blueprint
   orderline-diagrams render examples/diagrams/*.json -o out/ --format pdf
+  orderline-diagrams render examples/diagrams/orderline-architecture.json --view gateway -o g.png
 `;
 
 const OPTIONS = {
@@ -59,6 +63,7 @@ const OPTIONS = {
   preset: { type: "string" },
   scale: { type: "string" },
   strict: { type: "boolean" },
+  view: { type: "string" },
 } as const;
 
 function formatOf(path: string): OutputFormat | undefined {
@@ -182,7 +187,18 @@ export const command: Command = {
       const diagram = result.diagram;
       // Laid out once: for the warnings now and for the output later.
       const type = await loadType(diagram.diagram_type as TypeName);
-      const layout = await type.layout(diagram);
+      if (values.view !== undefined) {
+        const views = type.views?.(diagram) ?? [];
+        if (!views.some((v) => v.id === values.view)) {
+          return usageError(
+            io,
+            views.length === 0
+              ? `--view: ${file} (${diagram.diagram_type}) has no views`
+              : `--view: ${file} has no view "${values.view}"; its views are ${views.map((v) => v.id).join(", ")}`,
+          );
+        }
+      }
+      const layout = await type.layout(diagram, values.view);
       const warnings = await renderWarnings(
         source,
         { file: file === "-" ? "<stdin>" : file },
@@ -231,9 +247,10 @@ export const command: Command = {
 
     const { exportDiagram } = await import("../../export/index.js");
     for (const job of jobs) {
-      const options: { preset?: VisualPreset; scale?: number; layout: LaidOut } = {
+      const options: { preset?: VisualPreset; scale?: number; layout: LaidOut; view?: string } = {
         layout: job.layout,
       };
+      if (values.view !== undefined) options.view = values.view;
       if (preset) options.preset = preset;
       if (scale !== undefined) options.scale = scale;
       const content = await exportDiagram(job.diagram, job.format, options);

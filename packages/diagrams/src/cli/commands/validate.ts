@@ -9,8 +9,10 @@ import {
 } from "../../validate/index.js";
 import { parseArgsOrReport, usageError } from "../args.js";
 import { type Command, EXIT } from "../command.js";
+import { runReport } from "../report.js";
 
 const HELP = `Usage: orderline-diagrams validate FILE... [--format text|json] [--strict]
+                                   [--report NAME]
 
 Checks diagram descriptions of any type (${TYPE_NAMES.join(", ")}), each against the format of the
 type its diagram_type names (JSON syntax, the type's JSON Schema and the rules beyond it), and
@@ -29,20 +31,30 @@ Options:
                        {file, line, column, path, rule, message, suggestion?,
                         severity?}  (severity "warning" for warnings)
   --strict           treat warnings as problems (exit status 1)
+  --report NAME      also print the report NAME on each valid file, a report its
+                     type offers: data-flow offers "boundaries" (every flow that
+                     crosses a trust boundary, with the boundaries it leaves and
+                     enters, its protocol and classification). With --format json
+                     the output is {problems, reports: [{file, report, rows}]}
   -h, --help         show this help
 
 Exit status:
   0  every file is valid
   1  at least one file has problems (or, with --strict, warnings)
-  2  usage error: unknown option, no FILE, a file that cannot be read, or a
-     directory without .json files
+  2  usage error: unknown option, no FILE, a file that cannot be read, a
+     directory without .json files, or a --report the file's type does not offer
 
 Examples:
   orderline-diagrams validate examples/diagrams/*.json
   orderline-diagrams validate --format json docs/diagrams
+  orderline-diagrams validate --report boundaries examples/diagrams/signed-order-data-flow.json
 `;
 
-const OPTIONS = { format: { type: "string" }, strict: { type: "boolean" } } as const;
+const OPTIONS = {
+  format: { type: "string" },
+  strict: { type: "boolean" },
+  report: { type: "string" },
+} as const;
 
 function readInput(file: string, cwd: string): string {
   return file === "-" ? readFileSync(0, "utf8") : readFileSync(resolve(cwd, file), "utf8");
@@ -111,6 +123,8 @@ export const command: Command = {
     let unreadable = 0;
     let emptyDirectories = 0;
     let invalid = 0;
+    let unreported = 0;
+    const reports: { file: string; report: string; rows: Record<string, unknown>[] }[] = [];
     const files = expandInputs(positionals, io.cwd, (message) => {
       io.stderr(`orderline-diagrams validate: ${message}\n`);
       emptyDirectories++;
@@ -136,17 +150,31 @@ export const command: Command = {
         }
         const note = warnings.length > 0 ? ` (${plural(warnings.length, "warning")})` : "";
         if (format === "text") io.stdout(`${name}: valid${note}\n`);
+        if (values.report !== undefined) {
+          const report = await runReport(result.diagram, values.report);
+          if (!report.ok) {
+            io.stderr(`orderline-diagrams validate: ${name}: ${report.error}\n`);
+            unreported++;
+          } else if (format === "text") {
+            io.stdout(
+              report.text.map((line, i) => (i === 0 ? `${name}: ${line}` : line)).join("\n"),
+            );
+            io.stdout("\n");
+          } else reports.push({ file: name, report: values.report, rows: report.rows });
+        }
         continue;
       }
       invalid++;
       problems.push(...result.problems);
       if (format === "text") io.stdout(formatProblems(result.problems, "text"));
     }
-    if (format === "json") io.stdout(formatProblems(problems, "json"));
+    if (format === "json" && values.report !== undefined) {
+      io.stdout(`${JSON.stringify({ problems, reports }, null, 2)}\n`);
+    } else if (format === "json") io.stdout(formatProblems(problems, "json"));
     else if (files.length > 1 || invalid > 0) {
       io.stdout(summary(files.length - unreadable, invalid, problems.length, unreadable));
     }
-    if (unreadable > 0 || emptyDirectories > 0) return EXIT.usage;
+    if (unreadable > 0 || emptyDirectories > 0 || unreported > 0) return EXIT.usage;
     return invalid > 0 ? EXIT.invalid : EXIT.ok;
   },
 };

@@ -54,4 +54,12 @@ export interface EdgeBox {
   arrow: { tip: Point; dx: number; dy: number };
   label?: TextBlock & { background: Box };
   strokeWidth: number;
+  /** A type's own look for the line, over its role's (e.g. a data-flow classification's colour). */
+  style?: { color?: string; dash?: string };
+  /** More classes on the edge's group, after `edge edge-<role>`. */
+  className?: string;
+  /** The accessible name, when the role's wording ("main flow from …") does not fit. */
+  ariaLabel?: string;
+  /** More SVG inside the edge's group, drawn over the line (e.g. boundary crossing marks). */
+  decorations?: string;
 }

@@ -78,7 +78,7 @@ export function edgeStyle(
 
 /** One edge: its rounded orthogonal path and arrowhead, styled by role and variant. */
 export function renderEdge(edge: EdgeBox, theme: Theme, labels: Map<string, string>): string {
-  const style = edgeStyle(edge.role, edge.edge.variant, theme);
+  const style = { ...edgeStyle(edge.role, edge.edge.variant, theme), ...edge.style };
   const sw = edge.strokeWidth;
   const headLen = 7 + sw * 1.6;
   const headHalf = 3.5 + sw;
@@ -122,15 +122,15 @@ export function renderEdge(edge: EdgeBox, theme: Theme, labels: Map<string, stri
     "g",
     {
       id: `${ID}-edge-${edge.id}`,
-      class: `edge edge-${edge.role}`,
+      class: `edge edge-${edge.role}${edge.className ? ` ${edge.className}` : ""}`,
       "data-id": edge.id,
       "data-from": edge.edge.from,
       "data-to": edge.edge.to,
       role: "img",
-      "aria-label": aria,
+      "aria-label": edge.ariaLabel ?? aria,
       opacity: style.opacity,
     },
-    line + head,
+    line + head + (edge.decorations ?? ""),
   );
 }
 

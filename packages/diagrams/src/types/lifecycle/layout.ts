@@ -1,3 +1,4 @@
+import { fitToViewBox } from "../../core/fit.js";
 import { type Box, round } from "../../core/geometry.js";
 import {
   type GraphEdge,
@@ -7,6 +8,8 @@ import {
 } from "../../core/graph-layout.js";
 import type { EdgeRole, Point } from "../../core/model.js";
 import { lineHeight, place, type TextBlock, textBlock } from "../../core/text/block.js";
+import { placeHeading } from "../../core/text/heading.js";
+import { arrowAt, translateBy } from "../../core/translate.js";
 import {
   allStates,
   type LifecycleDiagram,
@@ -220,30 +223,13 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
 
   const graphW = laid.width;
   const graphH = laid.height;
-  let title = textBlock(diagram.meta.title, M.titleSize, "semibold", Math.max(graphW, 560), 2);
-  const subtitleText = diagram.meta.subtitle;
-  let subtitle =
-    subtitleText !== undefined && subtitleText !== ""
-      ? textBlock(subtitleText, M.subtitleSize, "regular", Math.max(graphW, 560), 3)
-      : undefined;
-  const x0 = M.margin;
-  let y = M.margin;
-  title = place(title, x0, y);
-  y += title.box.height;
-  if (subtitle) {
-    subtitle = place(subtitle, x0, y + 4);
-    y += 4 + subtitle.box.height;
-  }
-  const top = y + 24;
-  const dx = x0;
-  const dy = top;
-  const move = (b: Box): Box => ({
-    x: round(b.x + dx),
-    y: round(b.y + dy),
-    width: round(b.width),
-    height: round(b.height),
-  });
-  const pt = (p: Point): Point => ({ x: round(p.x + dx), y: round(p.y + dy) });
+  const { title, subtitle, top } = placeHeading(
+    diagram.meta.title,
+    diagram.meta.subtitle,
+    graphW,
+    M,
+  );
+  const { box: move, point: pt } = translateBy(M.margin, top);
 
   const states: StateLayout[] = allStates(diagram.states).map(({ state, parent }) => {
     const m = measured.get(state.id) as Measured;
@@ -274,9 +260,6 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
   const transitions: TransitionLayout[] = diagram.transitions.map((t, index) => {
     const e = laidEdges.get(`t${index}`) as LaidEdge;
     const points = e.points.map(pt);
-    const tip = points[points.length - 1] as Point;
-    const before = points[points.length - 2] as Point;
-    const len = Math.hypot(tip.x - before.x, tip.y - before.y) || 1;
     const out: TransitionLayout = {
       id: t.id ?? `t${index}`,
       index,
@@ -284,7 +267,7 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
       to: t.to,
       role: t.role ?? "main",
       points,
-      arrow: { tip, dx: round((tip.x - before.x) / len), dy: round((tip.y - before.y) / len) },
+      arrow: arrowAt(points),
     };
     const block = labels.get(`t${index}`);
     const placed = e.label;
@@ -309,16 +292,9 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
 
   const contentW = Math.max(graphW, title.box.width, subtitle?.box.width ?? 0) + 2 * M.margin;
   const contentH = top + graphH + M.margin;
-  const requested = diagram.meta.viewBox;
-  const width = requested ? requested[0] : contentW;
-  const height = requested ? requested[1] : contentH;
-  const scale = Math.min(1, width / contentW, height / contentH);
   const layout: LifecycleLayout = {
     meta: diagram.meta,
-    width: round(width),
-    height: round(height),
-    scale: round(scale * 10000) / 10000,
-    offset: { x: round((width - contentW * scale) / 2), y: round((height - contentH * scale) / 2) },
+    ...fitToViewBox(contentW, contentH, diagram.meta.viewBox),
     title,
     states,
     transitions,

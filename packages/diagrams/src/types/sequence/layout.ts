@@ -3,6 +3,7 @@ import { planLegend } from "../../core/legend.js";
 import type { EdgeRole, Point } from "../../core/model.js";
 import { LEGEND_CATEGORY } from "../../core/model.js";
 import type { NodeBox } from "../../core/svg/boxes.js";
+import { brandMonogram } from "../../core/svg/brand.js";
 import type { LegendLayout } from "../../core/svg/document.js";
 import { lineHeight, place, type TextBlock, textBlock } from "../../core/text/block.js";
 import { measureText } from "../../core/text/measure.js";
@@ -194,14 +195,7 @@ function placeHead(h: NodeBox, p: Participant, cx: number, top: number): HeadLay
   ty += h.label.box.height;
   if (h.sublabel) out.sublabel = place(h.sublabel, textX, ty + 2);
   if (p.brand) {
-    const monogram =
-      p.brand.monogram ??
-      p.brand.name
-        .split(/\s+/)
-        .map((w) => w[0] ?? "")
-        .join("")
-        .slice(0, 2)
-        .toUpperCase();
+    const monogram = brandMonogram(p.brand);
     out.brand = {
       circle: {
         cx: round(box.x + width - 4),

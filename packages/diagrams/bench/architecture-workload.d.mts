@@ -1,0 +1,6 @@
+import type { ArchitectureDiagram } from "../src/types/architecture/model.js";
+
+export function generateArchitecture(options?: {
+  elements?: number;
+  seed?: number;
+}): ArchitectureDiagram;

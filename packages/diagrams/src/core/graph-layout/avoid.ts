@@ -1,0 +1,355 @@
+/**
+ * Routes lines around boxes: an orthogonal shortest path with a price on each bend (A*) over a
+ * sparse grid made of every obstacle's outline, pushed out by a margin, and its centre lines, so
+ * no step can jump over an obstacle. The layered layout routes most edges well between layers;
+ * this takes over only the ones that would pass through a box (edges leaving or entering a
+ * compound node cross their own region's other nodes on the way). Pure and deterministic.
+ */
+import {
+  type Box,
+  boxesOverlap,
+  inflate,
+  outlineCrosses,
+  segmentHitsBox,
+  simplify,
+} from "../geometry.js";
+import type { Point } from "../model.js";
+
+/** Clearance between a rerouted line and any box it passes. */
+const MARGIN = 10;
+/** What a bend costs, in units of length: a few bends saved beat a slightly shorter line. */
+const BEND = 40;
+
+export interface RouteRequest {
+  /** The boxes the line joins (its ends). */
+  from: Box;
+  to: Box;
+  /** Boxes it must not cross. */
+  obstacles: Box[];
+  /** How many rerouted lines already leave or enter each end, to keep their ports apart. */
+  fromUsed: number;
+  toUsed: number;
+}
+
+type Dir = 0 | 1 | 2 | 3; // right, down, left, up
+const DX = [1, 0, -1, 0];
+const DY = [0, 1, 0, -1];
+
+/** True when the polyline passes through any of `boxes`. */
+export function pathHits(points: Point[], boxes: Box[]): boolean {
+  for (let i = 1; i < points.length; i++) {
+    const a = points[i - 1] as Point;
+    const b = points[i] as Point;
+    for (const box of boxes) if (segmentHitsBox(a, b, box)) return true;
+  }
+  return false;
+}
+
+/** Sorted, with lines closer than half a unit merged: they make no different route, only work. */
+function sortedUnique(values: number[]): number[] {
+  const sorted = [...values].sort((a, b) => a - b);
+  const out: number[] = [];
+  for (const v of sorted)
+    if (out.length === 0 || v - (out[out.length - 1] as number) >= 0.5) out.push(v);
+  return out;
+}
+
+function withExact(lines: number[], exact: number[]): number[] {
+  return [...new Set([...lines, ...exact])].sort((a, b) => a - b);
+}
+
+/** The index of the line at `v`, or -1. */
+function nearest(axis: number[], v: number): number {
+  const i = lowerBound(axis, v);
+  return i < axis.length && axis[i] === v ? i : -1;
+}
+
+/** The first index of `axis` at or above `v`. */
+function lowerBound(axis: number[], v: number): number {
+  let lo = 0;
+  let hi = axis.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((axis[mid] as number) < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+interface Port {
+  at: Point;
+  seed: Point;
+  /** Direction from the port outwards. */
+  dir: Dir;
+}
+
+function ports(box: Box, used: number): Port[] {
+  const shift = ((used + 1) >> 1) * 12 * (used % 2 === 1 ? 1 : -1);
+  const cx = box.x + box.width / 2 + Math.max(-box.width / 3, Math.min(box.width / 3, shift));
+  const cy = box.y + box.height / 2 + Math.max(-box.height / 3, Math.min(box.height / 3, shift));
+  const r = box.x + box.width;
+  const b = box.y + box.height;
+  return [
+    { at: { x: r, y: cy }, seed: { x: r + MARGIN, y: cy }, dir: 0 },
+    { at: { x: cx, y: b }, seed: { x: cx, y: b + MARGIN }, dir: 1 },
+    { at: { x: box.x, y: cy }, seed: { x: box.x - MARGIN, y: cy }, dir: 2 },
+    { at: { x: cx, y: box.y }, seed: { x: cx, y: box.y - MARGIN }, dir: 3 },
+  ];
+}
+
+/** A binary heap of (priority, value) pairs. */
+class Heap {
+  private keys: number[] = [];
+  private values: number[] = [];
+  get size() {
+    return this.keys.length;
+  }
+  push(key: number, value: number) {
+    const k = this.keys;
+    const v = this.values;
+    k.push(key);
+    v.push(value);
+    let i = k.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if ((k[p] as number) <= key) break;
+      k[i] = k[p] as number;
+      v[i] = v[p] as number;
+      i = p;
+    }
+    k[i] = key;
+    v[i] = value;
+  }
+  peekKey(): number {
+    return this.keys[0] as number;
+  }
+  pop(): number {
+    const k = this.keys;
+    const v = this.values;
+    const top = v[0] as number;
+    const lastK = k.pop() as number;
+    const lastV = v.pop() as number;
+    if (k.length > 0) {
+      let i = 0;
+      const n = k.length;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= n) break;
+        const r = l + 1;
+        const c = r < n && (k[r] as number) < (k[l] as number) ? r : l;
+        if ((k[c] as number) >= lastK) break;
+        k[i] = k[c] as number;
+        v[i] = v[c] as number;
+        i = c;
+      }
+      k[i] = lastK;
+      v[i] = lastV;
+    }
+    return top;
+  }
+}
+
+/**
+ * The shortest orthogonal line, with few bends, from a side of `from` to a side of `to` that
+ * keeps MARGIN away from every obstacle; undefined when the obstacles wall an end in.
+ */
+export function routeAround(req: RouteRequest): Point[] | undefined {
+  // Most lines find their way near their ends: search a window round both first (a small grid
+  // is fast), then wider, then everywhere.
+  const x0 = Math.min(req.from.x, req.to.x);
+  const y0 = Math.min(req.from.y, req.to.y);
+  const span: Box = {
+    x: x0,
+    y: y0,
+    width: Math.max(req.from.x + req.from.width, req.to.x + req.to.width) - x0,
+    height: Math.max(req.from.y + req.from.height, req.to.y + req.to.height) - y0,
+  };
+  for (const grow of [120, 480]) {
+    const found = routeWithin(req, inflate(span, grow));
+    if (found) return found;
+  }
+  return routeWithin(req, undefined);
+}
+
+function routeWithin(req: RouteRequest, window: Box | undefined): Point[] | undefined {
+  const starts = ports(req.from, req.fromUsed);
+  const goals = ports(req.to, req.toUsed);
+  const near = window
+    ? req.obstacles.filter((o) => boxesOverlap(inflate(o, MARGIN), window))
+    : req.obstacles;
+  const blockers = [...near, req.from, req.to];
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const o of blockers) {
+    xs.push(o.x - MARGIN, o.x + o.width + MARGIN, o.x + o.width / 2);
+    ys.push(o.y - MARGIN, o.y + o.height + MARGIN, o.y + o.height / 2);
+  }
+  const inside = (v: number, lo: number, size: number) => v >= lo && v <= lo + size;
+  // The ports' lines exactly (a line leaves a port straight), the obstacles' merged.
+  const X = withExact(
+    sortedUnique(window ? xs.filter((x) => inside(x, window.x, window.width)) : xs),
+    [...starts, ...goals].map((p) => p.seed.x),
+  );
+  const Y = withExact(
+    sortedUnique(window ? ys.filter((y) => inside(y, window.y, window.height)) : ys),
+    [...starts, ...goals].map((p) => p.seed.y),
+  );
+  const W = X.length;
+  const H = Y.length;
+  const blocked = new Uint8Array(W * H);
+  for (const o of blockers) {
+    const b = inflate(o, MARGIN - 1);
+    const i0 = lowerBound(X, b.x);
+    const i1 = lowerBound(X, b.x + b.width);
+    const j0 = lowerBound(Y, b.y);
+    const j1 = lowerBound(Y, b.y + b.height);
+    for (let j = j0; j < j1; j++) for (let i = i0; i < i1; i++) blocked[j * W + i] = 1;
+  }
+  const cell = (p: Point) => {
+    const i = nearest(X, p.x);
+    const j = nearest(Y, p.y);
+    return i < 0 || j < 0 ? -1 : j * W + i;
+  };
+  const goalAt = new Map<number, Port[]>();
+  for (const g of goals) {
+    const c = cell(g.seed);
+    if (c < 0 || blocked[c]) continue;
+    goalAt.set(c, [...(goalAt.get(c) ?? []), g]);
+  }
+  if (goalAt.size === 0) return undefined;
+  const tx = req.to.x + req.to.width / 2;
+  const ty = req.to.y + req.to.height / 2;
+  // Distance to the target's box, and a bend when it lies neither across nor along the way.
+  const h = (c: number) => {
+    const x = X[c % W] as number;
+    const y = Y[Math.floor(c / W)] as number;
+    const dx = Math.max(0, Math.abs(x - tx) - req.to.width / 2);
+    const dy = Math.max(0, Math.abs(y - ty) - req.to.height / 2);
+    return dx + dy + (dx > 0 && dy > 0 ? BEND : 0);
+  };
+  // A state is a grid point and the axis the line arrived along (0 across, 1 up or down).
+  const g = new Float64Array(W * H * 2).fill(Number.POSITIVE_INFINITY);
+  const prev = new Int32Array(W * H * 2).fill(-1);
+  const startOf = new Map<number, Port>();
+  const heap = new Heap();
+  for (const s of starts) {
+    const c = cell(s.seed);
+    if (c < 0 || blocked[c]) continue;
+    const st = c * 2 + (s.dir & 1);
+    if (MARGIN < (g[st] as number)) {
+      g[st] = MARGIN;
+      startOf.set(st, s);
+      heap.push(MARGIN + h(c), st);
+    }
+  }
+  let best = Number.POSITIVE_INFINITY;
+  let bestState = -1;
+  let bestGoal: Port | undefined;
+  while (heap.size > 0 && heap.peekKey() < best) {
+    const st = heap.pop();
+    const c = st >> 1;
+    const axis = st & 1;
+    const cost = g[st] as number;
+    const here = goalAt.get(c);
+    if (here) {
+      for (const goal of here) {
+        const total = cost + MARGIN + (axis === (goal.dir & 1) ? 0 : BEND);
+        if (total < best) {
+          best = total;
+          bestState = st;
+          bestGoal = goal;
+        }
+      }
+    }
+    const i = c % W;
+    const j = (c - i) / W;
+    for (let nd = 0 as Dir; nd < 4; nd = (nd + 1) as Dir) {
+      const ni = i + (DX[nd] as number);
+      const nj = j + (DY[nd] as number);
+      if (ni < 0 || nj < 0 || ni >= W || nj >= H) continue;
+      const nc = nj * W + ni;
+      if (blocked[nc]) continue;
+      const step =
+        Math.abs((X[ni] as number) - (X[i] as number)) +
+        Math.abs((Y[nj] as number) - (Y[j] as number)) +
+        ((nd & 1) === axis ? 0 : BEND);
+      const ns = nc * 2 + (nd & 1);
+      const ng = cost + step;
+      if (ng < (g[ns] as number)) {
+        g[ns] = ng;
+        prev[ns] = st;
+        heap.push(ng + h(nc), ns);
+      }
+    }
+  }
+  if (bestState < 0 || !bestGoal) return undefined;
+  const cells: Point[] = [];
+  let st = bestState;
+  let first = st;
+  while (st >= 0) {
+    const c = st >> 1;
+    cells.push({ x: X[c % W] as number, y: Y[Math.floor(c / W)] as number });
+    first = st;
+    st = prev[st] as number;
+  }
+  cells.reverse();
+  const start = startOf.get(first) as Port;
+  return simplify([start.at, ...cells, bestGoal.at]);
+}
+
+/**
+ * Where a label of `size` sits on `points`: centred on a segment (so it touches its line),
+ * longest segments first, at the middle and then further along, clear of `avoid` boxes and of
+ * the `lines` of other edges, else beside its segment; when nothing is clear, the place with
+ * the fewest conflicts.
+ */
+export function labelOnPath(
+  points: Point[],
+  size: { width: number; height: number },
+  avoid: Box[],
+  lines: Point[][],
+  outlines: Box[] = [],
+): Box {
+  const segs: { a: Point; b: Point; len: number }[] = [];
+  for (let i = 1; i < points.length; i++) {
+    const a = points[i - 1] as Point;
+    const b = points[i] as Point;
+    segs.push({ a, b, len: Math.abs(a.x - b.x) + Math.abs(a.y - b.y) });
+  }
+  // Keep the ends free for the arrowhead and the port.
+  const order = segs.map((s, k) => ({ s, k })).sort((p, q) => q.s.len - p.s.len || p.k - q.k);
+  const at = (s: { a: Point; b: Point }, t: number, shift: number): Box => {
+    const x = s.a.x + (s.b.x - s.a.x) * t;
+    const y = s.a.y + (s.b.y - s.a.y) * t;
+    // Shifted across its segment, the label still touches it (at its side, not its middle).
+    const across = s.a.y === s.b.y;
+    const dx = across ? 0 : shift * (size.width / 2 - 1);
+    const dy = across ? shift * (size.height / 2 - 1) : 0;
+    return {
+      x: x + dx - size.width / 2,
+      y: y + dy - size.height / 2,
+      width: size.width,
+      height: size.height,
+    };
+  };
+  const conflicts = (box: Box) =>
+    10 * avoid.filter((o) => boxesOverlap(box, o)).length +
+    10 * outlines.filter((o) => outlineCrosses(inflate(box, 2), o)).length +
+    lines.filter((l) => pathHits(l, [inflate(box, 1)])).length;
+  let best: Box | undefined;
+  let bestScore = Number.POSITIVE_INFINITY;
+  for (const { s } of order) {
+    for (const t of [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9]) {
+      for (const shift of [0, 1, -1]) {
+        const box = at(s, t, shift);
+        const score = conflicts(box);
+        if (score === 0) return box;
+        if (score < bestScore) {
+          bestScore = score;
+          best = box;
+        }
+      }
+    }
+  }
+  return best ?? at((order[0] as { s: { a: Point; b: Point } }).s, 0.5, 0);
+}

@@ -1,0 +1,407 @@
+import { fitToViewBox } from "../../core/fit.js";
+import { type Box, round } from "../../core/geometry.js";
+import {
+  type GraphEdge,
+  type GraphLayout,
+  type GraphNode,
+  layoutGraph,
+} from "../../core/graph-layout.js";
+import type { ComponentType, Point } from "../../core/model.js";
+import type { Frame } from "../../core/svg/document.js";
+import { place, type TextBlock, textBlock } from "../../core/text/block.js";
+import { placeHeading } from "../../core/text/heading.js";
+import { arrowAt, translateBy } from "../../core/translate.js";
+import { boundaryCrossings, type Crossing, crossingPoints } from "./crossings.js";
+import {
+  type Classification,
+  type DataFlowDiagram,
+  type DataFlowMeta,
+  type ElementKind,
+  flowId,
+  parents,
+} from "./model.js";
+
+/** Sizes of a data-flow drawing, in diagram units; every preset shares them. */
+export const DATA_FLOW_METRICS = {
+  margin: 28,
+  titleSize: 22,
+  subtitleSize: 13,
+  labelSize: 13,
+  sublabelSize: 11,
+  boundaryLabelSize: 12,
+  edgeLabelSize: 11,
+  edgeDetailSize: 10,
+  elementMinWidth: 120,
+  elementMaxText: 164,
+  elementMinHeight: 50,
+  padX: 16,
+  padY: 10,
+  icon: 14,
+  boundaryPad: 22,
+  boundaryHeaderGap: 10,
+  labelMaxWidth: 172,
+  labelPad: 4,
+  nodeGap: 40,
+  layerGap: 72,
+  edgeGap: 16,
+  legendGap: 28,
+  legendRow: 22,
+  legendSwatch: 30,
+} as const;
+const M = DATA_FLOW_METRICS;
+
+type LaidEdge = GraphLayout["edges"] extends Map<string, infer E> ? E : never;
+
+export interface ElementLayout {
+  id: string;
+  kind: ElementKind;
+  box: Box;
+  parent: string | undefined;
+  label: TextBlock;
+  sublabel?: TextBlock;
+  /** The component type's icon square, top left inside the shape. */
+  icon?: { type: ComponentType; box: Box };
+}
+
+export interface BoundaryLayout {
+  id: string;
+  box: Box;
+  parent: string | undefined;
+  /** How many boundaries enclose it (0: top level); outer ones are drawn first. */
+  depth: number;
+  label: TextBlock;
+  sublabel?: TextBlock;
+}
+
+export interface FlowLayout {
+  id: string;
+  index: number;
+  from: string;
+  to: string;
+  classification: Classification;
+  protocol: string | undefined;
+  /** Orthogonal polyline from the source's border to the target's. */
+  points: Point[];
+  arrow: { tip: Point; dx: number; dy: number };
+  /** The data (first line) and "protocol · classification" (second line) on a background. */
+  label: { name: TextBlock; detail: TextBlock; background: Box };
+  /** Where the line crosses a trust boundary's border, one per boundary crossed. */
+  crossings: Crossing[];
+}
+
+export interface LegendEntry {
+  kind: "entity" | "process" | "store" | "boundary" | "crossing" | Classification;
+  swatch: Box;
+  text: TextBlock;
+}
+
+export interface DataFlowLegend {
+  box: Box;
+  title: TextBlock;
+  entries: LegendEntry[];
+}
+
+export interface DataFlowLayout extends Frame {
+  meta: DataFlowMeta;
+  /** Outer boundaries first (drawing order). */
+  boundaries: BoundaryLayout[];
+  elements: ElementLayout[];
+  flows: FlowLayout[];
+  legend?: DataFlowLegend;
+}
+
+interface MeasuredElement {
+  width: number;
+  height: number;
+  label: TextBlock;
+  sublabel?: TextBlock;
+  iconSpace: number;
+}
+
+function measureElement(e: DataFlowDiagram["elements"][number]): MeasuredElement {
+  const label = textBlock(e.label, M.labelSize, "semibold", M.elementMaxText, 3);
+  const sublabel =
+    e.sublabel !== undefined && e.sublabel !== ""
+      ? textBlock(e.sublabel, M.sublabelSize, "regular", M.elementMaxText, 3)
+      : undefined;
+  const iconSpace = e.component_type ? M.icon + 6 : 0;
+  const textW = Math.max(label.box.width, sublabel?.box.width ?? 0);
+  const textH = label.box.height + (sublabel ? 2 + sublabel.box.height : 0);
+  // A process is drawn with round ends: its text keeps clear of them.
+  const ends = e.kind === "process" ? 12 : 0;
+  const measured: MeasuredElement = {
+    width: Math.ceil(Math.max(M.elementMinWidth, textW + 2 * (M.padX + ends + iconSpace))),
+    height: Math.ceil(Math.max(M.elementMinHeight, textH + 2 * M.padY)),
+    label,
+    iconSpace,
+  };
+  if (sublabel) measured.sublabel = sublabel;
+  return measured;
+}
+
+interface MeasuredBoundary {
+  label: TextBlock;
+  sublabel?: TextBlock;
+  header: number;
+}
+
+function measureBoundary(b: NonNullable<DataFlowDiagram["boundaries"]>[number]): MeasuredBoundary {
+  const label = textBlock(b.label, M.boundaryLabelSize, "semibold", 240, 2);
+  const sublabel =
+    b.sublabel !== undefined && b.sublabel !== ""
+      ? textBlock(b.sublabel, M.sublabelSize, "regular", 240, 2)
+      : undefined;
+  const header = M.padY + label.box.height + (sublabel ? 2 + sublabel.box.height : 0);
+  const out: MeasuredBoundary = { label, header: Math.ceil(header + M.boundaryHeaderGap) };
+  if (sublabel) out.sublabel = sublabel;
+  return out;
+}
+
+/** The flow's label: the data it carries, then how it moves and how sensitive it is. */
+function flowLabel(f: DataFlowDiagram["flows"][number]): { name: TextBlock; detail: TextBlock } {
+  const name = textBlock(f.label, M.edgeLabelSize, "semibold", M.labelMaxWidth, 3);
+  const detailText = [f.protocol, f.classification].filter(Boolean).join(" · ");
+  const detail = textBlock(detailText, M.edgeDetailSize, "regular", M.labelMaxWidth, 2);
+  return { name, detail };
+}
+
+/**
+ * Lays out a validated data-flow description with the layered graph layout (core/graph-layout):
+ * trust boundaries are compound nodes holding exactly what they enclose, flows are routed
+ * between them with their labels measured here so the layout keeps them clear. Every number
+ * is rounded, so the same description gives the same SVG on every machine.
+ */
+export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
+  const boundaries = diagram.boundaries ?? [];
+  const parentOf = parents(diagram);
+  const measuredElements = new Map(diagram.elements.map((e) => [e.id, measureElement(e)]));
+  const measuredBoundaries = new Map(boundaries.map((b) => [b.id, measureBoundary(b)]));
+
+  const direction = diagram.meta.direction ?? "right";
+  const across = direction === "right" || direction === "left";
+  const childrenOf = (id: string | undefined): GraphNode[] => [
+    ...diagram.elements
+      .filter((e) => e.boundary === id)
+      .map((e) => {
+        const m = measuredElements.get(e.id) as MeasuredElement;
+        return { id: e.id, width: m.width, height: m.height };
+      }),
+    ...boundaries
+      .filter((b) => b.boundary === id)
+      .map((b): GraphNode => {
+        const m = measuredBoundaries.get(b.id) as MeasuredBoundary;
+        const width = Math.ceil(
+          Math.max(m.label.box.width, m.sublabel?.box.width ?? 0) + 2 * M.padX,
+        );
+        // Flows enter a boundary across the layers: from the left when they run across the
+        // page, from the top when they run down it. So the label sits above the contents in
+        // the first case and beside them in the second, where no flow comes in over it.
+        const padding = across
+          ? { top: m.header, left: M.boundaryPad, right: M.boundaryPad, bottom: M.boundaryPad }
+          : { top: M.boundaryPad, left: width, right: M.boundaryPad, bottom: M.boundaryPad };
+        const textH = m.header - M.boundaryHeaderGap - M.padY;
+        return {
+          id: b.id,
+          width,
+          height: m.header + M.boundaryPad,
+          children: childrenOf(b.id),
+          padding,
+          // Where the label is written: no flow runs over it, no flow label sits on it.
+          keepOut: {
+            x: M.padX - 4,
+            y: M.padY - 4,
+            width: width - 2 * M.padX + 8,
+            height: textH + 8,
+          },
+        };
+      }),
+  ];
+  const labels = new Map<string, ReturnType<typeof flowLabel>>();
+  const edges: GraphEdge[] = diagram.flows.map((f, index) => {
+    const id = flowId(f, index);
+    const block = flowLabel(f);
+    labels.set(id, block);
+    return {
+      id,
+      from: f.from,
+      to: f.to,
+      label: {
+        width: Math.ceil(Math.max(block.name.box.width, block.detail.box.width) + 2 * M.labelPad),
+        height: Math.ceil(block.name.box.height + block.detail.box.height + 2 * M.labelPad),
+      },
+    };
+  });
+  const laid = layoutGraph({
+    nodes: childrenOf(undefined),
+    edges,
+    direction,
+    spacing: { node: M.nodeGap, edge: M.edgeGap, layer: M.layerGap },
+  });
+
+  const graphW = laid.width;
+  const { title, subtitle, top } = placeHeading(
+    diagram.meta.title,
+    diagram.meta.subtitle,
+    graphW,
+    M,
+  );
+  const dy = top;
+  const { box: move, point: pt } = translateBy(M.margin, dy);
+
+  const depthOf = (id: string) => {
+    let d = 0;
+    for (let at = parentOf.get(id); at !== undefined && d < 64; at = parentOf.get(at)) d++;
+    return d;
+  };
+  const boundaryLayouts: BoundaryLayout[] = boundaries
+    .map((b) => {
+      const m = measuredBoundaries.get(b.id) as MeasuredBoundary;
+      const box = move(laid.nodes.get(b.id) as Box);
+      const out: BoundaryLayout = {
+        id: b.id,
+        box,
+        parent: b.boundary,
+        depth: depthOf(b.id),
+        label: place(m.label, box.x + M.padX, box.y + M.padY),
+      };
+      if (m.sublabel) {
+        out.sublabel = place(m.sublabel, box.x + M.padX, box.y + M.padY + m.label.box.height + 2);
+      }
+      return out;
+    })
+    .sort((a, b) => a.depth - b.depth);
+
+  const elements: ElementLayout[] = diagram.elements.map((e) => {
+    const m = measuredElements.get(e.id) as MeasuredElement;
+    const box = move(laid.nodes.get(e.id) as Box);
+    const textH = m.label.box.height + (m.sublabel ? 2 + m.sublabel.box.height : 0);
+    const ty = box.y + (box.height - textH) / 2;
+    const centre = (t: TextBlock) => round(box.x + (box.width - t.box.width) / 2);
+    const out: ElementLayout = {
+      id: e.id,
+      kind: e.kind,
+      box,
+      parent: e.boundary,
+      label: place(m.label, centre(m.label), ty),
+    };
+    if (m.sublabel)
+      out.sublabel = place(m.sublabel, centre(m.sublabel), ty + m.label.box.height + 2);
+    if (e.component_type) {
+      const inset = e.kind === "process" ? 14 : 8;
+      out.icon = {
+        type: e.component_type,
+        box: { x: box.x + inset, y: box.y + 8, width: M.icon, height: M.icon },
+      };
+    }
+    return out;
+  });
+
+  const boxes = new Map<string, Box>(boundaryLayouts.map((b) => [b.id, b.box]));
+  const flows: FlowLayout[] = diagram.flows.map((f, index) => {
+    const id = flowId(f, index);
+    const e = laid.edges.get(id) as LaidEdge;
+    const points = e.points.map(pt);
+    const block = labels.get(id) as ReturnType<typeof flowLabel>;
+    const bg = move(e.label as Box);
+    const textH = block.name.box.height + block.detail.box.height;
+    const top = bg.y + (bg.height - textH) / 2;
+    const centre = (t: TextBlock) => round(bg.x + (bg.width - t.box.width) / 2);
+    const crossed = boundaryCrossings(f.from, f.to, parentOf);
+    return {
+      id,
+      index,
+      from: f.from,
+      to: f.to,
+      classification: f.classification,
+      protocol: f.protocol,
+      points,
+      arrow: arrowAt(points),
+      label: {
+        name: place(block.name, centre(block.name), round(top)),
+        detail: place(block.detail, centre(block.detail), round(top + block.name.box.height)),
+        background: bg,
+      },
+      crossings: crossingPoints(points, crossed, boxes),
+    };
+  });
+
+  const legend =
+    diagram.meta.legend?.mode === "hidden"
+      ? undefined
+      : planLegend(diagram, elements, flows, M.margin, dy + laid.height + M.legendGap);
+  const contentW =
+    Math.max(graphW, title.box.width, subtitle?.box.width ?? 0, legend?.box.width ?? 0) +
+    2 * M.margin;
+  const contentH = (legend ? legend.box.y + legend.box.height : dy + laid.height) + M.margin;
+  const layout: DataFlowLayout = {
+    meta: diagram.meta,
+    ...fitToViewBox(contentW, contentH, diagram.meta.viewBox),
+    title,
+    boundaries: boundaryLayouts,
+    elements,
+    flows,
+  };
+  if (subtitle) layout.subtitle = subtitle;
+  if (legend) layout.legend = legend;
+  return layout;
+}
+
+const LEGEND_WORDS: Record<LegendEntry["kind"], string> = {
+  entity: "External entity",
+  process: "Process",
+  store: "Data store",
+  boundary: "Trust boundary",
+  crossing: "Flow crossing a trust boundary",
+  public: "Public data",
+  internal: "Internal data",
+  confidential: "Confidential data",
+  personal: "Personal data",
+};
+
+/** The key to what is drawn: the element kinds, boundaries, crossings and classifications used. */
+function planLegend(
+  diagram: DataFlowDiagram,
+  elements: ElementLayout[],
+  flows: FlowLayout[],
+  x: number,
+  top: number,
+): DataFlowLegend | undefined {
+  const kinds: LegendEntry["kind"][] = [];
+  for (const k of ["entity", "process", "store"] as const) {
+    if (elements.some((e) => e.kind === k)) kinds.push(k);
+  }
+  if ((diagram.boundaries ?? []).length > 0) kinds.push("boundary");
+  if (flows.some((f) => f.crossings.length > 0)) kinds.push("crossing");
+  for (const c of ["public", "internal", "confidential", "personal"] as const) {
+    if (flows.some((f) => f.classification === c)) kinds.push(c);
+  }
+  if (kinds.length === 0) return undefined;
+  const title = place(textBlock("Legend", M.sublabelSize, "semibold", 200, 1), x, top);
+  // Two columns of rows under the title: shapes on the left, flows on the right.
+  const shapes = kinds.filter((k) => ["entity", "process", "store", "boundary"].includes(k));
+  const lines = kinds.filter((k) => !shapes.includes(k));
+  const entries: LegendEntry[] = [];
+  let width = title.box.width;
+  const column = (list: LegendEntry["kind"][], x0: number) => {
+    let colW = 0;
+    list.forEach((kind, i) => {
+      const rowY = top + title.box.height + 8 + i * M.legendRow;
+      const swatch = { x: x0, y: rowY + 2, width: M.legendSwatch, height: M.legendRow - 6 };
+      const text = place(
+        textBlock(LEGEND_WORDS[kind], M.sublabelSize, "regular", 240, 1),
+        x0 + M.legendSwatch + 8,
+        rowY + 2 + (M.legendRow - 6 - 14) / 2,
+      );
+      colW = Math.max(colW, M.legendSwatch + 8 + text.box.width);
+      entries.push({ kind, swatch, text });
+    });
+    return colW;
+  };
+  const leftW = column(shapes, x);
+  const rightX = x + (leftW > 0 ? leftW + 36 : 0);
+  const rightW = column(lines, rightX);
+  width = Math.max(width, rightX - x + rightW);
+  const rows = Math.max(shapes.length, lines.length);
+  const height = title.box.height + 8 + rows * M.legendRow;
+  return { box: { x, y: top, width: round(width), height: round(height) }, title, entries };
+}
