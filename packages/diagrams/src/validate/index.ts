@@ -47,7 +47,10 @@ export async function renderWarnings(
   if (!parsed.ok) return [];
   const name = (parsed.value as { diagram_type?: unknown } | null)?.diagram_type;
   if (!isTypeName(name)) return [];
-  const laidOut = layout ?? (await (await loadType(name)).layout(parsed.value));
-  const found = (laidOut.warnings ?? []) as UnlocatedProblem[];
+  const type = layout ? undefined : await loadType(name);
+  const found = (layout?.warnings ??
+    type?.warnings?.(parsed.value) ??
+    (await type?.layout(parsed.value))?.warnings ??
+    []) as UnlocatedProblem[];
   return locateAll(parsed, found, options).map((p) => ({ ...p, severity: "warning" as const }));
 }

@@ -109,21 +109,6 @@ function candidates(edge: Edge, points: Point[], w: number, h: number): Candidat
   return out.sort((p, q) => p.rank - q.rank);
 }
 
-/** The bounding box of a polyline. */
-export function extent(points: Point[]): Box {
-  let x0 = Number.POSITIVE_INFINITY;
-  let y0 = Number.POSITIVE_INFINITY;
-  let x1 = Number.NEGATIVE_INFINITY;
-  let y1 = Number.NEGATIVE_INFINITY;
-  for (const p of points) {
-    x0 = Math.min(x0, p.x);
-    y0 = Math.min(y0, p.y);
-    x1 = Math.max(x1, p.x);
-    y1 = Math.max(y1, p.y);
-  }
-  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
-}
-
 /** What covering the scene costs with the label's background at `bg` (see the weights above). */
 // Stops adding once `budget` is reached: the caller only needs to know the spot is no better.
 function cost(bg: Box, own: number, segment: number, scene: LabelScene, budget: number): number {

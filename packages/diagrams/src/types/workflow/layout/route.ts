@@ -2,12 +2,22 @@ import { inflate, segmentHitsBox, sideDir, simplify } from "../../../core/geomet
 import type { Edge, Point, Side } from "../model.js";
 import type { Box } from "./types.js";
 
+/** How far a track may lie from its channel's line, either way (`lo` < 0 < `hi`). */
+export interface Room {
+  lo: number;
+  hi: number;
+}
+
 /** Where a routed edge may run besides the straight lines between its ports. */
 export interface Channels {
-  /** Vertical gutters between (and beside) the columns: always free of nodes. */
+  /** Vertical gutters between (and beside) the columns, at their middle: free of nodes. */
   xs: number[];
-  /** Horizontal gaps between (and above/below) the lanes: always free of nodes. */
+  /** Horizontal gaps between (and above/below) the lanes, at their middle: free of nodes. */
   ys: number[];
+  /** The room for tracks in each gutter of `xs`, clear of the nodes beside it. */
+  xRoom: Room[];
+  /** The room for tracks in each gap of `ys`, clear of the lane outlines. */
+  yRoom: Room[];
   /** The vertical channel outside the lanes on the right, for `outside-right`. */
   outsideRightX: number;
 }
@@ -473,75 +483,4 @@ function straightLine(req: RouteRequest): Point[] | undefined {
     { x, y: downward ? f.y + f.height : f.y },
     { x, y: downward ? t.y : t.y + t.height },
   ];
-}
-
-const TRACK = 5;
-/** Tracks stay this close to the channel's centre line: well clear of any node. */
-const MAX_SPREAD = 16;
-// Track offsets from a channel's centre line, in the order they are taken. They keep off the
-// outlines drawn in the channel (phases 3 units either side of a column line, groups 8; lanes
-// 11 either side of a lane gap's middle) and stay visibly apart.
-const X_TRACKS = [0, -12, 12, -18, 18];
-const Y_TRACKS = [0, -4, 4, -8, 8];
-
-/** The offsets of `count` tracks, lowest first: the fixed ones while they last, else evenly spread. */
-function trackOffsets(count: number, allowed: number[]): number[] {
-  if (count <= allowed.length) return allowed.slice(0, count).sort((p, q) => p - q);
-  const spacing = Math.min(TRACK, (2 * MAX_SPREAD) / (count - 1));
-  return Array.from({ length: count }, (_, t) => (t - (count - 1) / 2) * spacing);
-}
-
-/**
- * Spreads edges that share a channel onto parallel tracks a few units apart, so two edges
- * never draw one line. Only inner segments move (ports stay put), and only within the
- * gutters and lane gaps, which hold no nodes.
- */
-export function separateTracks(paths: Point[][], channels: Channels): Point[][] {
-  const out = paths.map((p) => p.map((q) => ({ ...q })));
-  const nudge = (axis: "x" | "y", lines: number[]) => {
-    const other = axis === "x" ? "y" : "x";
-    const groups = new Map<number, { path: number; seg: number; lo: number; hi: number }[]>();
-    out.forEach((path, pi) => {
-      for (let i = 1; i < path.length - 2; i++) {
-        const a = path[i] as Point;
-        const b = path[i + 1] as Point;
-        if (Math.abs(a[axis] - b[axis]) > 0.01) continue;
-        const at = a[axis];
-        if (!lines.some((l) => Math.abs(l - at) < 0.01)) continue;
-        const list = groups.get(at) ?? [];
-        list.push({
-          path: pi,
-          seg: i,
-          lo: Math.min(a[other], b[other]),
-          hi: Math.max(a[other], b[other]),
-        });
-        groups.set(at, list);
-      }
-    });
-    for (const [at, list] of groups) {
-      if (list.length < 2) continue;
-      list.sort((p, q) => p.lo - q.lo || p.hi - q.hi || p.path - q.path);
-      const trackEnds: number[] = [];
-      const assigned = list.map((s) => {
-        let t = trackEnds.findIndex((end) => end < s.lo - 2);
-        if (t < 0) {
-          t = trackEnds.length;
-          trackEnds.push(s.hi);
-        } else trackEnds[t] = s.hi;
-        return t;
-      });
-      const count = trackEnds.length;
-      if (count < 2) continue;
-      const offsets = trackOffsets(count, axis === "x" ? X_TRACKS : Y_TRACKS);
-      list.forEach((s, k) => {
-        const offset = offsets[assigned[k] as number] as number;
-        const path = out[s.path] as Point[];
-        (path[s.seg] as Point)[axis] = at + offset;
-        (path[s.seg + 1] as Point)[axis] = at + offset;
-      });
-    }
-  };
-  nudge("y", channels.ys);
-  nudge("x", channels.xs);
-  return out;
 }
