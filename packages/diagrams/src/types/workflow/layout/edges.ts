@@ -189,7 +189,10 @@ export function routeEdges(
       const port = (end === 0 ? path[0] : path[path.length - 1]) as Point;
       // A run leaving a vertical side moves in y; its own coordinate is the port's y.
       const onSide = side === "left" || side === "right" ? port.y : port.x;
-      return { lo: Math.min(onSide, span.start + 8), hi: Math.max(onSide, span.start + span.length - 8) };
+      return {
+        lo: Math.min(onSide, span.start + 8),
+        hi: Math.max(onSide, span.start + span.length - 8),
+      };
     }),
   ) as [Room, Room][];
   const finalPoints = separateEnds(tracks.paths.map(simplify), spans).map((path) =>
