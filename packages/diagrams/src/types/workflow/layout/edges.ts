@@ -89,6 +89,13 @@ export function routeEdges(
   laneIndex: Map<string, number>,
   channels: Channels,
   warn: (rule: string, path: string, message: string) => void = () => {},
+  /**
+   * True when only the warnings matter: only edges that request a route or channel are
+   * routed (a plain edge always finds one: its stubs end in a gutter or lane padding, and the
+   * gutters and lane gaps, which hold no node, connect them all), and runs stay on their
+   * channels' middle lines.
+   */
+  warningsOnly = false,
 ): Routed {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const endpoint = (id: string): Endpoint | undefined => {
@@ -162,6 +169,12 @@ export function routeEdges(
       track = outsideTrack;
       outsideTrack += 10;
     }
+    const requests =
+      edge.route !== undefined || edge.channelX !== undefined || edge.channelY !== undefined;
+    if (warningsOnly && !requests) {
+      routed.push(p.ports);
+      continue;
+    }
     const points = routeEdge(
       {
         edge,
@@ -180,7 +193,9 @@ export function routeEdges(
     );
     routed.push(points);
   }
-  const tracks = separateTracks(routed, channels);
+  const tracks = !warningsOnly
+    ? separateTracks(routed, channels)
+    : { paths: routed, xShort: [] as number[], yShort: [] as number[] };
   // Where a port may move along its side: clear of the corners.
   const spans = pending.map((p, k) =>
     p.sides.map((side, end) => {
@@ -195,7 +210,8 @@ export function routeEdges(
       };
     }),
   ) as [Room, Room][];
-  const finalPoints = separateEnds(tracks.paths.map(simplify), spans).map((path) =>
+  const simple = tracks.paths.map(simplify);
+  const finalPoints = (warningsOnly ? simple : separateEnds(simple, spans)).map((path) =>
     path.map((q) => ({ x: round(q.x), y: round(q.y) })),
   );
   const widthOf = (k: number) => {

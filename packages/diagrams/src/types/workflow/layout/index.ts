@@ -209,10 +209,13 @@ export function layoutDiagram(diagram: WorkflowDiagram): Layout {
  * placing the edge labels (which warn about nothing): what `validate` reports, made cheaply.
  */
 export function layoutWarnings(diagram: WorkflowDiagram): UnlocatedProblem[] {
-  return settle(diagram).layout.warnings;
+  // Growing the grid keeps every node, channel and coordinate in its order (and the title at
+  // its width), so what the routes cannot honour is the same before it: one pass suffices.
+  return layOut(diagram, undefined, true).layout.warnings;
 }
 
-function layOut(diagram: WorkflowDiagram, growth: Growth | undefined): Pass {
+/** One pass; `warningsOnly`: routes only what can warn (see routeEdges). */
+function layOut(diagram: WorkflowDiagram, growth: Growth | undefined, warningsOnly = false): Pass {
   const laneIndex = new Map(diagram.lanes.map((l, i) => [l.id, i]));
   const phases = diagram.phases ?? [];
   const groups = diagram.groups ?? [];
@@ -261,11 +264,12 @@ function layOut(diagram: WorkflowDiagram, growth: Growth | undefined): Pass {
     (_, l) => M.laneGap + (growth?.gaps[l] ?? 0),
   );
   const bodyWidthOf = () => M.laneHeaderWidth + 2 * M.columnEdgePad + sum(colW) + sum(colGap);
-  let title = textBlock(diagram.meta.title, M.titleSize, "semibold", bodyWidthOf(), 2);
+  const naturalBody = M.laneHeaderWidth + 2 * M.columnEdgePad + sum(colW);
+  let title = textBlock(diagram.meta.title, M.titleSize, "semibold", naturalBody, 2);
   const subtitleText = diagram.meta.subtitle;
   let subtitle =
     subtitleText !== undefined && subtitleText !== ""
-      ? textBlock(subtitleText, M.subtitleSize, "regular", bodyWidthOf(), 3)
+      ? textBlock(subtitleText, M.subtitleSize, "regular", naturalBody, 3)
       : undefined;
   const headerHeight = () =>
     title.box.height +
@@ -296,18 +300,19 @@ function layOut(diagram: WorkflowDiagram, growth: Growth | undefined): Pass {
   const naturalColW = [...colW];
   const naturalLaneH = [...laneH];
   const naturalHeader = headerHeight();
-  const rewrapTitle = () => {
-    title = textBlock(diagram.meta.title, M.titleSize, "semibold", bodyWidthOf(), 2);
-    if (subtitle && subtitleText) {
-      subtitle = textBlock(subtitleText, M.subtitleSize, "regular", bodyWidthOf(), 3);
-    }
-  };
-  if (sum(colGap) > 0) rewrapTitle();
   const grownWidth = 2 * M.margin + bodyWidthOf() + outsideWidth;
   if (targetW > grownWidth) {
     const extra = (targetW - grownWidth) / nCols;
     for (let c = 0; c < nCols; c++) colW[c] = (colW[c] as number) + extra;
-    rewrapTitle();
+  }
+  // The title takes the width of the natural grid filled to the requested size: gutters grown
+  // for tracks never rewrap it, so its warnings do not depend on the routes.
+  const titleWidth = Math.max(naturalBody, targetW - 2 * M.margin - outsideWidth);
+  if (titleWidth > naturalBody) {
+    title = textBlock(diagram.meta.title, M.titleSize, "semibold", titleWidth, 2);
+    if (subtitle && subtitleText) {
+      subtitle = textBlock(subtitleText, M.subtitleSize, "regular", titleWidth, 3);
+    }
   }
   const filledHeight =
     2 * M.margin + headerHeight() + lanesHeight() + legendHeightOf(bodyWidthOf());
@@ -578,6 +583,7 @@ function layOut(diagram: WorkflowDiagram, growth: Growth | undefined): Pass {
     laneIndex,
     channels,
     warn,
+    warningsOnly,
   );
 
   const legend = legendPlan.place(x0, bodyBottom + M.legendGap, bodyWidth);

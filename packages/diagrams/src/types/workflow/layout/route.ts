@@ -85,18 +85,12 @@ export class Obstacles {
   constructor(nodes: Box[]) {
     this.boxes = nodes.map((b) => inflate(b, CLEAR));
   }
-  /** How many node boxes the polyline's segments pass through. */
-  hits(points: Point[]): number {
-    let count = 0;
-    for (const box of this.boxes) {
-      for (let i = 1; i < points.length; i++) {
-        if (segmentHitsBox(points[i - 1] as Point, points[i] as Point, box)) {
-          count++;
-          break;
-        }
-      }
+  /** True when no segment of the polyline passes through a node box. */
+  clear(points: Point[]): boolean {
+    for (let i = 1; i < points.length; i++) {
+      if (this.blocked(points[i - 1] as Point, points[i] as Point)) return false;
     }
-    return count;
+    return true;
   }
   blocked(a: Point, b: Point): boolean {
     for (const box of this.boxes) if (segmentHitsBox(a, b, box)) return true;
@@ -111,11 +105,12 @@ function byDistance(values: number[], to: number): number[] {
 const tr = (p: Point): Point => ({ x: p.y, y: p.x });
 
 /**
- * Candidate connectors between stub ends a and b, in order of preference. `da` is the direction
- * travelled when leaving a, `db` the outward direction of the target side (arrival is -db).
+ * Candidate connectors between stub ends a and b, in order of preference, made as they are
+ * asked for (the first clear one usually comes early). `da` is the direction travelled when
+ * leaving a, `db` the outward direction of the target side (arrival is -db).
  * Horizontal-first cases are written once; vertical ones are solved transposed.
  */
-function candidates(
+function* candidates(
   a: Point,
   da: Point,
   b: Point,
@@ -126,7 +121,7 @@ function candidates(
   ys: number[],
   strict: { x: boolean; y: boolean },
   channelFirst: boolean,
-): Point[][] {
+): Generator<Point[]> {
   if (da.x === 0) {
     const flipped = candidates(
       tr(a),
@@ -140,9 +135,9 @@ function candidates(
       { x: strict.y, y: strict.x },
       channelFirst,
     );
-    return flipped.map((path) => path.map(tr));
+    for (const path of flipped) yield path.map(tr);
+    return;
   }
-  const out: Point[][] = [];
   const validA = (x: number) => da.x * (x - a.x) >= 0;
   // Runs go along the channels, where tracks are assigned; the bias point only when none fits
   // (or when the description sets a bias).
@@ -150,40 +145,34 @@ function candidates(
     channelFirst ? [...byDistance(lines, pref), pref] : byDistance([pref, ...lines], pref);
   if (db.x !== 0) {
     const validB = (x: number) => db.x * (x - b.x) >= 0;
-    if (Math.abs(a.y - b.y) < 0.01 && db.x === -da.x && validA(b.x)) out.push([a, b]);
+    if (Math.abs(a.y - b.y) < 0.01 && db.x === -da.x && validA(b.x)) yield [a, b];
     const xOrder = strict.x ? [prefX, ...byDistance(xs, prefX)] : order(xs, prefX);
     for (const x of xOrder) {
-      if (validA(x) && validB(x)) out.push([a, { x, y: a.y }, { x, y: b.y }, b]);
+      if (validA(x) && validB(x)) yield [a, { x, y: a.y }, { x, y: b.y }, b];
     }
     // No single vertical run fits: go round through a horizontal gap.
     const xa = strict.x && validA(prefX) ? prefX : byDistance(xs.filter(validA), a.x)[0];
     const xb = byDistance(xs.filter(validB), b.x)[0];
     if (xa !== undefined && xb !== undefined) {
       for (const y of strict.y ? [prefY, ...byDistance(ys, prefY)] : order(ys, prefY)) {
-        out.push([a, { x: xa, y: a.y }, { x: xa, y }, { x: xb, y }, { x: xb, y: b.y }, b]);
+        yield [a, { x: xa, y: a.y }, { x: xa, y }, { x: xb, y }, { x: xb, y: b.y }, b];
       }
     }
   } else {
     const validBy = (y: number) => db.y * (y - b.y) >= 0;
-    if (!strict.x && !strict.y && validA(b.x) && validBy(a.y)) out.push([a, { x: b.x, y: a.y }, b]);
+    const corner = validA(b.x) && validBy(a.y) ? [a, { x: b.x, y: a.y }, b] : undefined;
+    const fixed = strict.x || strict.y;
+    if (!fixed && corner) yield corner;
     const xOrder = (strict.x ? byDistance([prefX, ...xs], prefX) : order(xs, prefX)).filter(validA);
     const yOrder = (strict.y ? byDistance([prefY, ...ys], prefY) : order(ys, prefY)).filter(
       validBy,
     );
-    if (strict.x || strict.y) {
-      if (validA(b.x) && validBy(a.y)) out.push([a, { x: b.x, y: a.y }, b]);
-    }
-    const fourSegments: Point[][] = [];
-    for (const y of yOrder.slice(0, 4)) {
-      for (const x of xOrder.slice(0, 4)) {
-        fourSegments.push([a, { x, y: a.y }, { x, y }, { x: b.x, y }, b]);
-      }
-    }
     // A channel the description fixes comes before the plain corner.
-    if (strict.x || strict.y) out.unshift(...fourSegments);
-    else out.push(...fourSegments);
+    for (const y of yOrder.slice(0, 4)) {
+      for (const x of xOrder.slice(0, 4)) yield [a, { x, y: a.y }, { x, y }, { x: b.x, y }, b];
+    }
+    if (fixed && corner) yield corner;
   }
-  return out;
 }
 
 interface HeapItem {
@@ -318,7 +307,7 @@ function leg(p: Point, q: Point, dir: Point, obstacles: Obstacles): Point[] {
   };
   const ordered = dir.x !== 0 ? [horizontalFirst, verticalFirst] : [verticalFirst, horizontalFirst];
   const options = [...ordered.filter((o) => !reverses(o)), ...ordered.filter(reverses)];
-  return options.find((o) => obstacles.hits(o) === 0) ?? (options[0] as Point[]);
+  return options.find((o) => obstacles.clear(o)) ?? (options[0] as Point[]);
 }
 
 /** Reports a request the drawing cannot honour: the rule id, the edge property, why. */
@@ -396,7 +385,7 @@ function routeEdgeInner(
 
   if (route === "straight") {
     const straight = straightLine(req);
-    if (straight && obstacles.hits(straight) === 0) return straight;
+    if (straight && obstacles.clear(straight)) return straight;
   }
 
   const bias = edge.bias ?? 0.5;
@@ -436,8 +425,10 @@ function routeEdgeInner(
     edge.bias === undefined,
   );
   let best: Point[] | undefined;
+  let first: Point[] | undefined;
   for (const middle of options) {
-    if (obstacles.hits(middle) === 0) {
+    first ??= middle;
+    if (obstacles.clear(middle)) {
       best = middle;
       break;
     }
@@ -447,7 +438,7 @@ function routeEdgeInner(
   }
   if (!best) {
     // Nothing avoids every node (the ports themselves are boxed in): keep the intended shape.
-    best = options[0] ?? [a, b];
+    best = first ?? [a, b];
     warn(
       "render/route",
       edge.route ? "route" : "",
