@@ -259,7 +259,7 @@ export function labelEdges(
   nodes: NodeLayout[],
   bounds: Box,
   bands: BandLayout[],
-): void {
+): LabelScene["crowded"] {
   const scene: LabelScene = {
     bounds,
     nodes: nodes.map((n) => n.box),
@@ -269,10 +269,12 @@ export function labelEdges(
     captions: bands.map((b) => b.label.box),
     placed: [],
     arrows: edges.map((e) => arrowBox(e.points, e.strokeWidth)),
+    crowded: [],
   };
   edges.forEach((layout, k) => {
     const { edge } = layout;
     if (edge.label === undefined || edge.label === "") return;
     layout.label = placeEdgeLabel(edge, k, labelBlock(edge.label), scene);
   });
+  return scene.crowded;
 }

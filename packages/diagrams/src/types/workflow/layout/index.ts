@@ -172,6 +172,9 @@ interface Pass {
   bounds: Box;
   bands: BandLayout[];
   nodes: NodeLayout[];
+  channels: Channels;
+  /** The growth this pass was laid out with. */
+  growth: Growth;
 }
 
 /** How many times the grid may grow to give every run its own track. */
@@ -181,8 +184,8 @@ const MAX_GROWTH = 3;
  * Lays the grid out and routes the edges, then widens every gutter and lane gap that lacked
  * tracks and does it again, until every run has its own track (or MAX_GROWTH rounds).
  */
-function settle(diagram: WorkflowDiagram): Pass {
-  let growth: Growth | undefined;
+function settle(diagram: WorkflowDiagram, from?: Growth): Pass {
+  let growth = from;
   for (let round = 0; ; round++) {
     const pass = layOut(diagram, growth);
     const { xShort, yShort } = pass.routed;
@@ -197,11 +200,60 @@ function settle(diagram: WorkflowDiagram): Pass {
   }
 }
 
+/** How many times the grid may grow to give every label room beside its own edge. */
+const MAX_LABEL_GROWTH = 3;
+/** Room kept around a label a gutter or gap grows for. */
+const LABEL_MARGIN = 2 * 12;
+
+/**
+ * The growth that gives each crowded label room: the gutter its segment runs in or crosses
+ * widens by the label's width, the lane gap by its height (once per channel, the largest).
+ */
+function labelGrowth(pass: Pass, crowded: ReturnType<typeof labelEdges>): Growth {
+  const { xs, ys, xRoom, yRoom } = pass.channels;
+  const cols = [...pass.growth.cols];
+  const gaps = [...pass.growth.gaps];
+  const colNeed = xs.map(() => 0);
+  const gapNeed = ys.map(() => 0);
+  const nearest = (lines: number[], v: number) =>
+    lines.reduce(
+      (best, l, i) => (Math.abs(l - v) < Math.abs((lines[best] as number) - v) ? i : best),
+      0,
+    );
+  const within = (lines: number[], rooms: Room[], v: number) =>
+    lines.findIndex((l, i) => v - l >= (rooms[i] as Room).lo && v - l <= (rooms[i] as Room).hi);
+  for (const { a, b, width, height } of crowded) {
+    const horizontal = Math.abs(a.y - b.y) < 0.01;
+    const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+    // A run along a gap or gutter needs it deeper; one across, the gutter or gap it crosses.
+    const gap = horizontal ? within(ys, yRoom, a.y) : -1;
+    const gutter = horizontal ? -1 : within(xs, xRoom, a.x);
+    if (gap >= 0) gapNeed[gap] = Math.max(gapNeed[gap] as number, height + LABEL_MARGIN);
+    else if (gutter >= 0)
+      colNeed[gutter] = Math.max(colNeed[gutter] as number, width + LABEL_MARGIN);
+    else if (horizontal) {
+      const c = nearest(xs, mid.x);
+      colNeed[c] = Math.max(colNeed[c] as number, width + LABEL_MARGIN);
+    } else {
+      const l = nearest(ys, mid.y);
+      gapNeed[l] = Math.max(gapNeed[l] as number, height + LABEL_MARGIN);
+    }
+  }
+  return {
+    cols: cols.map((g, c) => g + (colNeed[c] as number)),
+    gaps: gaps.map((g, l) => g + (gapNeed[l] as number)),
+  };
+}
+
 /** Positions every part of the diagram. Pure: the same description always gives the same numbers. */
 export function layoutDiagram(diagram: WorkflowDiagram): Layout {
-  const pass = settle(diagram);
-  labelEdges(pass.layout.edges, pass.nodes, pass.bounds, pass.bands);
-  return pass.layout;
+  let growth: Growth | undefined;
+  for (let round = 0; ; round++) {
+    const pass = settle(diagram, growth);
+    const crowded = labelEdges(pass.layout.edges, pass.nodes, pass.bounds, pass.bands);
+    if (crowded.length === 0 || round === MAX_LABEL_GROWTH) return pass.layout;
+    growth = labelGrowth(pass, crowded);
+  }
 }
 
 /**
@@ -605,5 +657,13 @@ function layOut(diagram: WorkflowDiagram, growth: Growth | undefined, warningsOn
   };
   if (subtitleBlock) layout.subtitle = subtitleBlock;
   if (legend) layout.legend = legend;
-  return { layout, routed, bounds, bands: [...phaseLayouts, ...groupLayouts], nodes };
+  return {
+    layout,
+    routed,
+    bounds,
+    bands: [...phaseLayouts, ...groupLayouts],
+    nodes,
+    channels,
+    growth: { cols: colGap, gaps: laneGap.map((g) => g - M.laneGap) },
+  };
 }

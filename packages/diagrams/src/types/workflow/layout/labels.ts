@@ -26,6 +26,11 @@ export interface LabelScene {
   placed: Box[];
   /** Every edge's arrowhead, which a label never hides. */
   arrows: Box[];
+  /**
+   * Labels that found no spot clear of every other line (or only one away from their edge),
+   * each with the segment it went to and its size: where the grid lacks room.
+   */
+  crowded: { a: Point; b: Point; width: number; height: number }[];
 }
 
 // What covering each thing costs. Nodes, other labels and the drawing's edge are never
@@ -53,11 +58,59 @@ const ALONG = [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9];
 const END_ROOM = 18;
 
 /**
- * Where a label may go along the polyline, best first: on a segment that holds it (its middle
- * first, then further along), beside it, then further out. Segments are tried longest first,
- * preferring horizontal ones, unless `labelSegment` names one.
+ * The stretches of segment a–b (axis-aligned) that no other edge crosses or runs along within
+ * the strip from `near` to `far` across it (offsets from the segment's line), longest first,
+ * kept `END_ROOM` from the segment's ends: where a label there touches no other line.
  */
-function candidates(edge: Edge, points: Point[], w: number, h: number): Candidate[] {
+function freeStretches(
+  a: Point,
+  b: Point,
+  near: number,
+  far: number,
+  own: number,
+  scene: LabelScene,
+): [number, number][] {
+  const horizontal = Math.abs(a.y - b.y) < 0.01;
+  const along = horizontal ? "x" : "y";
+  const across = horizontal ? "y" : "x";
+  const lo = Math.min(a[along], b[along]) + END_ROOM;
+  const hi = Math.max(a[along], b[along]) - END_ROOM;
+  if (hi <= lo) return [];
+  const s0 = a[across] + Math.min(near, far);
+  const s1 = a[across] + Math.max(near, far);
+  const strip: Box = horizontal
+    ? { x: lo, y: s0, width: hi - lo, height: s1 - s0 }
+    : { x: s0, y: lo, width: s1 - s0, height: hi - lo };
+  const blocked: [number, number][] = [];
+  scene.edges.forEach((points, e) => {
+    if (e === own || !boxesOverlap(inflate(scene.extents[e] as Box, 2), strip)) return;
+    for (let i = 1; i < points.length; i++) {
+      const p = points[i - 1] as Point;
+      const q = points[i] as Point;
+      if (!segmentHitsBox(p, q, inflate(strip, 2))) continue;
+      blocked.push([Math.min(p[along], q[along]) - 3, Math.max(p[along], q[along]) + 3]);
+    }
+  });
+  blocked.sort((p, q) => p[0] - q[0]);
+  const out: [number, number][] = [];
+  let at = lo;
+  for (const [b0, b1] of blocked) {
+    if (b0 > at) out.push([at, Math.min(b0, hi)]);
+    at = Math.max(at, b1);
+    if (at >= hi) break;
+  }
+  if (at < hi) out.push([at, hi]);
+  return out.sort((p, q) => q[1] - q[0] - (p[1] - p[0]));
+}
+
+/**
+ * Where a label may go along the polyline, best first: on a segment that holds it (its middle
+ * first, then further along), beside it, then further out; on or beside each segment, first
+ * in the middle of the longest stretch no other edge crosses. Segments are tried longest
+ * first, preferring horizontal ones, unless `labelSegment` names one.
+ */
+function candidates(edge: Edge, own: number, scene: LabelScene, w: number, h: number): Candidate[] {
+  const points = scene.edges[own] as Point[];
   const segments = points.length - 1;
   const order: number[] = [];
   if (edge.labelSegment !== undefined) order.push(Math.min(edge.labelSegment, segments - 1));
@@ -81,6 +134,29 @@ function candidates(edge: Edge, points: Point[], w: number, h: number): Candidat
     // above/below a horizontal segment, right/left of a vertical one.
     const off = horizontal ? { x: 0, y: h / 2 + 2 } : { x: w / 2 + 4, y: 0 };
     const step = horizontal ? { x: 0, y: 6 } : { x: 6, y: 0 };
+    const half = (horizontal ? h : w) / 2;
+    const gap = horizontal ? 2 : 4;
+    const point = (v: number): Point => (horizontal ? { x: v, y: a.y } : { x: a.x, y: v });
+    // On the line, then beside it either way, in the middle of a stretch it fits.
+    const strips: [number, number, number][] = [
+      [-half - 2, half + 2, 0],
+      [0, 2 * half + gap + 2, 1],
+      [0, -2 * half - gap - 2, -1],
+    ];
+    for (const [near, far, side] of strips) {
+      const fits = freeStretches(a, b, near, far, own, scene).filter(
+        ([s0, s1]) => s1 - s0 >= (side === 0 ? extent : extent - 2 * END_ROOM + 8),
+      );
+      for (const [s0, s1] of fits.slice(0, 2)) {
+        const c = point((s0 + s1) / 2);
+        const shift = side === 0 ? 0 : side * (half + gap);
+        out.push({
+          center: horizontal ? { x: c.x, y: c.y + shift } : { x: c.x + shift, y: c.y },
+          segment: i,
+          rank: r * 8 + (side === 0 ? 0.5 : 6.5),
+        });
+      }
+    }
     ALONG.forEach((t, j) => {
       const at = { x: a.x + t * (b.x - a.x), y: a.y + t * (b.y - a.y) };
       const base = r * 8 + j;
@@ -163,7 +239,7 @@ export function placeEdgeLabel(
   let center: Point;
   if (edge.labelAt) center = edge.labelAt;
   else {
-    const spots = candidates(edge, points, w, h);
+    const spots = candidates(edge, own, scene, w, h);
     let best = spots[0] as Candidate;
     let bestCost = Number.POSITIVE_INFINITY;
     for (const spot of spots) {
@@ -177,6 +253,11 @@ export function placeEdgeLabel(
       }
     }
     center = best.center;
+    if (bestCost - best.rank >= OTHER_EDGE || best.rank >= DETACHED) {
+      const a = points[best.segment] as Point;
+      const b = points[best.segment + 1] as Point;
+      scene.crowded.push({ a, b, width: w + 8, height: h + 4 });
+    }
   }
   const bg = background(center);
   scene.placed.push(bg);

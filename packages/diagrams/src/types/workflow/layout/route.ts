@@ -340,14 +340,14 @@ export function routeEdge(
     warn(
       "render/channel",
       "channelX",
-      `channelX ${edge.channelX} cannot carry this edge here (it lies behind a port or a node is in the way); the edge takes another channel`,
+      `channelX cannot carry this edge here (it lies behind a port or a node is in the way); the edge takes another channel`,
     );
   }
   if (edge.channelY !== undefined && !edge.via && !usesLine(path, "y", edge.channelY)) {
     warn(
       "render/channel",
       "channelY",
-      `channelY ${edge.channelY} cannot carry this edge here (it lies behind a port or a node is in the way); the edge takes another channel`,
+      `channelY cannot carry this edge here (it lies behind a port or a node is in the way); the edge takes another channel`,
     );
   }
   return path;

@@ -27,6 +27,21 @@ function trackOffsets(count: number, free: number[], room: Room): number[] {
   return Array.from({ length: count }, (_, t) => room.lo + t * spacing);
 }
 
+/** The channel whose room holds `at` (the nearest line first), or -1. */
+function channelOf(at: number, lines: number[], rooms: Room[]): number {
+  let best = -1;
+  let distance = Number.POSITIVE_INFINITY;
+  lines.forEach((l, i) => {
+    const room = rooms[i] as Room;
+    const d = Math.abs(at - l);
+    if (at - l >= room.lo - 0.01 && at - l <= room.hi + 0.01 && d < distance) {
+      best = i;
+      distance = d;
+    }
+  });
+  return best;
+}
+
 /** What separating the tracks found: the paths, and how many tracks each channel lacked room for. */
 export interface Tracks {
   paths: Point[][];
@@ -60,7 +75,9 @@ export function separateTracks(paths: Point[][], channels: Channels): Tracks {
         const b = path[i + 1] as Point;
         if (Math.abs(a[axis] - b[axis]) > 0.01) continue;
         const at = a[axis];
-        const line = lines.findIndex((l) => Math.abs(l - at) < 0.01);
+        // A run off the middle line (set by a bias or a channel) but in the channel's room
+        // shares its tracks, so it never lies on another run there.
+        const line = channelOf(at, lines, rooms);
         if (line < 0) continue;
         const list = groups.get(line) ?? [];
         list.push({
