@@ -11,7 +11,7 @@ import {
   routeEdge,
 } from "./route.js";
 import { separateEnds, separateTracks } from "./tracks.js";
-import type { BandLayout, Box, EdgeLayout, NodeLayout } from "./types.js";
+import type { BandLayout, Box, EdgeLayout, NodeLayout, TextBlock } from "./types.js";
 
 function sideSpan(box: Box, side: Side): { start: number; length: number } {
   return side === "left" || side === "right"
@@ -96,6 +96,7 @@ export function routeEdges(
    * channels' middle lines.
    */
   warningsOnly = false,
+  blocks: LabelBlocks = new Map(),
 ): Routed {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const endpoint = (id: string): Endpoint | undefined => {
@@ -227,7 +228,7 @@ export function routeEdges(
     const before = points[points.length - 2] as Point;
     const len = Math.hypot(tip.x - before.x, tip.y - before.y) || 1;
     if (edge.label !== undefined && edge.label !== "") {
-      const block = labelBlock(edge.label);
+      const block = labelBlock(edge.label, blocks);
       if (isCut(block, edge.label)) {
         warn("render/text-cut", `/edges/${p.index}/label`, cutMessage(block));
       }
@@ -247,8 +248,17 @@ export function routeEdges(
   return { edges, xShort: tracks.xShort, yShort: tracks.yShort };
 }
 
-const labelBlock = (label: string) =>
-  textBlock(label, M.edgeLabelSize, "regular", M.edgeLabelWidth, 3);
+/** Edge labels wrapped once per layout, however many passes it takes (by label text). */
+export type LabelBlocks = Map<string, TextBlock>;
+
+function labelBlock(label: string, blocks: LabelBlocks): TextBlock {
+  let block = blocks.get(label);
+  if (!block) {
+    block = textBlock(label, M.edgeLabelSize, "regular", M.edgeLabelWidth, 3);
+    blocks.set(label, block);
+  }
+  return block;
+}
 
 /**
  * Places the routed edges' labels, clear of the nodes, the other edges and the `bands` (groups
@@ -259,6 +269,7 @@ export function labelEdges(
   nodes: NodeLayout[],
   bounds: Box,
   bands: BandLayout[],
+  blocks: LabelBlocks = new Map(),
 ): LabelScene["crowded"] {
   const scene: LabelScene = {
     bounds,
@@ -274,7 +285,7 @@ export function labelEdges(
   edges.forEach((layout, k) => {
     const { edge } = layout;
     if (edge.label === undefined || edge.label === "") return;
-    layout.label = placeEdgeLabel(edge, k, labelBlock(edge.label), scene);
+    layout.label = placeEdgeLabel(edge, k, labelBlock(edge.label, blocks), scene);
   });
   return scene.crowded;
 }

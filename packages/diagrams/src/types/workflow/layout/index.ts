@@ -3,7 +3,14 @@ import { planLegend } from "../../../core/legend.js";
 import type { UnlocatedProblem } from "../../../core/validate/schema-problems.js";
 import type { DiagramNode, Edge, Point, WorkflowDiagram } from "../model.js";
 import { LEGEND_CATEGORY } from "../model.js";
-import { edgeRole, labelEdges, mainPairs, type Routed, routeEdges } from "./edges.js";
+import {
+  edgeRole,
+  type LabelBlocks,
+  labelEdges,
+  mainPairs,
+  type Routed,
+  routeEdges,
+} from "./edges.js";
 import { cutMessage, isCut, METRICS as M, place, textBlock } from "./metrics.js";
 import type { Channels, Room } from "./route.js";
 import { roomFor } from "./tracks.js";
@@ -165,6 +172,17 @@ interface Growth {
   gaps: number[];
 }
 
+/** Text measured once per layout, however many passes it takes. */
+interface Measured {
+  nodes: NodeContent[];
+  labels: LabelBlocks;
+}
+
+const measure = (diagram: WorkflowDiagram): Measured => ({
+  nodes: diagram.nodes.map(measureNode),
+  labels: new Map(),
+});
+
 /** One layout of the grid with the edges routed, before their labels are placed. */
 interface Pass {
   layout: Layout;
@@ -184,10 +202,10 @@ const MAX_GROWTH = 3;
  * Lays the grid out and routes the edges, then widens every gutter and lane gap that lacked
  * tracks and does it again, until every run has its own track (or MAX_GROWTH rounds).
  */
-function settle(diagram: WorkflowDiagram, from?: Growth): Pass {
+function settle(diagram: WorkflowDiagram, measured: Measured, from?: Growth): Pass {
   let growth = from;
   for (let round = 0; ; round++) {
-    const pass = layOut(diagram, growth);
+    const pass = layOut(diagram, measured, growth);
     const { xShort, yShort } = pass.routed;
     if (round === MAX_GROWTH || (xShort.every((n) => n === 0) && yShort.every((n) => n === 0))) {
       return pass;
@@ -247,10 +265,17 @@ function labelGrowth(pass: Pass, crowded: ReturnType<typeof labelEdges>): Growth
 
 /** Positions every part of the diagram. Pure: the same description always gives the same numbers. */
 export function layoutDiagram(diagram: WorkflowDiagram): Layout {
+  const measured = measure(diagram);
   let growth: Growth | undefined;
   for (let round = 0; ; round++) {
-    const pass = settle(diagram, growth);
-    const crowded = labelEdges(pass.layout.edges, pass.nodes, pass.bounds, pass.bands);
+    const pass = settle(diagram, measured, growth);
+    const crowded = labelEdges(
+      pass.layout.edges,
+      pass.nodes,
+      pass.bounds,
+      pass.bands,
+      measured.labels,
+    );
     if (crowded.length === 0 || round === MAX_LABEL_GROWTH) return pass.layout;
     growth = labelGrowth(pass, crowded);
   }
@@ -263,11 +288,16 @@ export function layoutDiagram(diagram: WorkflowDiagram): Layout {
 export function layoutWarnings(diagram: WorkflowDiagram): UnlocatedProblem[] {
   // Growing the grid keeps every node, channel and coordinate in its order (and the title at
   // its width), so what the routes cannot honour is the same before it: one pass suffices.
-  return layOut(diagram, undefined, true).layout.warnings;
+  return layOut(diagram, measure(diagram), undefined, true).layout.warnings;
 }
 
 /** One pass; `warningsOnly`: routes only what can warn (see routeEdges). */
-function layOut(diagram: WorkflowDiagram, growth: Growth | undefined, warningsOnly = false): Pass {
+function layOut(
+  diagram: WorkflowDiagram,
+  measured: Measured,
+  growth: Growth | undefined,
+  warningsOnly = false,
+): Pass {
   const laneIndex = new Map(diagram.lanes.map((l, i) => [l.id, i]));
   const phases = diagram.phases ?? [];
   const groups = diagram.groups ?? [];
@@ -278,7 +308,7 @@ function layOut(diagram: WorkflowDiagram, growth: Growth | undefined, warningsOn
     ...groups.map((g) => g.toCol),
   );
   const nCols = usedCols + 1;
-  const contents = diagram.nodes.map(measureNode);
+  const contents = measured.nodes;
 
   // Column widths and lane heights from the nodes they hold.
   const colW = Array.from({ length: nCols }, () => M.columnMinWidth as number);
@@ -636,6 +666,7 @@ function layOut(diagram: WorkflowDiagram, growth: Growth | undefined, warningsOn
     channels,
     warn,
     warningsOnly,
+    measured.labels,
   );
 
   const legend = legendPlan.place(x0, bodyBottom + M.legendGap, bodyWidth);

@@ -57,44 +57,57 @@ const ALONG = [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9];
 /** Room kept free at each end of a segment that carries a label: corners and arrowheads. */
 const END_ROOM = 18;
 
-/**
- * The stretches of segment a–b (axis-aligned) that no other edge crosses or runs along within
- * the strip from `near` to `far` across it (offsets from the segment's line), longest first,
- * kept `END_ROOM` from the segment's ends: where a label there touches no other line.
- */
-function freeStretches(
-  a: Point,
-  b: Point,
-  near: number,
-  far: number,
-  own: number,
-  scene: LabelScene,
-): [number, number][] {
+/** Another edge's segment near a labelled one: its span along that segment and across it. */
+type Blocker = [along0: number, along1: number, across0: number, across1: number];
+
+/** The other edges' segments within `reach` of segment a–b's line, between its ends. */
+function blockers(a: Point, b: Point, reach: number, own: number, scene: LabelScene): Blocker[] {
   const horizontal = Math.abs(a.y - b.y) < 0.01;
   const along = horizontal ? "x" : "y";
   const across = horizontal ? "y" : "x";
-  const lo = Math.min(a[along], b[along]) + END_ROOM;
-  const hi = Math.max(a[along], b[along]) - END_ROOM;
-  if (hi <= lo) return [];
-  const s0 = a[across] + Math.min(near, far);
-  const s1 = a[across] + Math.max(near, far);
+  const lo = Math.min(a[along], b[along]);
+  const hi = Math.max(a[along], b[along]);
+  const c = a[across];
   const strip: Box = horizontal
-    ? { x: lo, y: s0, width: hi - lo, height: s1 - s0 }
-    : { x: s0, y: lo, width: s1 - s0, height: hi - lo };
-  const blocked: [number, number][] = [];
+    ? { x: lo, y: c - reach, width: hi - lo, height: 2 * reach }
+    : { x: c - reach, y: lo, width: 2 * reach, height: hi - lo };
+  const out: Blocker[] = [];
+  const wide = inflate(strip, 2);
   scene.edges.forEach((points, e) => {
-    if (e === own || !boxesOverlap(inflate(scene.extents[e] as Box, 2), strip)) return;
+    if (e === own || !boxesOverlap(scene.extents[e] as Box, wide)) return;
     for (let i = 1; i < points.length; i++) {
       const p = points[i - 1] as Point;
       const q = points[i] as Point;
-      if (!segmentHitsBox(p, q, inflate(strip, 2))) continue;
-      blocked.push([Math.min(p[along], q[along]) - 3, Math.max(p[along], q[along]) + 3]);
+      if (!segmentHitsBox(p, q, wide)) continue;
+      out.push([
+        Math.min(p[along], q[along]) - 3,
+        Math.max(p[along], q[along]) + 3,
+        Math.min(p[across], q[across]) - c,
+        Math.max(p[across], q[across]) - c,
+      ]);
     }
   });
-  blocked.sort((p, q) => p[0] - q[0]);
+  return out.sort((p, q) => p[0] - q[0]);
+}
+
+/**
+ * The stretches between `lo` and `hi` along a segment that no blocker reaches within the strip
+ * from `near` to `far` across it, longest first: where a label there touches no other line.
+ */
+function freeStretches(
+  lo: number,
+  hi: number,
+  near: number,
+  far: number,
+  blocked: Blocker[],
+): [number, number][] {
+  if (hi <= lo) return [];
+  const s0 = Math.min(near, far) - 2;
+  const s1 = Math.max(near, far) + 2;
   const out: [number, number][] = [];
   let at = lo;
-  for (const [b0, b1] of blocked) {
+  for (const [b0, b1, c0, c1] of blocked) {
+    if (c1 <= s0 || c0 >= s1) continue;
     if (b0 > at) out.push([at, Math.min(b0, hi)]);
     at = Math.max(at, b1);
     if (at >= hi) break;
@@ -104,13 +117,60 @@ function freeStretches(
 }
 
 /**
+ * Spots in the middle of the longest stretches of the segment from `points[i]` that no other
+ * edge crosses: on the line, then beside it either way (ranked from `base`).
+ */
+function stretchSpots(
+  points: Point[],
+  i: number,
+  base: number,
+  own: number,
+  scene: LabelScene,
+  w: number,
+  h: number,
+): Candidate[] {
+  const a = points[i] as Point;
+  const b = points[i + 1] as Point;
+  const horizontal = Math.abs(a.y - b.y) < 0.01;
+  const along = horizontal ? "x" : "y";
+  const extent = horizontal ? w : h;
+  const half = (horizontal ? h : w) / 2;
+  const gap = horizontal ? 2 : 4;
+  const lo = Math.min(a[along], b[along]) + END_ROOM;
+  const hi = Math.max(a[along], b[along]) - END_ROOM;
+  if (hi <= lo) return [];
+  const blocked = blockers(a, b, 2 * half + gap + 4, own, scene);
+  const out: Candidate[] = [];
+  for (const side of [0, 1, -1]) {
+    const [near, far] = side === 0 ? [-half - 2, half + 2] : [0, side * (2 * half + gap + 2)];
+    const fits = freeStretches(lo, hi, near, far, blocked).filter(
+      ([s0, s1]) => s1 - s0 >= (side === 0 ? extent : extent - 2 * END_ROOM + 8),
+    );
+    for (const [s0, s1] of fits.slice(0, 2)) {
+      const m = (s0 + s1) / 2;
+      const shift = side * (half + gap);
+      out.push({
+        center: horizontal ? { x: m, y: a.y + shift } : { x: a.x + shift, y: m },
+        segment: i,
+        rank: base + (side === 0 ? 0.5 : 6.5),
+      });
+    }
+  }
+  return out;
+}
+
+/**
  * Where a label may go along the polyline, best first: on a segment that holds it (its middle
  * first, then further along), beside it, then further out; on or beside each segment, first
  * in the middle of the longest stretch no other edge crosses. Segments are tried longest
  * first, preferring horizontal ones, unless `labelSegment` names one.
  */
-function candidates(edge: Edge, own: number, scene: LabelScene, w: number, h: number): Candidate[] {
-  const points = scene.edges[own] as Point[];
+function candidates(
+  edge: Edge,
+  points: Point[],
+  w: number,
+  h: number,
+): { spots: Candidate[]; order: number[] } {
   const segments = points.length - 1;
   const order: number[] = [];
   if (edge.labelSegment !== undefined) order.push(Math.min(edge.labelSegment, segments - 1));
@@ -134,29 +194,6 @@ function candidates(edge: Edge, own: number, scene: LabelScene, w: number, h: nu
     // above/below a horizontal segment, right/left of a vertical one.
     const off = horizontal ? { x: 0, y: h / 2 + 2 } : { x: w / 2 + 4, y: 0 };
     const step = horizontal ? { x: 0, y: 6 } : { x: 6, y: 0 };
-    const half = (horizontal ? h : w) / 2;
-    const gap = horizontal ? 2 : 4;
-    const point = (v: number): Point => (horizontal ? { x: v, y: a.y } : { x: a.x, y: v });
-    // On the line, then beside it either way, in the middle of a stretch it fits.
-    const strips: [number, number, number][] = [
-      [-half - 2, half + 2, 0],
-      [0, 2 * half + gap + 2, 1],
-      [0, -2 * half - gap - 2, -1],
-    ];
-    for (const [near, far, side] of strips) {
-      const fits = freeStretches(a, b, near, far, own, scene).filter(
-        ([s0, s1]) => s1 - s0 >= (side === 0 ? extent : extent - 2 * END_ROOM + 8),
-      );
-      for (const [s0, s1] of fits.slice(0, 2)) {
-        const c = point((s0 + s1) / 2);
-        const shift = side === 0 ? 0 : side * (half + gap);
-        out.push({
-          center: horizontal ? { x: c.x, y: c.y + shift } : { x: c.x + shift, y: c.y },
-          segment: i,
-          rank: r * 8 + (side === 0 ? 0.5 : 6.5),
-        });
-      }
-    }
     ALONG.forEach((t, j) => {
       const at = { x: a.x + t * (b.x - a.x), y: a.y + t * (b.y - a.y) };
       const base = r * 8 + j;
@@ -182,7 +219,7 @@ function candidates(edge: Edge, own: number, scene: LabelScene, w: number, h: nu
       }
     });
   });
-  return out.sort((p, q) => p.rank - q.rank);
+  return { spots: out.sort((p, q) => p.rank - q.rank), order };
 }
 
 /** What covering the scene costs with the label's background at `bg` (see the weights above). */
@@ -196,9 +233,11 @@ function cost(bg: Box, own: number, segment: number, scene: LabelScene, budget: 
   if (total >= budget) return total;
   // Another line touching the background is as near as the label's own: it misleads.
   const near = inflate(bg, 1);
+  // An extent within 1 of `near` (the same test as inflating each extent, without the boxes).
+  const reach = inflate(bg, 2);
   for (let e = 0; e < scene.edges.length; e++) {
     const points = scene.edges[e] as Point[];
-    if (!boxesOverlap(inflate(scene.extents[e] as Box, 1), near)) continue;
+    if (!boxesOverlap(scene.extents[e] as Box, reach)) continue;
     for (let i = 1; i < points.length; i++) {
       if (e === own && i - 1 === segment) continue;
       if (segmentHitsBox(points[i - 1] as Point, points[i] as Point, e === own ? bg : near)) {
@@ -239,10 +278,40 @@ export function placeEdgeLabel(
   let center: Point;
   if (edge.labelAt) center = edge.labelAt;
   else {
-    const spots = candidates(edge, own, scene, w, h);
+    const { spots, order } = candidates(edge, points, w, h);
+    // The stretch spots of the r-th segment tried are made only when the spots reach its
+    // rank (r * 8): most labels settle on their first segment.
+    const extra: Candidate[] = [];
+    let nextSegment = 0;
+    let k = 0;
+    const next = (): Candidate | undefined => {
+      for (;;) {
+        const cheap = spots[k];
+        const lazy = extra[0];
+        const head = lazy && (!cheap || lazy.rank <= cheap.rank) ? lazy : cheap;
+        if (nextSegment < order.length && (!head || head.rank >= nextSegment * 8 + 0.5)) {
+          const made = stretchSpots(
+            points,
+            order[nextSegment] as number,
+            nextSegment * 8,
+            own,
+            scene,
+            w,
+            h,
+          );
+          extra.push(...made);
+          extra.sort((p, q) => p.rank - q.rank);
+          nextSegment++;
+          continue;
+        }
+        if (head === lazy) extra.shift();
+        else k++;
+        return head;
+      }
+    };
     let best = spots[0] as Candidate;
     let bestCost = Number.POSITIVE_INFINITY;
-    for (const spot of spots) {
+    for (let spot = next(); spot; spot = next()) {
       // Spots come cheapest-rank first and covering never costs less than nothing.
       if (spot.rank >= bestCost) break;
       const c =

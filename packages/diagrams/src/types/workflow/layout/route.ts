@@ -99,7 +99,9 @@ export class Obstacles {
 }
 
 function byDistance(values: number[], to: number): number[] {
-  return [...new Set(values)].sort((p, q) => Math.abs(p - to) - Math.abs(q - to) || p - q);
+  const sorted = [...values].sort((p, q) => Math.abs(p - to) - Math.abs(q - to) || p - q);
+  // Equal values sort next to each other: keep the first.
+  return sorted.filter((v, i) => i === 0 || v !== sorted[i - 1]);
 }
 
 const tr = (p: Point): Point => ({ x: p.y, y: p.x });

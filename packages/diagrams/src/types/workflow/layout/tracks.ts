@@ -177,18 +177,37 @@ const clash = (r: EndRun, s: EndRun) =>
 export function separateEnds(paths: Point[][], spans: [Room, Room][]): Point[][] {
   const out = paths.map((p) => p.map((q) => ({ ...q })));
   const runs = endRuns(out);
+  // Runs by axis and position in cells APART wide: a clash is within the neighbouring cells.
+  const cells = new Map<string, number[]>();
+  const cellOf = (r: EndRun, shift = 0) => `${r.axis}${Math.floor(r.at / APART) + shift}`;
   runs.forEach((r, i) => {
-    if (!runs.some((s, j) => j < i && clash(r, s))) return;
+    const list = cells.get(cellOf(r)) ?? [];
+    list.push(i);
+    cells.set(cellOf(r), list);
+  });
+  const clashes = (r: EndRun, i: number, before: boolean) =>
+    [-1, 0, 1].some((shift) =>
+      (cells.get(cellOf(r, shift)) ?? []).some(
+        (j) => (before ? j < i : j !== i) && clash(r, runs[j] as EndRun),
+      ),
+    );
+  runs.forEach((r, i) => {
+    if (!clashes(r, i, true)) return;
     const span = (spans[r.path] as [Room, Room])[r.port === 0 ? 0 : 1];
     for (const d of [6, -6, 10, -10, 14, -14]) {
       const at = r.at + d;
       if (at < span.lo || at > span.hi) continue;
       const moved = { ...r, at };
-      if (runs.some((s, j) => j !== i && clash(moved, s))) continue;
+      if (clashes(moved, i, false)) continue;
       const path = out[r.path] as Point[];
       (path[r.port] as Point)[r.axis] = at;
       (path[r.bend] as Point)[r.axis] = at;
+      const from = cells.get(cellOf(r)) as number[];
+      from.splice(from.indexOf(i), 1);
       r.at = at;
+      const to = cells.get(cellOf(r)) ?? [];
+      to.push(i);
+      cells.set(cellOf(r), to);
       return;
     }
   });
