@@ -170,7 +170,7 @@ function candidates(
   points: Point[],
   w: number,
   h: number,
-): { spots: Candidate[]; order: number[] } {
+): { spots: Candidate[]; far: Candidate[]; order: number[] } {
   const segments = points.length - 1;
   const order: number[] = [];
   if (edge.labelSegment !== undefined) order.push(Math.min(edge.labelSegment, segments - 1));
@@ -184,6 +184,8 @@ function candidates(
     order.sort((p, q) => score(q) - score(p) || p - q);
   }
   const out: Candidate[] = [];
+  // The last resorts, sorted and tried only when nothing nearer will do.
+  const far: Candidate[] = [];
   order.forEach((i, r) => {
     const a = points[i] as Point;
     const b = points[i + 1] as Point;
@@ -210,7 +212,7 @@ function candidates(
       // Last resorts: further from the line, until clear of what is beside it.
       for (let k = 1; k <= 8; k++) {
         for (const s of [1, -1]) {
-          out.push({
+          far.push({
             center: { x: at.x + s * (off.x + k * step.x), y: at.y + s * (off.y + k * step.y) },
             segment: i,
             rank: base + DETACHED + 3 * k,
@@ -219,7 +221,7 @@ function candidates(
       }
     });
   });
-  return { spots: out.sort((p, q) => p.rank - q.rank), order };
+  return { spots: out.sort((p, q) => p.rank - q.rank), far, order };
 }
 
 /** What covering the scene costs with the label's background at `bg` (see the weights above). */
@@ -278,7 +280,8 @@ export function placeEdgeLabel(
   let center: Point;
   if (edge.labelAt) center = edge.labelAt;
   else {
-    const { spots, order } = candidates(edge, points, w, h);
+    const { spots, far, order } = candidates(edge, points, w, h);
+    let farAdded = false;
     // The stretch spots of the r-th segment tried are made only when the spots reach its
     // rank (r * 8): most labels settle on their first segment.
     const extra: Candidate[] = [];
@@ -302,6 +305,12 @@ export function placeEdgeLabel(
           extra.push(...made);
           extra.sort((p, q) => p.rank - q.rank);
           nextSegment++;
+          continue;
+        }
+        if (!farAdded && (!head || head.rank >= DETACHED)) {
+          extra.push(...far);
+          extra.sort((p, q) => p.rank - q.rank);
+          farAdded = true;
           continue;
         }
         if (head === lazy) extra.shift();
