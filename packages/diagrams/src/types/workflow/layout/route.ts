@@ -82,8 +82,20 @@ export function chooseSides(edge: Edge, from: Endpoint, to: Endpoint): [Side, Si
 /** The obstacle set: every node box, with clearance. */
 export class Obstacles {
   readonly boxes: Box[];
+  /**
+   * The boxes in bands of overlapping x ranges (a column's nodes), each band with its
+   * extent: a segment is checked only against the bands its x range reaches.
+   */
+  private readonly bands: { x0: number; x1: number; boxes: Box[] }[] = [];
   constructor(nodes: Box[]) {
     this.boxes = nodes.map((b) => inflate(b, CLEAR));
+    for (const box of [...this.boxes].sort((p, q) => p.x - q.x)) {
+      const last = this.bands[this.bands.length - 1];
+      if (last && box.x < last.x1) {
+        last.boxes.push(box);
+        last.x1 = Math.max(last.x1, box.x + box.width);
+      } else this.bands.push({ x0: box.x, x1: box.x + box.width, boxes: [box] });
+    }
   }
   /** True when no segment of the polyline passes through a node box. */
   clear(points: Point[]): boolean {
@@ -93,7 +105,12 @@ export class Obstacles {
     return true;
   }
   blocked(a: Point, b: Point): boolean {
-    for (const box of this.boxes) if (segmentHitsBox(a, b, box)) return true;
+    const lo = Math.min(a.x, b.x);
+    const hi = Math.max(a.x, b.x);
+    for (const band of this.bands) {
+      if (band.x0 >= hi || band.x1 <= lo) continue;
+      for (const box of band.boxes) if (segmentHitsBox(a, b, box)) return true;
+    }
     return false;
   }
 }
