@@ -97,6 +97,8 @@ export function routeEdges(
    */
   warningsOnly = false,
   blocks: LabelBlocks = new Map(),
+  /** True when a channel short of tracks means another pass: then stop at the count. */
+  countFirst = false,
 ): Routed {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const endpoint = (id: string): Endpoint | undefined => {
@@ -197,6 +199,8 @@ export function routeEdges(
   const tracks = !warningsOnly
     ? separateTracks(routed, channels)
     : { paths: routed, xShort: [] as number[], yShort: [] as number[] };
+  const short = tracks.xShort.some((n) => n > 0) || tracks.yShort.some((n) => n > 0);
+  if (countFirst && short) return { edges: [], xShort: tracks.xShort, yShort: tracks.yShort };
   // Where a port may move along its side: clear of the corners.
   const spans = pending.map((p, k) =>
     p.sides.map((side, end) => {

@@ -205,7 +205,7 @@ const MAX_GROWTH = 3;
 function settle(diagram: WorkflowDiagram, measured: Measured, from?: Growth): Pass {
   let growth = from;
   for (let round = 0; ; round++) {
-    const pass = layOut(diagram, measured, growth);
+    const pass = layOut(diagram, measured, growth, false, round < MAX_GROWTH);
     const { xShort, yShort } = pass.routed;
     if (round === MAX_GROWTH || (xShort.every((n) => n === 0) && yShort.every((n) => n === 0))) {
       return pass;
@@ -297,6 +297,8 @@ function layOut(
   measured: Measured,
   growth: Growth | undefined,
   warningsOnly = false,
+  /** True when a pass short of tracks will be redone: it stops once it knows (see routeEdges). */
+  countFirst = false,
 ): Pass {
   const laneIndex = new Map(diagram.lanes.map((l, i) => [l.id, i]));
   const phases = diagram.phases ?? [];
@@ -667,6 +669,7 @@ function layOut(
     warn,
     warningsOnly,
     measured.labels,
+    countFirst,
   );
 
   const legend = legendPlan.place(x0, bodyBottom + M.legendGap, bodyWidth);
