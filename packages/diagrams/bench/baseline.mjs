@@ -1,8 +1,8 @@
-// Cold CLI renders of this build against another build of the package (e.g. a checkout of an
+// Cold CLI renders (or validations) of this build against another build of the package (e.g. a checkout of an
 // earlier commit, built), run in turn - this, other, this, other - so that drift in the
 // machine's speed hits both alike; prints medians and the median of the per-pair ratios.
 //
-//   node bench/baseline.mjs OTHER_PACKAGE_DIR [RUNS]
+//   node bench/baseline.mjs OTHER_PACKAGE_DIR [RUNS] [render|validate]
 //
 // OTHER_PACKAGE_DIR is the other build's packages/diagrams (with dist/ built).
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -14,9 +14,9 @@ import { formatRows } from "./validate.mjs";
 import { generateWorkflow } from "./workload.mjs";
 
 const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
-const [otherDir, runsArg] = process.argv.slice(2);
-if (!otherDir) {
-  console.error("usage: node bench/baseline.mjs OTHER_PACKAGE_DIR [RUNS]");
+const [otherDir, runsArg, command = "render"] = process.argv.slice(2);
+if (!otherDir || !["render", "validate"].includes(command)) {
+  console.error("usage: node bench/baseline.mjs OTHER_PACKAGE_DIR [RUNS] [render|validate]");
   process.exit(2);
 }
 const RUNS = Number(runsArg ?? 30);
@@ -40,11 +40,13 @@ for (const [label, file] of files) {
   const samples = builds.map(() => []);
   for (let i = 0; i < RUNS; i++) {
     builds.forEach(([, bin], b) => {
-      samples[b].push(...timeProcess([bin, "render", file, "-o", join(dir, `${b}.svg`)], 1));
+      const args = command === "render" ? [file, "-o", join(dir, `${b}.svg`)] : [file];
+      samples[b].push(...timeProcess([bin, command, ...args], 1));
     });
   }
   builds.forEach(([name], b) => {
-    rows.push(summarize(`cold render ${label} → svg: ${name}`, samples[b]));
+    const what = command === "render" ? `render ${label} → svg` : `validate ${label}`;
+    rows.push(summarize(`cold ${what}: ${name}`, samples[b]));
   });
   const ratios = samples[0].map((ms, i) => ms / samples[1][i]);
   const ratio = summarize("ratio", ratios);

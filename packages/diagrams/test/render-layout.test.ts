@@ -145,15 +145,9 @@ describe("edge labels clear of other edges", () => {
     return found;
   };
 
-  // e_assets' straight run is crossed by e_retry's climb through the same gutter (listed in
-  // route-defects.json until routing makes room for labels).
-  const UNAVOIDABLE: Record<string, string[]> = {
-    "checkout-flow": ["label of e_assets lies on e_retry"],
-  };
-
   for (const c of renderCases()) {
-    it(`${c.name}: no label sits on another edge's line where a spot avoids it`, () => {
-      expect(labelsOnOtherEdges(layoutDiagram(c.diagram))).toEqual(UNAVOIDABLE[c.name] ?? []);
+    it(`${c.name}: no label sits on another edge's line`, () => {
+      expect(labelsOnOtherEdges(layoutDiagram(c.diagram))).toEqual([]);
     });
   }
 

@@ -4,8 +4,10 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli/dispatch.js";
 import type { Problem } from "../src/core/validate/problem.js";
-import { layoutDiagram } from "../src/types/workflow/layout/index.js";
+import { layoutDiagram, layoutWarnings } from "../src/types/workflow/layout/index.js";
 import type { WorkflowDiagram } from "../src/types/workflow/model.js";
+import { renderCases } from "./support/cases.js";
+import { denseWorkflow } from "./support/dense.js";
 
 const dir = mkdtempSync(join(tmpdir(), "diagrams-warnings-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -72,6 +74,25 @@ describe("what the drawing cannot honour is reported as a warning", () => {
   it("text cut short with an ellipsis, on a node and on an edge label", () => {
     const d = diagram([{ from: "a", to: "b", label: `${LONG} ${LONG}` }], LONG);
     expect(rules(d)).toEqual(["render/text-cut /nodes/0/label", "render/text-cut /edges/0/label"]);
+  });
+});
+
+describe("validate finds the warnings without drawing, the same ones render finds", () => {
+  const cases = [
+    ...renderCases(),
+    ...[1, 2, 3].map((seed) => ({ name: `dense-${seed}`, diagram: denseWorkflow(seed) })),
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      expect(layoutWarnings(c.diagram)).toEqual(layoutDiagram(c.diagram).warnings);
+    });
+  }
+  it("a long title cut short, in a grid its routes widen", () => {
+    const title = Array.from({ length: 6 }, () => LONG).join(" ");
+    const d = { ...denseWorkflow(2), meta: { title } };
+    const warnings = layoutWarnings(d);
+    expect(warnings.map((w) => w.path)).toContain("/meta/title");
+    expect(warnings).toEqual(layoutDiagram(d).warnings);
   });
 });
 

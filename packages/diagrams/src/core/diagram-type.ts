@@ -89,6 +89,12 @@ export interface DiagramType<D extends Description = Description, L extends Laid
    * SVG and PNG draw one view, PDF one page per view, HTML a step per view.
    */
   views?(d: D): ViewInfo[];
+  /**
+   * What the drawing cannot honour, the same list as `layout(d).warnings`, made without the
+   * parts of the layout that warn about nothing (what `validate` asks for); without it the
+   * core lays the description out.
+   */
+  warnings?(d: D): UnlocatedProblem[];
   /** The SVG; the preset comes from `options.preset`, else meta.visual_preset. */
   render(d: D, l: L, options?: RenderOptions): string;
   /** What the HTML page plays (`animation: trace`) and opens on click; none: views only. */

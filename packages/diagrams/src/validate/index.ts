@@ -43,11 +43,22 @@ export async function renderWarnings(
   /** The description's layout when the caller has made it (it is not made twice). */
   layout?: LaidOut,
 ): Promise<Problem[]> {
+  let value: unknown;
+  try {
+    value = JSON.parse(source);
+  } catch {
+    return [];
+  }
+  const name = (value as { diagram_type?: unknown } | null)?.diagram_type;
+  if (!isTypeName(name)) return [];
+  const type = layout ? undefined : await loadType(name);
+  const found = (layout?.warnings ??
+    type?.warnings?.(value) ??
+    (await type?.layout(value))?.warnings ??
+    []) as UnlocatedProblem[];
+  // Reading positions costs more than the parse: only when there is something to locate.
+  if (found.length === 0) return [];
   const parsed = parseWithLocations(source, options.file);
   if (!parsed.ok) return [];
-  const name = (parsed.value as { diagram_type?: unknown } | null)?.diagram_type;
-  if (!isTypeName(name)) return [];
-  const laidOut = layout ?? (await (await loadType(name)).layout(parsed.value));
-  const found = (laidOut.warnings ?? []) as UnlocatedProblem[];
   return locateAll(parsed, found, options).map((p) => ({ ...p, severity: "warning" as const }));
 }

@@ -1,4 +1,4 @@
-import type { Box } from "../../src/core/geometry.js";
+import { type Box, boundsOf } from "../../src/core/geometry.js";
 import type { Point } from "../../src/core/model.js";
 import { lineHeight } from "../../src/core/text/block.js";
 import { measureText } from "../../src/core/text/measure.js";
@@ -97,14 +97,6 @@ function pathSegments(d: string): [Point, Point][] {
     }
   }
   return segments;
-}
-
-function boundsOf(points: Point[]): Box {
-  const xs = points.map((p) => p.x);
-  const ys = points.map((p) => p.y);
-  const x = Math.min(...xs);
-  const y = Math.min(...ys);
-  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
 }
 
 /**

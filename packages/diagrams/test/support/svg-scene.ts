@@ -1,4 +1,4 @@
-import { type Box, simplify } from "../../src/core/geometry.js";
+import { type Box, boundsOf, simplify } from "../../src/core/geometry.js";
 import type { Point } from "../../src/core/model.js";
 import { measureText } from "../../src/core/text/measure.js";
 
@@ -31,14 +31,6 @@ function rectOf(tag: string): Box {
     width: numAttr(tag, "width"),
     height: numAttr(tag, "height"),
   };
-}
-
-function bboxOf(points: Point[]): Box {
-  const xs = points.map((p) => p.x);
-  const ys = points.map((p) => p.y);
-  const x = Math.min(...xs);
-  const y = Math.min(...ys);
-  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
 }
 
 /** The numbers of a path's `d`, read as (command, coordinates) pairs. */
@@ -95,7 +87,7 @@ function firstShape(body: string): Box {
     const nums = (attr(tag, "points") ?? "").split(/[\s,]+/).map(Number);
     const pts: Point[] = [];
     for (let i = 0; i + 1 < nums.length; i += 2) pts.push({ x: nums[i] ?? 0, y: nums[i + 1] ?? 0 });
-    return bboxOf(pts);
+    return boundsOf(pts);
   }
   if (shape[1] === "circle" || shape[1] === "ellipse") {
     const rx = numAttr(tag, "r") || numAttr(tag, "rx");
@@ -151,7 +143,7 @@ export function readSvgScene(svg: string): SvgScene {
       from: attr(g.tag, "data-from") ?? "",
       to: attr(g.tag, "data-to") ?? "",
       points: simplify([...corners(attr(line, "d") ?? ""), tip]),
-      arrow: bboxOf(headPts),
+      arrow: boundsOf(headPts),
     });
   }
   for (const g of groups(svg, /<g class="edge-label"[^>]*>/g)) {

@@ -1,7 +1,7 @@
 import type { DiagramType } from "../../core/diagram-type.js";
 import { hints } from "./hints.js";
 import { interaction } from "./interaction.js";
-import { layoutDiagram } from "./layout/index.js";
+import { layoutDiagram, layoutWarnings } from "./layout/index.js";
 import type { Layout } from "./layout/types.js";
 import type { WorkflowDiagram } from "./model.js";
 import { renderLayoutSvg } from "./render.js";
@@ -17,6 +17,7 @@ export const type: DiagramType<WorkflowDiagram, Layout> = {
   rules: ruleProblems,
   viewTargets,
   layout: layoutDiagram,
+  warnings: layoutWarnings,
   render: renderLayoutSvg,
   interaction,
   starter: STARTER,

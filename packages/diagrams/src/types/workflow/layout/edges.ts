@@ -1,16 +1,17 @@
-import { round, simplify } from "../../../core/geometry.js";
+import { boundsOf, round, simplify } from "../../../core/geometry.js";
 import type { Edge, EdgeRole, Point, Side, WorkflowDiagram } from "../model.js";
-import { extent, type LabelScene, placeEdgeLabel } from "./labels.js";
+import { type LabelScene, placeEdgeLabel } from "./labels.js";
 import { cutMessage, isCut, METRICS as M, textBlock } from "./metrics.js";
 import {
   type Channels,
   chooseSides,
   type Endpoint,
   Obstacles,
+  type Room,
   routeEdge,
-  separateTracks,
 } from "./route.js";
-import type { BandLayout, Box, EdgeLayout, NodeLayout } from "./types.js";
+import { separateEnds, separateTracks } from "./tracks.js";
+import type { BandLayout, Box, EdgeLayout, NodeLayout, TextBlock } from "./types.js";
 
 function sideSpan(box: Box, side: Side): { start: number; length: number } {
   return side === "left" || side === "right"
@@ -71,19 +72,34 @@ function arrowBox(points: Point[], width: number): Box {
   };
 }
 
+/** The routed edges (labels not yet placed) and the tracks each channel lacked room for. */
+export interface Routed {
+  edges: EdgeLayout[];
+  xShort: number[];
+  yShort: number[];
+}
+
 /**
- * Routes every edge between the placed nodes, then places the labels, clear of the nodes,
- * the other edges and the `bands` (groups and phases) where they can be, inside `bounds`.
+ * Routes every edge between the placed nodes, each run on its own track in its gutter or lane
+ * gap. Reports what it cannot honour (and labels cut short) through `warn`.
  */
 export function routeEdges(
   diagram: WorkflowDiagram,
   nodes: NodeLayout[],
   laneIndex: Map<string, number>,
   channels: Channels,
-  bounds: Box,
-  bands: BandLayout[],
   warn: (rule: string, path: string, message: string) => void = () => {},
-): EdgeLayout[] {
+  /**
+   * True when only the warnings matter: only edges that request a route or channel are
+   * routed (a plain edge always finds one: its stubs end in a gutter or lane padding, and the
+   * gutters and lane gaps, which hold no node, connect them all), and runs stay on their
+   * channels' middle lines.
+   */
+  warningsOnly = false,
+  blocks: LabelBlocks = new Map(),
+  /** True when a channel short of tracks means another pass: then stop at the count. */
+  countFirst = false,
+): Routed {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const endpoint = (id: string): Endpoint | undefined => {
     const n = byId.get(id);
@@ -156,6 +172,12 @@ export function routeEdges(
       track = outsideTrack;
       outsideTrack += 10;
     }
+    const requests =
+      edge.route !== undefined || edge.channelX !== undefined || edge.channelY !== undefined;
+    if (warningsOnly && !requests) {
+      routed.push(p.ports);
+      continue;
+    }
     const points = routeEdge(
       {
         edge,
@@ -174,9 +196,28 @@ export function routeEdges(
     );
     routed.push(points);
   }
-  const separated = separateTracks(routed, channels);
-  const finalPoints = separated.map((path) =>
-    simplify(path).map((q) => ({ x: round(q.x), y: round(q.y) })),
+  const tracks = !warningsOnly
+    ? separateTracks(routed, channels)
+    : { paths: routed, xShort: [] as number[], yShort: [] as number[] };
+  const short = tracks.xShort.some((n) => n > 0) || tracks.yShort.some((n) => n > 0);
+  if (countFirst && short) return { edges: [], xShort: tracks.xShort, yShort: tracks.yShort };
+  // Where a port may move along its side: clear of the corners.
+  const spans = pending.map((p, k) =>
+    p.sides.map((side, end) => {
+      const span = sideSpan((end === 0 ? p.from : p.to).box, side);
+      const path = tracks.paths[k] as Point[];
+      const port = (end === 0 ? path[0] : path[path.length - 1]) as Point;
+      // A run leaving a vertical side moves in y; its own coordinate is the port's y.
+      const onSide = side === "left" || side === "right" ? port.y : port.x;
+      return {
+        lo: Math.min(onSide, span.start + 8),
+        hi: Math.max(onSide, span.start + span.length - 8),
+      };
+    }),
+  ) as [Room, Room][];
+  const simple = tracks.paths.map(simplify);
+  const finalPoints = (warningsOnly ? simple : separateEnds(simple, spans)).map((path) =>
+    path.map((q) => ({ x: round(q.x), y: round(q.y) })),
   );
   const widthOf = (k: number) => {
     const edge = diagram.edges[(pending[k] as Pending).index] as Edge;
@@ -184,44 +225,71 @@ export function routeEdges(
       edge.width ?? ROLE_WIDTH[edgeRole(edge, mainSet)] * (edge.variant === "emphasis" ? 1.4 : 1)
     );
   };
-  const scene: LabelScene = {
-    bounds,
-    nodes: nodes.map((n) => n.box),
-    edges: finalPoints,
-    extents: finalPoints.map(extent),
-    outlines: bands.map((b) => b.box),
-    captions: bands.map((b) => b.label.box),
-    placed: [],
-    arrows: finalPoints.map((points, k) => arrowBox(points, widthOf(k))),
-  };
-  const out: EdgeLayout[] = [];
-  pending.forEach((p, k) => {
-    const edge = diagram.edges[p.index] as (typeof diagram.edges)[number];
+  const edges = pending.map((p, k): EdgeLayout => {
+    const edge = diagram.edges[p.index] as Edge;
     const points = finalPoints[k] as Point[];
-    const role = edgeRole(edge, mainSet);
     const tip = points[points.length - 1] as Point;
     const before = points[points.length - 2] as Point;
     const len = Math.hypot(tip.x - before.x, tip.y - before.y) || 1;
-    const layout: EdgeLayout = {
+    if (edge.label !== undefined && edge.label !== "") {
+      const block = labelBlock(edge.label, blocks);
+      if (isCut(block, edge.label)) {
+        warn("render/text-cut", `/edges/${p.index}/label`, cutMessage(block));
+      }
+    }
+    return {
       id: edge.id ?? `e${p.index}`,
       index: p.index,
       edge,
-      role,
+      role: edgeRole(edge, mainSet),
       fromSide: p.sides[0],
       toSide: p.sides[1],
       points,
       arrow: { tip, dx: round((tip.x - before.x) / len), dy: round((tip.y - before.y) / len) },
       strokeWidth: widthOf(k),
     };
-    let label: EdgeLayout["label"];
-    if (edge.label !== undefined && edge.label !== "") {
-      const block = textBlock(edge.label, M.edgeLabelSize, "regular", M.edgeLabelWidth, 3);
-      if (isCut(block, edge.label))
-        warn("render/text-cut", `/edges/${p.index}/label`, cutMessage(block));
-      label = placeEdgeLabel(edge, k, block, scene);
-    }
-    if (label) layout.label = label;
-    out.push(layout);
   });
-  return out;
+  return { edges, xShort: tracks.xShort, yShort: tracks.yShort };
+}
+
+/** Edge labels wrapped once per layout, however many passes it takes (by label text). */
+export type LabelBlocks = Map<string, TextBlock>;
+
+function labelBlock(label: string, blocks: LabelBlocks): TextBlock {
+  let block = blocks.get(label);
+  if (!block) {
+    block = textBlock(label, M.edgeLabelSize, "regular", M.edgeLabelWidth, 3);
+    blocks.set(label, block);
+  }
+  return block;
+}
+
+/**
+ * Places the routed edges' labels, clear of the nodes, the other edges and the `bands` (groups
+ * and phases) where they can be, inside `bounds`.
+ */
+export function labelEdges(
+  edges: EdgeLayout[],
+  nodes: NodeLayout[],
+  bounds: Box,
+  bands: BandLayout[],
+  blocks: LabelBlocks = new Map(),
+): LabelScene["crowded"] {
+  const scene: LabelScene = {
+    bounds,
+    nodes: nodes.map((n) => n.box),
+    edges: edges.map((e) => e.points),
+    extents: edges.map((e) => boundsOf(e.points)),
+    outlines: bands.map((b) => b.box),
+    captions: bands.map((b) => b.label.box),
+    placed: [],
+    arrows: edges.map((e) => arrowBox(e.points, e.strokeWidth)),
+    crowded: [],
+  };
+  edges.forEach((layout, k) => {
+    const { edge } = layout;
+    if (edge.label === undefined || edge.label === "") return;
+    layout.label = placeEdgeLabel(edge, k, labelBlock(edge.label, blocks), scene);
+  });
+  return scene.crowded;
 }

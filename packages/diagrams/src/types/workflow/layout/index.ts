@@ -3,9 +3,17 @@ import { planLegend } from "../../../core/legend.js";
 import type { UnlocatedProblem } from "../../../core/validate/schema-problems.js";
 import type { DiagramNode, Edge, Point, WorkflowDiagram } from "../model.js";
 import { LEGEND_CATEGORY } from "../model.js";
-import { edgeRole, mainPairs, routeEdges } from "./edges.js";
+import {
+  edgeRole,
+  type LabelBlocks,
+  labelEdges,
+  mainPairs,
+  type Routed,
+  routeEdges,
+} from "./edges.js";
 import { cutMessage, isCut, METRICS as M, place, textBlock } from "./metrics.js";
-import type { Channels } from "./route.js";
+import type { Channels, Room } from "./route.js";
+import { roomFor } from "./tracks.js";
 import type { BandLayout, Box, Layout, NodeLayout, TextBlock } from "./types.js";
 
 export { type Words, wordsFor } from "../../../core/words.js";
@@ -42,24 +50,26 @@ function measureNode(node: DiagramNode): NodeContent {
 }
 
 /**
- * The grid lines along one axis: for each cell (`sizes` long, `gap` apart from `start`), its
- * start, the start and end of the band its nodes fill (`content` long, centred where `middle`
- * puts it) and its end. Mapping between two such sets moves gutters with gutters and node
- * bands with node bands, which keep their size.
+ * The grid lines along one axis: the middle of each gap (`gaps[i]` before cell i, the last
+ * after the last cell, the first gap's middle at `line0`) and, for each cell (`sizes` long),
+ * its start, the start and end of the band its nodes fill (`content` long, centred where
+ * `middle` puts it) and its end. Mapping between two such sets moves gutters with gutters and
+ * node bands with node bands, which keep their size.
  */
 function gridLines(
-  start: number,
+  line0: number,
   sizes: number[],
-  gap: number,
+  gaps: number[],
   content: number[],
   middle: (cellStart: number, size: number, cell: number) => number,
 ): number[] {
-  const out: number[] = [];
-  let at = start;
+  const out: number[] = [line0];
+  let at = line0 + (gaps[0] ?? 0) / 2;
   sizes.forEach((size, i) => {
     const mid = middle(at, size, i);
     const half = (content[i] ?? 0) / 2;
-    out.push(at, mid - half, mid + half, at + size);
+    const gap = gaps[i + 1] ?? 0;
+    out.push(at, mid - half, mid + half, at + size, at + size + gap / 2);
     at += size + gap;
   });
   return out;
@@ -69,6 +79,13 @@ function gridLines(
 function stretch(v: number, from: number[], to: number[]): number {
   const n = from.length;
   if (n === 0) return v;
+  // On lines that coincide in `from` (a gap with no width): the middle of where they went.
+  const first = from.findIndex((f) => Math.abs(f - v) < 0.01);
+  if (first >= 0) {
+    let last = first;
+    while (last + 1 < n && Math.abs((from[last + 1] as number) - v) < 0.01) last++;
+    return round(((to[first] as number) + (to[last] as number)) / 2);
+  }
   if (v <= (from[0] as number)) return v + (to[0] as number) - (from[0] as number);
   for (let i = 1; i < n; i++) {
     const a = from[i - 1] as number;
@@ -105,6 +122,9 @@ function stretchMap(
     return out;
   };
 }
+
+/** How near a track may come to a node (the router keeps 6 units clear of every node). */
+const TRACK_CLEARANCE = 7;
 
 /** Room kept between a label beside an edge and the nodes at either end of the gutter. */
 const LABEL_ROOM = 12;
@@ -146,8 +166,140 @@ function widenGuttersForLabels(
   }
 }
 
+/** Extra room at each column boundary (0..columns) and in each lane gap (0..lanes), in units. */
+interface Growth {
+  cols: number[];
+  gaps: number[];
+}
+
+/** Text measured once per layout, however many passes it takes. */
+interface Measured {
+  nodes: NodeContent[];
+  labels: LabelBlocks;
+}
+
+const measure = (diagram: WorkflowDiagram): Measured => ({
+  nodes: diagram.nodes.map(measureNode),
+  labels: new Map(),
+});
+
+/** One layout of the grid with the edges routed, before their labels are placed. */
+interface Pass {
+  layout: Layout;
+  routed: Routed;
+  bounds: Box;
+  bands: BandLayout[];
+  nodes: NodeLayout[];
+  channels: Channels;
+  /** The growth this pass was laid out with. */
+  growth: Growth;
+}
+
+/** How many times the grid may grow to give every run its own track. */
+const MAX_GROWTH = 3;
+
+/**
+ * Lays the grid out and routes the edges, then widens every gutter and lane gap that lacked
+ * tracks and does it again, until every run has its own track (or MAX_GROWTH rounds).
+ */
+function settle(diagram: WorkflowDiagram, measured: Measured, from?: Growth): Pass {
+  let growth = from;
+  for (let round = 0; ; round++) {
+    const pass = layOut(diagram, measured, growth, false, round < MAX_GROWTH);
+    const { xShort, yShort } = pass.routed;
+    if (round === MAX_GROWTH || (xShort.every((n) => n === 0) && yShort.every((n) => n === 0))) {
+      return pass;
+    }
+    const before = growth;
+    growth = {
+      cols: xShort.map((n, c) => (before?.cols[c] ?? 0) + roomFor("x", n)),
+      gaps: yShort.map((n, l) => (before?.gaps[l] ?? 0) + roomFor("y", n)),
+    };
+  }
+}
+
+/** How many times the grid may grow to give every label room beside its own edge. */
+const MAX_LABEL_GROWTH = 3;
+/** Room kept around a label a gutter or gap grows for. */
+const LABEL_MARGIN = 2 * 12;
+
+/**
+ * The growth that gives each crowded label room: the gutter its segment runs in or crosses
+ * widens by the label's width, the lane gap by its height (once per channel, the largest).
+ */
+function labelGrowth(pass: Pass, crowded: ReturnType<typeof labelEdges>): Growth {
+  const { xs, ys, xRoom, yRoom } = pass.channels;
+  const cols = [...pass.growth.cols];
+  const gaps = [...pass.growth.gaps];
+  const colNeed = xs.map(() => 0);
+  const gapNeed = ys.map(() => 0);
+  const nearest = (lines: number[], v: number) =>
+    lines.reduce(
+      (best, l, i) => (Math.abs(l - v) < Math.abs((lines[best] as number) - v) ? i : best),
+      0,
+    );
+  const within = (lines: number[], rooms: Room[], v: number) =>
+    lines.findIndex((l, i) => v - l >= (rooms[i] as Room).lo && v - l <= (rooms[i] as Room).hi);
+  for (const { a, b, width, height } of crowded) {
+    const horizontal = Math.abs(a.y - b.y) < 0.01;
+    const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+    // A run along a gap or gutter needs it deeper; one across, the gutter or gap it crosses.
+    const gap = horizontal ? within(ys, yRoom, a.y) : -1;
+    const gutter = horizontal ? -1 : within(xs, xRoom, a.x);
+    if (gap >= 0) gapNeed[gap] = Math.max(gapNeed[gap] as number, height + LABEL_MARGIN);
+    else if (gutter >= 0)
+      colNeed[gutter] = Math.max(colNeed[gutter] as number, width + LABEL_MARGIN);
+    else if (horizontal) {
+      const c = nearest(xs, mid.x);
+      colNeed[c] = Math.max(colNeed[c] as number, width + LABEL_MARGIN);
+    } else {
+      const l = nearest(ys, mid.y);
+      gapNeed[l] = Math.max(gapNeed[l] as number, height + LABEL_MARGIN);
+    }
+  }
+  return {
+    cols: cols.map((g, c) => g + (colNeed[c] as number)),
+    gaps: gaps.map((g, l) => g + (gapNeed[l] as number)),
+  };
+}
+
 /** Positions every part of the diagram. Pure: the same description always gives the same numbers. */
 export function layoutDiagram(diagram: WorkflowDiagram): Layout {
+  const measured = measure(diagram);
+  let growth: Growth | undefined;
+  for (let round = 0; ; round++) {
+    const pass = settle(diagram, measured, growth);
+    const crowded = labelEdges(
+      pass.layout.edges,
+      pass.nodes,
+      pass.bounds,
+      pass.bands,
+      measured.labels,
+    );
+    if (crowded.length === 0 || round === MAX_LABEL_GROWTH) return pass.layout;
+    growth = labelGrowth(pass, crowded);
+  }
+}
+
+/**
+ * What the drawing cannot honour, as `layoutDiagram(diagram).warnings` gives it, without
+ * placing the edge labels (which warn about nothing): what `validate` reports, made cheaply.
+ */
+export function layoutWarnings(diagram: WorkflowDiagram): UnlocatedProblem[] {
+  // Growing the grid keeps every node, channel and coordinate in its order (and the title at
+  // its width), so what the routes cannot honour is the same before it: one pass suffices.
+  return layOut(diagram, measure(diagram), undefined, true).layout.warnings;
+}
+
+/** One pass; `warningsOnly`: routes only what can warn (see routeEdges). */
+function layOut(
+  diagram: WorkflowDiagram,
+  measured: Measured,
+  growth: Growth | undefined,
+  warningsOnly = false,
+  /** True when a pass short of tracks will be redone: it stops once it knows (see routeEdges). */
+  countFirst = false,
+): Pass {
   const laneIndex = new Map(diagram.lanes.map((l, i) => [l.id, i]));
   const phases = diagram.phases ?? [];
   const groups = diagram.groups ?? [];
@@ -158,7 +310,7 @@ export function layoutDiagram(diagram: WorkflowDiagram): Layout {
     ...groups.map((g) => g.toCol),
   );
   const nCols = usedCols + 1;
-  const contents = diagram.nodes.map(measureNode);
+  const contents = measured.nodes;
 
   // Column widths and lane heights from the nodes they hold.
   const colW = Array.from({ length: nCols }, () => M.columnMinWidth as number);
@@ -190,12 +342,18 @@ export function layoutDiagram(diagram: WorkflowDiagram): Layout {
   const outsideWidth = usesOutside ? M.outsideChannel + 10 * (outsideCount - 1) : 0;
 
   const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
-  const bodyWidthOf = () => M.laneHeaderWidth + 2 * M.columnEdgePad + sum(colW);
-  let title = textBlock(diagram.meta.title, M.titleSize, "semibold", bodyWidthOf(), 2);
+  const colGap = Array.from({ length: nCols + 1 }, (_, c) => growth?.cols[c] ?? 0);
+  const laneGap = Array.from(
+    { length: laneH.length + 1 },
+    (_, l) => M.laneGap + (growth?.gaps[l] ?? 0),
+  );
+  const bodyWidthOf = () => M.laneHeaderWidth + 2 * M.columnEdgePad + sum(colW) + sum(colGap);
+  const naturalBody = M.laneHeaderWidth + 2 * M.columnEdgePad + sum(colW);
+  let title = textBlock(diagram.meta.title, M.titleSize, "semibold", naturalBody, 2);
   const subtitleText = diagram.meta.subtitle;
   let subtitle =
     subtitleText !== undefined && subtitleText !== ""
-      ? textBlock(subtitleText, M.subtitleSize, "regular", bodyWidthOf(), 3)
+      ? textBlock(subtitleText, M.subtitleSize, "regular", naturalBody, 3)
       : undefined;
   const headerHeight = () =>
     title.box.height +
@@ -215,23 +373,29 @@ export function layoutDiagram(diagram: WorkflowDiagram): Layout {
     return h === 0 ? 0 : M.legendGap + h;
   };
 
-  const lanesHeight = () => sum(laneH) + M.laneGap * (laneH.length + 1);
-  const naturalWidth = 2 * M.margin + bodyWidthOf() + outsideWidth;
+  const lanesHeight = () => sum(laneH) + sum(laneGap);
   // Fill a requested (or the minimum) size by widening columns and heightening lanes.
   const requested = diagram.meta.viewBox;
   const targetW = Math.max(requested?.[0] ?? M.minWidth, M.minWidth);
   const targetH = Math.max(requested?.[1] ?? M.minHeight, M.minHeight);
   // The grid before any filling: the description's coordinates (via, channels, labelAt) are
   // in these units, so they keep their place among the nodes when a viewBox stretches the grid.
+  // Gutters and gaps grown for tracks are not part of it either.
   const naturalColW = [...colW];
   const naturalLaneH = [...laneH];
   const naturalHeader = headerHeight();
-  if (targetW > naturalWidth) {
-    const extra = (targetW - naturalWidth) / nCols;
+  const grownWidth = 2 * M.margin + bodyWidthOf() + outsideWidth;
+  if (targetW > grownWidth) {
+    const extra = (targetW - grownWidth) / nCols;
     for (let c = 0; c < nCols; c++) colW[c] = (colW[c] as number) + extra;
-    title = textBlock(diagram.meta.title, M.titleSize, "semibold", bodyWidthOf(), 2);
+  }
+  // The title takes the width of the natural grid filled to the requested size: gutters grown
+  // for tracks never rewrap it, so its warnings do not depend on the routes.
+  const titleWidth = Math.max(naturalBody, targetW - 2 * M.margin - outsideWidth);
+  if (titleWidth > naturalBody) {
+    title = textBlock(diagram.meta.title, M.titleSize, "semibold", titleWidth, 2);
     if (subtitle && subtitleText) {
-      subtitle = textBlock(subtitleText, M.subtitleSize, "regular", bodyWidthOf(), 3);
+      subtitle = textBlock(subtitleText, M.subtitleSize, "regular", titleWidth, 3);
     }
   }
   const filledHeight =
@@ -264,24 +428,27 @@ export function layoutDiagram(diagram: WorkflowDiagram): Layout {
   const phaseHeaderY = y;
   if (phases.length) y += M.phaseHeaderHeight;
   const bodyTop = y;
+  // colX[c]: the middle of the gutter before column c (the last after the last column).
   const colX: number[] = [];
-  let cx = x0 + M.laneHeaderWidth + M.columnEdgePad;
+  let cx = x0 + M.laneHeaderWidth + M.columnEdgePad + (colGap[0] as number) / 2;
   for (let c = 0; c <= nCols; c++) {
     colX.push(round(cx));
-    cx += colW[c] ?? 0;
+    cx += (colGap[c] as number) / 2 + (colW[c] ?? 0) + (colGap[c + 1] ?? 0) / 2;
   }
+  const cellX = (c: number) => (colX[c] as number) + (colGap[c] as number) / 2;
   const bodyWidth = bodyWidthOf();
   const laneY: number[] = [];
   const gapY: number[] = [];
   let ly = bodyTop;
   for (let l = 0; l < laneH.length; l++) {
-    gapY.push(round(ly + M.laneGap / 2));
-    ly += M.laneGap;
+    gapY.push(round(ly + (laneGap[l] as number) / 2));
+    ly += laneGap[l] as number;
     laneY.push(round(ly));
     ly += laneH[l] as number;
   }
-  gapY.push(round(ly + M.laneGap / 2));
-  const bodyBottom = ly + M.laneGap;
+  const lastGap = laneGap[laneH.length] as number;
+  gapY.push(round(ly + lastGap / 2));
+  const bodyBottom = ly + lastGap;
   const body: Box = {
     x: x0,
     y: bodyTop,
@@ -348,7 +515,7 @@ export function layoutDiagram(diagram: WorkflowDiagram): Layout {
     const li = laneIndex.get(node.lane) ?? 0;
     const padTop = lanePadTop[li] as number;
     const inner = (laneH[li] as number) - padTop - M.lanePad;
-    const centerX = (colX[node.col] as number) + (colW[node.col] as number) / 2;
+    const centerX = cellX(node.col) + (colW[node.col] as number) / 2;
     const centerY = (laneY[li] as number) + padTop + inner / 2 + (node.yOffset ?? 0);
     const box = {
       x: round(centerX - c.width / 2),
@@ -418,9 +585,30 @@ export function layoutDiagram(diagram: WorkflowDiagram): Layout {
     return layout;
   });
 
+  const colContent = colW.map(() => 0);
+  const laneContent = laneH.map(() => 0);
+  diagram.nodes.forEach((n, i) => {
+    const c = contents[i] as NodeContent;
+    const li = laneIndex.get(n.lane) ?? 0;
+    colContent[n.col] = Math.max(colContent[n.col] as number, c.width);
+    laneContent[li] = Math.max(laneContent[li] as number, c.height);
+  });
+  // A gutter's room: up to the nodes' clearance on either side (the lane headers and the
+  // drawing's edge beside the outer ones); a gap's: up to 3 units from the lane outlines.
+  const beside = (c: number) =>
+    c < 0 || c >= nCols
+      ? M.columnEdgePad - 4
+      : ((colW[c] as number) - (colContent[c] as number)) / 2 - TRACK_CLEARANCE;
+  const xRoom: Room[] = colX.map((_, c) => ({
+    lo: -((colGap[c] as number) / 2 + beside(c - 1)),
+    hi: (colGap[c] as number) / 2 + beside(c),
+  }));
+  const yRoom: Room[] = laneGap.map((g) => ({ lo: 3 - g / 2, hi: g / 2 - 3 }));
   const channels: Channels = {
     xs: colX,
     ys: gapY,
+    xRoom,
+    yRoom,
     outsideRightX: round(x0 + bodyWidth + M.outsideChannel / 2 + 4),
   };
   const bounds = { x: 0, y: 0, width: contentW, height: contentH };
@@ -448,40 +636,40 @@ export function layoutDiagram(diagram: WorkflowDiagram): Layout {
     if (c.sublabel) cut(c.sublabel, node.sublabel, `/nodes/${i}/sublabel`);
     if (c.tag) cut(c.tag, node.tag, `/nodes/${i}/tag`);
   });
-  const colContent = colW.map(() => 0);
-  const laneContent = laneH.map(() => 0);
-  diagram.nodes.forEach((n, i) => {
-    const c = contents[i] as NodeContent;
-    const li = laneIndex.get(n.lane) ?? 0;
-    colContent[n.col] = Math.max(colContent[n.col] as number, c.width);
-    laneContent[li] = Math.max(laneContent[li] as number, c.height);
-  });
   const colMiddle = (at: number, size: number) => at + size / 2;
   const laneMiddle = (at: number, size: number, l: number) => {
     const padTop = lanePadTop[l] as number;
     return at + padTop + (size - padTop - M.lanePad) / 2;
   };
   const firstCol = M.margin + M.laneHeaderWidth + M.columnEdgePad;
+  const naturalGaps = laneGap.map(() => M.laneGap as number);
   const toDrawing = stretchMap(
-    gridLines(firstCol, naturalColW, 0, colContent, colMiddle),
-    gridLines(firstCol, colW, 0, colContent, colMiddle),
     gridLines(
-      M.margin + naturalHeader + M.laneGap,
+      firstCol,
+      naturalColW,
+      colGap.map(() => 0),
+      colContent,
+      colMiddle,
+    ),
+    gridLines(colX[0] as number, colW, colGap, colContent, colMiddle),
+    gridLines(
+      M.margin + naturalHeader + M.laneGap / 2,
       naturalLaneH,
-      M.laneGap,
+      naturalGaps,
       laneContent,
       laneMiddle,
     ),
-    gridLines(bodyTop + M.laneGap, laneH, M.laneGap, laneContent, laneMiddle),
+    gridLines(gapY[0] as number, laneH, laneGap, laneContent, laneMiddle),
   );
-  const edges = routeEdges(
+  const routed = routeEdges(
     { ...diagram, edges: diagram.edges.map(toDrawing) },
     nodes,
     laneIndex,
     channels,
-    bounds,
-    [...phaseLayouts, ...groupLayouts],
     warn,
+    warningsOnly,
+    measured.labels,
+    countFirst,
   );
 
   const legend = legendPlan.place(x0, bodyBottom + M.legendGap, bodyWidth);
@@ -493,15 +681,23 @@ export function layoutDiagram(diagram: WorkflowDiagram): Layout {
     offset,
     title: titleBlock,
     body,
-    columns: colW.map((w, i) => ({ index: i, x: colX[i] as number, width: round(w) })),
+    columns: colW.map((w, i) => ({ index: i, x: round(cellX(i)), width: round(w) })),
     lanes,
     phases: phaseLayouts,
     groups: groupLayouts,
     nodes,
-    edges,
+    edges: routed.edges,
     warnings,
   };
   if (subtitleBlock) layout.subtitle = subtitleBlock;
   if (legend) layout.legend = legend;
-  return layout;
+  return {
+    layout,
+    routed,
+    bounds,
+    bands: [...phaseLayouts, ...groupLayouts],
+    nodes,
+    channels,
+    growth: { cols: colGap, gaps: laneGap.map((g) => g - M.laneGap) },
+  };
 }

@@ -26,6 +26,11 @@ export interface LabelScene {
   placed: Box[];
   /** Every edge's arrowhead, which a label never hides. */
   arrows: Box[];
+  /**
+   * Labels that found no spot clear of every other line (or only one away from their edge),
+   * each with the segment it went to and its size: where the grid lacks room.
+   */
+  crowded: { a: Point; b: Point; width: number; height: number }[];
 }
 
 // What covering each thing costs. Nodes, other labels and the drawing's edge are never
@@ -52,12 +57,120 @@ const ALONG = [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9];
 /** Room kept free at each end of a segment that carries a label: corners and arrowheads. */
 const END_ROOM = 18;
 
+/** Another edge's segment near a labelled one: its span along that segment and across it. */
+type Blocker = [along0: number, along1: number, across0: number, across1: number];
+
+/** The other edges' segments within `reach` of segment a–b's line, between its ends. */
+function blockers(a: Point, b: Point, reach: number, own: number, scene: LabelScene): Blocker[] {
+  const horizontal = Math.abs(a.y - b.y) < 0.01;
+  const along = horizontal ? "x" : "y";
+  const across = horizontal ? "y" : "x";
+  const lo = Math.min(a[along], b[along]);
+  const hi = Math.max(a[along], b[along]);
+  const c = a[across];
+  const strip: Box = horizontal
+    ? { x: lo, y: c - reach, width: hi - lo, height: 2 * reach }
+    : { x: c - reach, y: lo, width: 2 * reach, height: hi - lo };
+  const out: Blocker[] = [];
+  const wide = inflate(strip, 2);
+  scene.edges.forEach((points, e) => {
+    if (e === own || !boxesOverlap(scene.extents[e] as Box, wide)) return;
+    for (let i = 1; i < points.length; i++) {
+      const p = points[i - 1] as Point;
+      const q = points[i] as Point;
+      if (!segmentHitsBox(p, q, wide)) continue;
+      out.push([
+        Math.min(p[along], q[along]) - 3,
+        Math.max(p[along], q[along]) + 3,
+        Math.min(p[across], q[across]) - c,
+        Math.max(p[across], q[across]) - c,
+      ]);
+    }
+  });
+  return out.sort((p, q) => p[0] - q[0]);
+}
+
+/**
+ * The stretches between `lo` and `hi` along a segment that no blocker reaches within the strip
+ * from `near` to `far` across it, longest first: where a label there touches no other line.
+ */
+function freeStretches(
+  lo: number,
+  hi: number,
+  near: number,
+  far: number,
+  blocked: Blocker[],
+): [number, number][] {
+  if (hi <= lo) return [];
+  const s0 = Math.min(near, far) - 2;
+  const s1 = Math.max(near, far) + 2;
+  const out: [number, number][] = [];
+  let at = lo;
+  for (const [b0, b1, c0, c1] of blocked) {
+    if (c1 <= s0 || c0 >= s1) continue;
+    if (b0 > at) out.push([at, Math.min(b0, hi)]);
+    at = Math.max(at, b1);
+    if (at >= hi) break;
+  }
+  if (at < hi) out.push([at, hi]);
+  return out.sort((p, q) => q[1] - q[0] - (p[1] - p[0]));
+}
+
+/**
+ * Spots in the middle of the longest stretches of the segment from `points[i]` that no other
+ * edge crosses: on the line, then beside it either way (ranked from `base`).
+ */
+function stretchSpots(
+  points: Point[],
+  i: number,
+  base: number,
+  own: number,
+  scene: LabelScene,
+  w: number,
+  h: number,
+): Candidate[] {
+  const a = points[i] as Point;
+  const b = points[i + 1] as Point;
+  const horizontal = Math.abs(a.y - b.y) < 0.01;
+  const along = horizontal ? "x" : "y";
+  const extent = horizontal ? w : h;
+  const half = (horizontal ? h : w) / 2;
+  const gap = horizontal ? 2 : 4;
+  const lo = Math.min(a[along], b[along]) + END_ROOM;
+  const hi = Math.max(a[along], b[along]) - END_ROOM;
+  if (hi <= lo) return [];
+  const blocked = blockers(a, b, 2 * half + gap + 4, own, scene);
+  const out: Candidate[] = [];
+  for (const side of [0, 1, -1]) {
+    const [near, far] = side === 0 ? [-half - 2, half + 2] : [0, side * (2 * half + gap + 2)];
+    const fits = freeStretches(lo, hi, near, far, blocked).filter(
+      ([s0, s1]) => s1 - s0 >= (side === 0 ? extent : extent - 2 * END_ROOM + 8),
+    );
+    for (const [s0, s1] of fits.slice(0, 2)) {
+      const m = (s0 + s1) / 2;
+      const shift = side * (half + gap);
+      out.push({
+        center: horizontal ? { x: m, y: a.y + shift } : { x: a.x + shift, y: m },
+        segment: i,
+        rank: base + (side === 0 ? 0.5 : 6.5),
+      });
+    }
+  }
+  return out;
+}
+
 /**
  * Where a label may go along the polyline, best first: on a segment that holds it (its middle
- * first, then further along), beside it, then further out. Segments are tried longest first,
- * preferring horizontal ones, unless `labelSegment` names one.
+ * first, then further along), beside it, then further out; on or beside each segment, first
+ * in the middle of the longest stretch no other edge crosses. Segments are tried longest
+ * first, preferring horizontal ones, unless `labelSegment` names one.
  */
-function candidates(edge: Edge, points: Point[], w: number, h: number): Candidate[] {
+function candidates(
+  edge: Edge,
+  points: Point[],
+  w: number,
+  h: number,
+): { spots: Candidate[]; far: Candidate[]; order: number[] } {
   const segments = points.length - 1;
   const order: number[] = [];
   if (edge.labelSegment !== undefined) order.push(Math.min(edge.labelSegment, segments - 1));
@@ -71,6 +184,8 @@ function candidates(edge: Edge, points: Point[], w: number, h: number): Candidat
     order.sort((p, q) => score(q) - score(p) || p - q);
   }
   const out: Candidate[] = [];
+  // The last resorts, sorted and tried only when nothing nearer will do.
+  const far: Candidate[] = [];
   order.forEach((i, r) => {
     const a = points[i] as Point;
     const b = points[i + 1] as Point;
@@ -97,7 +212,7 @@ function candidates(edge: Edge, points: Point[], w: number, h: number): Candidat
       // Last resorts: further from the line, until clear of what is beside it.
       for (let k = 1; k <= 8; k++) {
         for (const s of [1, -1]) {
-          out.push({
+          far.push({
             center: { x: at.x + s * (off.x + k * step.x), y: at.y + s * (off.y + k * step.y) },
             segment: i,
             rank: base + DETACHED + 3 * k,
@@ -106,22 +221,7 @@ function candidates(edge: Edge, points: Point[], w: number, h: number): Candidat
       }
     });
   });
-  return out.sort((p, q) => p.rank - q.rank);
-}
-
-/** The bounding box of a polyline. */
-export function extent(points: Point[]): Box {
-  let x0 = Number.POSITIVE_INFINITY;
-  let y0 = Number.POSITIVE_INFINITY;
-  let x1 = Number.NEGATIVE_INFINITY;
-  let y1 = Number.NEGATIVE_INFINITY;
-  for (const p of points) {
-    x0 = Math.min(x0, p.x);
-    y0 = Math.min(y0, p.y);
-    x1 = Math.max(x1, p.x);
-    y1 = Math.max(y1, p.y);
-  }
-  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+  return { spots: out.sort((p, q) => p.rank - q.rank), far, order };
 }
 
 /** What covering the scene costs with the label's background at `bg` (see the weights above). */
@@ -135,9 +235,11 @@ function cost(bg: Box, own: number, segment: number, scene: LabelScene, budget: 
   if (total >= budget) return total;
   // Another line touching the background is as near as the label's own: it misleads.
   const near = inflate(bg, 1);
+  // An extent within 1 of `near` (the same test as inflating each extent, without the boxes).
+  const reach = inflate(bg, 2);
   for (let e = 0; e < scene.edges.length; e++) {
     const points = scene.edges[e] as Point[];
-    if (!boxesOverlap(inflate(scene.extents[e] as Box, 1), near)) continue;
+    if (!boxesOverlap(scene.extents[e] as Box, reach)) continue;
     for (let i = 1; i < points.length; i++) {
       if (e === own && i - 1 === segment) continue;
       if (segmentHitsBox(points[i - 1] as Point, points[i] as Point, e === own ? bg : near)) {
@@ -178,10 +280,47 @@ export function placeEdgeLabel(
   let center: Point;
   if (edge.labelAt) center = edge.labelAt;
   else {
-    const spots = candidates(edge, points, w, h);
+    const { spots, far, order } = candidates(edge, points, w, h);
+    let farAdded = false;
+    // The stretch spots of the r-th segment tried are made only when the spots reach its
+    // rank (r * 8): most labels settle on their first segment.
+    const extra: Candidate[] = [];
+    let nextSegment = 0;
+    let k = 0;
+    const next = (): Candidate | undefined => {
+      for (;;) {
+        const cheap = spots[k];
+        const lazy = extra[0];
+        const head = lazy && (!cheap || lazy.rank <= cheap.rank) ? lazy : cheap;
+        if (nextSegment < order.length && (!head || head.rank >= nextSegment * 8 + 0.5)) {
+          const made = stretchSpots(
+            points,
+            order[nextSegment] as number,
+            nextSegment * 8,
+            own,
+            scene,
+            w,
+            h,
+          );
+          extra.push(...made);
+          extra.sort((p, q) => p.rank - q.rank);
+          nextSegment++;
+          continue;
+        }
+        if (!farAdded && (!head || head.rank >= DETACHED)) {
+          extra.push(...far);
+          extra.sort((p, q) => p.rank - q.rank);
+          farAdded = true;
+          continue;
+        }
+        if (head === lazy) extra.shift();
+        else k++;
+        return head;
+      }
+    };
     let best = spots[0] as Candidate;
     let bestCost = Number.POSITIVE_INFINITY;
-    for (const spot of spots) {
+    for (let spot = next(); spot; spot = next()) {
       // Spots come cheapest-rank first and covering never costs less than nothing.
       if (spot.rank >= bestCost) break;
       const c =
@@ -192,6 +331,11 @@ export function placeEdgeLabel(
       }
     }
     center = best.center;
+    if (bestCost - best.rank >= OTHER_EDGE || best.rank >= DETACHED) {
+      const a = points[best.segment] as Point;
+      const b = points[best.segment + 1] as Point;
+      scene.crowded.push({ a, b, width: w + 8, height: h + 4 });
+    }
   }
   const bg = background(center);
   scene.placed.push(bg);

@@ -2,12 +2,22 @@ import { inflate, segmentHitsBox, sideDir, simplify } from "../../../core/geomet
 import type { Edge, Point, Side } from "../model.js";
 import type { Box } from "./types.js";
 
+/** How far a track may lie from its channel's line, either way (`lo` < 0 < `hi`). */
+export interface Room {
+  lo: number;
+  hi: number;
+}
+
 /** Where a routed edge may run besides the straight lines between its ports. */
 export interface Channels {
-  /** Vertical gutters between (and beside) the columns: always free of nodes. */
+  /** Vertical gutters between (and beside) the columns, at their middle: free of nodes. */
   xs: number[];
-  /** Horizontal gaps between (and above/below) the lanes: always free of nodes. */
+  /** Horizontal gaps between (and above/below) the lanes, at their middle: free of nodes. */
   ys: number[];
+  /** The room for tracks in each gutter of `xs`, clear of the nodes beside it. */
+  xRoom: Room[];
+  /** The room for tracks in each gap of `ys`, clear of the lane outlines. */
+  yRoom: Room[];
   /** The vertical channel outside the lanes on the right, for `outside-right`. */
   outsideRightX: number;
 }
@@ -72,40 +82,54 @@ export function chooseSides(edge: Edge, from: Endpoint, to: Endpoint): [Side, Si
 /** The obstacle set: every node box, with clearance. */
 export class Obstacles {
   readonly boxes: Box[];
+  /**
+   * The boxes in bands of overlapping x ranges (a column's nodes), each band with its
+   * extent: a segment is checked only against the bands its x range reaches.
+   */
+  private readonly bands: { x0: number; x1: number; boxes: Box[] }[] = [];
   constructor(nodes: Box[]) {
     this.boxes = nodes.map((b) => inflate(b, CLEAR));
-  }
-  /** How many node boxes the polyline's segments pass through. */
-  hits(points: Point[]): number {
-    let count = 0;
-    for (const box of this.boxes) {
-      for (let i = 1; i < points.length; i++) {
-        if (segmentHitsBox(points[i - 1] as Point, points[i] as Point, box)) {
-          count++;
-          break;
-        }
-      }
+    for (const box of [...this.boxes].sort((p, q) => p.x - q.x)) {
+      const last = this.bands[this.bands.length - 1];
+      if (last && box.x < last.x1) {
+        last.boxes.push(box);
+        last.x1 = Math.max(last.x1, box.x + box.width);
+      } else this.bands.push({ x0: box.x, x1: box.x + box.width, boxes: [box] });
     }
-    return count;
+  }
+  /** True when no segment of the polyline passes through a node box. */
+  clear(points: Point[]): boolean {
+    for (let i = 1; i < points.length; i++) {
+      if (this.blocked(points[i - 1] as Point, points[i] as Point)) return false;
+    }
+    return true;
   }
   blocked(a: Point, b: Point): boolean {
-    for (const box of this.boxes) if (segmentHitsBox(a, b, box)) return true;
+    const lo = Math.min(a.x, b.x);
+    const hi = Math.max(a.x, b.x);
+    for (const band of this.bands) {
+      if (band.x0 >= hi || band.x1 <= lo) continue;
+      for (const box of band.boxes) if (segmentHitsBox(a, b, box)) return true;
+    }
     return false;
   }
 }
 
 function byDistance(values: number[], to: number): number[] {
-  return [...new Set(values)].sort((p, q) => Math.abs(p - to) - Math.abs(q - to) || p - q);
+  const sorted = [...values].sort((p, q) => Math.abs(p - to) - Math.abs(q - to) || p - q);
+  // Equal values sort next to each other: keep the first.
+  return sorted.filter((v, i) => i === 0 || v !== sorted[i - 1]);
 }
 
 const tr = (p: Point): Point => ({ x: p.y, y: p.x });
 
 /**
- * Candidate connectors between stub ends a and b, in order of preference. `da` is the direction
- * travelled when leaving a, `db` the outward direction of the target side (arrival is -db).
+ * Candidate connectors between stub ends a and b, in order of preference, made as they are
+ * asked for (the first clear one usually comes early). `da` is the direction travelled when
+ * leaving a, `db` the outward direction of the target side (arrival is -db).
  * Horizontal-first cases are written once; vertical ones are solved transposed.
  */
-function candidates(
+function* candidates(
   a: Point,
   da: Point,
   b: Point,
@@ -116,7 +140,7 @@ function candidates(
   ys: number[],
   strict: { x: boolean; y: boolean },
   channelFirst: boolean,
-): Point[][] {
+): Generator<Point[]> {
   if (da.x === 0) {
     const flipped = candidates(
       tr(a),
@@ -130,9 +154,9 @@ function candidates(
       { x: strict.y, y: strict.x },
       channelFirst,
     );
-    return flipped.map((path) => path.map(tr));
+    for (const path of flipped) yield path.map(tr);
+    return;
   }
-  const out: Point[][] = [];
   const validA = (x: number) => da.x * (x - a.x) >= 0;
   // Runs go along the channels, where tracks are assigned; the bias point only when none fits
   // (or when the description sets a bias).
@@ -140,40 +164,34 @@ function candidates(
     channelFirst ? [...byDistance(lines, pref), pref] : byDistance([pref, ...lines], pref);
   if (db.x !== 0) {
     const validB = (x: number) => db.x * (x - b.x) >= 0;
-    if (Math.abs(a.y - b.y) < 0.01 && db.x === -da.x && validA(b.x)) out.push([a, b]);
+    if (Math.abs(a.y - b.y) < 0.01 && db.x === -da.x && validA(b.x)) yield [a, b];
     const xOrder = strict.x ? [prefX, ...byDistance(xs, prefX)] : order(xs, prefX);
     for (const x of xOrder) {
-      if (validA(x) && validB(x)) out.push([a, { x, y: a.y }, { x, y: b.y }, b]);
+      if (validA(x) && validB(x)) yield [a, { x, y: a.y }, { x, y: b.y }, b];
     }
     // No single vertical run fits: go round through a horizontal gap.
     const xa = strict.x && validA(prefX) ? prefX : byDistance(xs.filter(validA), a.x)[0];
     const xb = byDistance(xs.filter(validB), b.x)[0];
     if (xa !== undefined && xb !== undefined) {
       for (const y of strict.y ? [prefY, ...byDistance(ys, prefY)] : order(ys, prefY)) {
-        out.push([a, { x: xa, y: a.y }, { x: xa, y }, { x: xb, y }, { x: xb, y: b.y }, b]);
+        yield [a, { x: xa, y: a.y }, { x: xa, y }, { x: xb, y }, { x: xb, y: b.y }, b];
       }
     }
   } else {
     const validBy = (y: number) => db.y * (y - b.y) >= 0;
-    if (!strict.x && !strict.y && validA(b.x) && validBy(a.y)) out.push([a, { x: b.x, y: a.y }, b]);
+    const corner = validA(b.x) && validBy(a.y) ? [a, { x: b.x, y: a.y }, b] : undefined;
+    const fixed = strict.x || strict.y;
+    if (!fixed && corner) yield corner;
     const xOrder = (strict.x ? byDistance([prefX, ...xs], prefX) : order(xs, prefX)).filter(validA);
     const yOrder = (strict.y ? byDistance([prefY, ...ys], prefY) : order(ys, prefY)).filter(
       validBy,
     );
-    if (strict.x || strict.y) {
-      if (validA(b.x) && validBy(a.y)) out.push([a, { x: b.x, y: a.y }, b]);
-    }
-    const fourSegments: Point[][] = [];
-    for (const y of yOrder.slice(0, 4)) {
-      for (const x of xOrder.slice(0, 4)) {
-        fourSegments.push([a, { x, y: a.y }, { x, y }, { x: b.x, y }, b]);
-      }
-    }
     // A channel the description fixes comes before the plain corner.
-    if (strict.x || strict.y) out.unshift(...fourSegments);
-    else out.push(...fourSegments);
+    for (const y of yOrder.slice(0, 4)) {
+      for (const x of xOrder.slice(0, 4)) yield [a, { x, y: a.y }, { x, y }, { x: b.x, y }, b];
+    }
+    if (fixed && corner) yield corner;
   }
-  return out;
 }
 
 interface HeapItem {
@@ -308,7 +326,7 @@ function leg(p: Point, q: Point, dir: Point, obstacles: Obstacles): Point[] {
   };
   const ordered = dir.x !== 0 ? [horizontalFirst, verticalFirst] : [verticalFirst, horizontalFirst];
   const options = [...ordered.filter((o) => !reverses(o)), ...ordered.filter(reverses)];
-  return options.find((o) => obstacles.hits(o) === 0) ?? (options[0] as Point[]);
+  return options.find((o) => obstacles.clear(o)) ?? (options[0] as Point[]);
 }
 
 /** Reports a request the drawing cannot honour: the rule id, the edge property, why. */
@@ -341,14 +359,14 @@ export function routeEdge(
     warn(
       "render/channel",
       "channelX",
-      `channelX ${edge.channelX} cannot carry this edge here (it lies behind a port or a node is in the way); the edge takes another channel`,
+      `channelX cannot carry this edge here (it lies behind a port or a node is in the way); the edge takes another channel`,
     );
   }
   if (edge.channelY !== undefined && !edge.via && !usesLine(path, "y", edge.channelY)) {
     warn(
       "render/channel",
       "channelY",
-      `channelY ${edge.channelY} cannot carry this edge here (it lies behind a port or a node is in the way); the edge takes another channel`,
+      `channelY cannot carry this edge here (it lies behind a port or a node is in the way); the edge takes another channel`,
     );
   }
   return path;
@@ -386,7 +404,7 @@ function routeEdgeInner(
 
   if (route === "straight") {
     const straight = straightLine(req);
-    if (straight && obstacles.hits(straight) === 0) return straight;
+    if (straight && obstacles.clear(straight)) return straight;
   }
 
   const bias = edge.bias ?? 0.5;
@@ -426,8 +444,10 @@ function routeEdgeInner(
     edge.bias === undefined,
   );
   let best: Point[] | undefined;
+  let first: Point[] | undefined;
   for (const middle of options) {
-    if (obstacles.hits(middle) === 0) {
+    first ??= middle;
+    if (obstacles.clear(middle)) {
       best = middle;
       break;
     }
@@ -437,7 +457,7 @@ function routeEdgeInner(
   }
   if (!best) {
     // Nothing avoids every node (the ports themselves are boxed in): keep the intended shape.
-    best = options[0] ?? [a, b];
+    best = first ?? [a, b];
     warn(
       "render/route",
       edge.route ? "route" : "",
@@ -473,75 +493,4 @@ function straightLine(req: RouteRequest): Point[] | undefined {
     { x, y: downward ? f.y + f.height : f.y },
     { x, y: downward ? t.y : t.y + t.height },
   ];
-}
-
-const TRACK = 5;
-/** Tracks stay this close to the channel's centre line: well clear of any node. */
-const MAX_SPREAD = 16;
-// Track offsets from a channel's centre line, in the order they are taken. They keep off the
-// outlines drawn in the channel (phases 3 units either side of a column line, groups 8; lanes
-// 11 either side of a lane gap's middle) and stay visibly apart.
-const X_TRACKS = [0, -12, 12, -18, 18];
-const Y_TRACKS = [0, -4, 4, -8, 8];
-
-/** The offsets of `count` tracks, lowest first: the fixed ones while they last, else evenly spread. */
-function trackOffsets(count: number, allowed: number[]): number[] {
-  if (count <= allowed.length) return allowed.slice(0, count).sort((p, q) => p - q);
-  const spacing = Math.min(TRACK, (2 * MAX_SPREAD) / (count - 1));
-  return Array.from({ length: count }, (_, t) => (t - (count - 1) / 2) * spacing);
-}
-
-/**
- * Spreads edges that share a channel onto parallel tracks a few units apart, so two edges
- * never draw one line. Only inner segments move (ports stay put), and only within the
- * gutters and lane gaps, which hold no nodes.
- */
-export function separateTracks(paths: Point[][], channels: Channels): Point[][] {
-  const out = paths.map((p) => p.map((q) => ({ ...q })));
-  const nudge = (axis: "x" | "y", lines: number[]) => {
-    const other = axis === "x" ? "y" : "x";
-    const groups = new Map<number, { path: number; seg: number; lo: number; hi: number }[]>();
-    out.forEach((path, pi) => {
-      for (let i = 1; i < path.length - 2; i++) {
-        const a = path[i] as Point;
-        const b = path[i + 1] as Point;
-        if (Math.abs(a[axis] - b[axis]) > 0.01) continue;
-        const at = a[axis];
-        if (!lines.some((l) => Math.abs(l - at) < 0.01)) continue;
-        const list = groups.get(at) ?? [];
-        list.push({
-          path: pi,
-          seg: i,
-          lo: Math.min(a[other], b[other]),
-          hi: Math.max(a[other], b[other]),
-        });
-        groups.set(at, list);
-      }
-    });
-    for (const [at, list] of groups) {
-      if (list.length < 2) continue;
-      list.sort((p, q) => p.lo - q.lo || p.hi - q.hi || p.path - q.path);
-      const trackEnds: number[] = [];
-      const assigned = list.map((s) => {
-        let t = trackEnds.findIndex((end) => end < s.lo - 2);
-        if (t < 0) {
-          t = trackEnds.length;
-          trackEnds.push(s.hi);
-        } else trackEnds[t] = s.hi;
-        return t;
-      });
-      const count = trackEnds.length;
-      if (count < 2) continue;
-      const offsets = trackOffsets(count, axis === "x" ? X_TRACKS : Y_TRACKS);
-      list.forEach((s, k) => {
-        const offset = offsets[assigned[k] as number] as number;
-        const path = out[s.path] as Point[];
-        (path[s.seg] as Point)[axis] = at + offset;
-        (path[s.seg + 1] as Point)[axis] = at + offset;
-      });
-    }
-  };
-  nudge("y", channels.ys);
-  nudge("x", channels.xs);
-  return out;
 }
