@@ -169,16 +169,21 @@ describe("the console in a browser", () => {
     await page.getByRole("heading", { level: 1, name: "Purchase requests" }).waitFor();
 
     // Next reload: hold the vocabulary requests. The tenant's word still paints first.
-    let held = 0;
+    // The requests wait until the heading has been read, however slow the machine is.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     await page.route("**/v1/tenant/i18n-config/**", async (route) => {
-      held++;
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await held;
       await route.continue();
     });
+    const requested = page.waitForRequest("**/v1/tenant/i18n-config/**");
     await page.reload();
+    await requested;
     await page.getByRole("heading", { level: 1 }).waitFor();
     expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("Purchase requests");
-    expect(held).toBeGreaterThan(0);
+    release();
     await page.unroute("**/v1/tenant/i18n-config/**");
 
     // Signing out leaves nothing of this tenant's words for the next user of the browser.
