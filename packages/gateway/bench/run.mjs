@@ -9,6 +9,7 @@
 //            --store and --instances, only that setup.
 //   ceiling  in this process, no HTTP: the same authenticator (JWT verify + RSA verify) and one
 //            order insert through the SQLite store, at the same concurrency.
+// Then bench/webhooks.mjs (outbox cost before/after, webhook delivery), unless --webhooks off.
 // Prints each run and the medians. PostgreSQL: BENCH_DATABASE_URL (default
 // postgres://postgres@127.0.0.1:5432/postgres); a database orderline_bench_<random> is created
 // for the run and dropped after.
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     synchronous: { type: "string", default: "full" },
     store: { type: "string" },
     instances: { type: "string" },
+    webhooks: { type: "string", default: "on" },
   },
 });
 const SETUPS =
@@ -294,3 +296,20 @@ for (const setup of setups) {
 }
 console.log(`  ceiling (in-process, SQLite) ${ceilingMedian.toFixed(0)} orders/s`);
 rmSync(dir, { recursive: true, force: true });
+
+if (values.webhooks !== "off") {
+  execFileSync(
+    "node",
+    [
+      join(here, "webhooks.mjs"),
+      "--runs",
+      String(runs),
+      "--seconds",
+      String(seconds),
+      "--connections",
+      String(connections),
+      ...(values.store ? ["--store", values.store] : []),
+    ],
+    { stdio: "inherit", env: process.env },
+  );
+}
