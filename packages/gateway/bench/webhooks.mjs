@@ -202,29 +202,34 @@ try {
       setups.push({ key: `${store} ${label}`, server, credentials });
     }
   }
+  // Paired: each run measures before and after of a store back to back (alternating which goes
+  // first), and the ratio is taken per pair, so the machine's drift cancels out of it.
   for (let r = 1; r <= runs; r++) {
     const line = [];
-    for (const setup of setups) {
-      const result = drive(setup.server.url, setup.credentials, seconds, connections);
-      if (!rates.has(setup.key)) rates.set(setup.key, []);
-      rates.get(setup.key).push(result);
-      line.push(
-        `${setup.key}: ${result.ordersPerSecond.toFixed(0)} orders/s p99 ${result.p99.toFixed(1)} ms`,
-      );
+    for (const store of STORES) {
+      const pair = setups.filter((s) => s.key.startsWith(`${store} `));
+      for (const setup of r % 2 ? pair : [...pair].reverse()) {
+        const result = drive(setup.server.url, setup.credentials, seconds, connections);
+        if (!rates.has(setup.key)) rates.set(setup.key, []);
+        rates.get(setup.key).push(result);
+        line.push(
+          `${setup.key}: ${result.ordersPerSecond.toFixed(0)} orders/s p99 ${result.p99.toFixed(1)} ms`,
+        );
+      }
     }
     console.log(`run ${r}: ${line.join("  |  ")}`);
   }
 } finally {
   for (const setup of setups) await stop(setup.server);
 }
-console.log("\noutbox cost (medians):");
+console.log("\noutbox cost (medians; after/before taken pair by pair):");
 for (const store of STORES) {
-  const b = median(rates.get(`${store} before`).map((x) => x.ordersPerSecond));
-  const a = median(rates.get(`${store} after`).map((x) => x.ordersPerSecond));
-  const p99b = median(rates.get(`${store} before`).map((x) => x.p99));
-  const p99a = median(rates.get(`${store} after`).map((x) => x.p99));
+  const b = rates.get(`${store} before`).map((x) => x.ordersPerSecond);
+  const a = rates.get(`${store} after`).map((x) => x.ordersPerSecond);
+  const ratios = a.map((x, i) => (x / b[i]) * 100);
+  const p99 = (label) => median(rates.get(`${store} ${label}`).map((x) => x.p99)).toFixed(1);
   console.log(
-    `  ${store.padEnd(8)} before ${b.toFixed(0)} orders/s (p99 ${p99b.toFixed(1)} ms)  after ${a.toFixed(0)} orders/s (p99 ${p99a.toFixed(1)} ms)  after = ${((a / b) * 100).toFixed(1)}% of before`,
+    `  ${store.padEnd(8)} before ${median(b).toFixed(0)} orders/s (p99 ${p99("before")} ms)  after ${median(a).toFixed(0)} orders/s (p99 ${p99("after")} ms)  after/before median ${median(ratios).toFixed(1)}% (pairs ${Math.min(...ratios).toFixed(0)}–${Math.max(...ratios).toFixed(0)}%)`,
   );
 }
 

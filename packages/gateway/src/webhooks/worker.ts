@@ -130,7 +130,8 @@ export class WebhookWorker {
           )
           .finally(() => {
             this.#inFlight.delete(attempt);
-            this.wake();
+            // Claim again once half the slots are free: one claim (one commit) for several.
+            if (this.#inFlight.size <= this.config.concurrency / 2) this.wake();
           });
         this.#inFlight.add(attempt);
       }
