@@ -2,8 +2,9 @@
 // (run by `npm run bench:gateway` after the order benchmark; needs the built package)
 //
 // 1. Outbox cost, side by side in one run: order creation over HTTP (bench/driver.mjs) against
-//    "before", a copy of this build with the outbox INSERT taken out of both stores' order
-//    writers (patched in a temporary copy of dist/, nothing else differs), and "after", this
+//    "before", a copy of this build with the outbox INSERT (and SQLite's inline webhook queueing)
+//    taken out of both stores' order writers (patched in a temporary copy of dist/, nothing else
+//    differs), and "after", this
 //    build as it ships (outbox row per order, the webhook worker fanning events out, no
 //    endpoints). Interleaved runs, medians, after as % of before.
 // 2. Webhook delivery to a local receiver (node:http in this process, answering 204):
@@ -68,6 +69,7 @@ function buildBefore() {
     writeFileSync(path, patched);
   };
   patch("store/sqlite/order-writer.js", /\n\s*prepare\(CREATED_EVENT\)\.run\([^;]*;/, "");
+  patch("store/sqlite/order-writer.js", /\n\s*prepare\(QUEUE_EVENT\)\.run\([^;]*;/, "");
   patch(
     "store/postgres/order-batch.js",
     /\), events AS \(\s*INSERT INTO order_events[\s\S]*?FROM inserted ORDER BY seq\s*\)/,

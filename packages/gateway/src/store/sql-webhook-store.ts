@@ -96,6 +96,12 @@ export const queueStatement = (batch: string): string =>
    WHERE 1 = 1
    ON CONFLICT (endpoint_id, event_id) DO NOTHING`;
 
+/**
+ * Queues one event (by id; params: at, at, at, event id) in the transaction that writes it: how
+ * the embedded store fans out, so its single writer is not contended by a second fan-out write.
+ */
+export const QUEUE_EVENT = queueStatement("(SELECT * FROM order_events WHERE id = ?)");
+
 export const UNDISPATCHED =
   "SELECT * FROM order_events WHERE dispatched_at IS NULL ORDER BY seq LIMIT ?";
 
