@@ -13,14 +13,14 @@
 //      commit-to-receipt); p50 and p99, with the default poll interval (500 ms);
 //    - throughput: orders created with delivery off, then one instance with delivery on drains
 //      the backlog; events per second from its start to the last receipt.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { generateKeyPairSync, sign } from "node:crypto";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
+import { drive, median, onServer as onPgServer, spawnServer } from "./common.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -78,26 +78,13 @@ function buildBefore() {
   return join(beforeRoot, "dist/cli/main.js");
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const percentile = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 
 const databases = [];
-async function onServer(work) {
-  const client = new pg.Client({ connectionString: PG_SERVER });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+const onServer = (work) => onPgServer(PG_SERVER, work);
 async function freshDatabase(store, name) {
   if (store === "sqlite") return `sqlite:${join(dir, `${name}.db`)}`;
   const db = `orderline_bench_${name}_${Date.now()}`;
@@ -116,23 +103,11 @@ process.on("exit", () => {
   for (const child of children) child.kill("SIGKILL");
 });
 
-function serve(cli, env) {
-  const child = spawn(
-    "node",
-    [cli, "serve", "--port", "0", "--host", "127.0.0.1", "--log-level", "warn"],
-    { env, stdio: ["ignore", "pipe", "inherit"] },
-  );
-  children.add(child);
-  child.once("exit", () => children.delete(child));
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/[^\s]+)/.exec(out);
-      if (match) resolve({ child, url: match[1] });
-    });
-    child.on("exit", (code) => reject(new Error(`server exited with ${code}`)));
-  });
+async function serve(cli, env) {
+  const server = await spawnServer(cli, env);
+  children.add(server.child);
+  server.child.once("exit", () => children.delete(server.child));
+  return server;
 }
 const stop = async (server) => {
   const exited = new Promise((r) => server.child.once("exit", r));
@@ -158,28 +133,15 @@ async function setUp(cli, store, name, extra = {}) {
   return { env, credentials };
 }
 
-function drive(url, credentials, secondsToRun, conns) {
-  const out = execFileSync(
-    "node",
-    [
-      join(here, "driver.mjs"),
-      "--url",
-      url,
-      "--client-id",
-      credentials.client_id,
-      "--client-secret",
-      credentials.client_secret,
-      "--key",
-      join(dir, "private.pem"),
-      "--connections",
-      String(conns),
-      "--seconds",
-      String(secondsToRun),
-    ],
-    { encoding: "utf8", env: baseEnv },
-  );
-  return JSON.parse(out.trim().split("\n").at(-1));
-}
+const driveOrders = (url, credentials, secondsToRun, conns) =>
+  drive({
+    url,
+    credentials,
+    key: join(dir, "private.pem"),
+    connections: conns,
+    seconds: secondsToRun,
+    env: baseEnv,
+  });
 
 console.log(
   `Webhooks benchmark: ${runs} runs, ${connections} connections, ${seconds} s each, Node ${process.version}, ${cpus().length} CPUs`,
@@ -211,7 +173,7 @@ try {
     for (const store of STORES) {
       const pair = setups.filter((s) => s.key.startsWith(`${store} `));
       for (const setup of r % 2 ? pair : [...pair].reverse()) {
-        const result = drive(setup.server.url, setup.credentials, seconds, connections);
+        const result = driveOrders(setup.server.url, setup.credentials, seconds, connections);
         if (!rates.has(setup.key)) rates.set(setup.key, []);
         rates.get(setup.key).push(result);
         line.push(
@@ -327,7 +289,7 @@ try {
     await stop(server);
     // Throughput: a backlog made with delivery off, drained by one instance.
     server = await serve(after, { ...env, GATEWAY_WEBHOOK_POLL_MS: "0" });
-    drive(server.url, credentials, Math.min(seconds, 5), 16);
+    driveOrders(server.url, credentials, Math.min(seconds, 5), 16);
     await stop(server);
     const started = Date.now();
     server = await serve(after, env);
