@@ -9,17 +9,18 @@
 //            --store and --instances, only that setup.
 //   ceiling  in this process, no HTTP: the same authenticator (JWT verify + RSA verify) and one
 //            order insert through the SQLite store, at the same concurrency.
+// Then bench/webhooks.mjs (outbox cost before/after, webhook delivery), unless --webhooks off.
 // Prints each run and the medians. PostgreSQL: BENCH_DATABASE_URL (default
 // postgres://postgres@127.0.0.1:5432/postgres); a database orderline_bench_<random> is created
 // for the run and dropped after.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { generateKeyPairSync, sign } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { createGateway, createLogger, loadConfig } from "../dist/index.js";
+import { drive, median, onServer as onPgServer, spawnServer } from "./common.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     synchronous: { type: "string", default: "full" },
     store: { type: "string" },
     instances: { type: "string" },
+    webhooks: { type: "string", default: "on" },
   },
 });
 const SETUPS =
@@ -73,15 +75,7 @@ const env = {
   REDIS_URL: "",
 };
 
-async function onServer(work) {
-  const client = new pg.Client({ connectionString: PG_SERVER });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+const onServer = (work) => onPgServer(PG_SERVER, work);
 
 async function redisAnswers() {
   const { Redis } = await import("ioredis");
@@ -95,12 +89,6 @@ async function redisAnswers() {
   } finally {
     redis.disconnect();
   }
-}
-
-function median(numbers) {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 async function ceiling() {
@@ -182,23 +170,6 @@ async function databaseFor(setup) {
 }
 const databases = [];
 
-function spawnServer(setupEnv) {
-  const child = spawn(
-    "node",
-    [cli, "serve", "--port", "0", "--host", "127.0.0.1", "--log-level", "warn"],
-    { env: setupEnv, stdio: ["ignore", "pipe", "inherit"] },
-  );
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/[^\s]+)/.exec(out);
-      if (match) resolve({ child, url: match[1] });
-    });
-    child.on("exit", (code) => reject(new Error(`server exited with ${code}`)));
-  });
-}
-
 /** Starts the instances of one setup on a fresh store, with one partner. */
 async function startSetup(setup, redis) {
   const setupEnv = { ...env, DATABASE_URL: await databaseFor(setup) };
@@ -222,35 +193,13 @@ async function startSetup(setup, redis) {
     ),
   );
   const servers = [];
-  for (let i = 0; i < setup.instances; i++) servers.push(await spawnServer(setupEnv));
+  for (let i = 0; i < setup.instances; i++) servers.push(await spawnServer(cli, setupEnv));
   const label = `${setup.store} x${setup.instances}${setupEnv.REDIS_URL ? " +redis" : ""}`;
   return { ...setup, label, servers, credentials, url: servers.map((s) => s.url).join(",") };
 }
 
-function drive(url, credentials, tag) {
-  const out = execFileSync(
-    "node",
-    [
-      join(here, "driver.mjs"),
-      "--url",
-      url,
-      "--client-id",
-      credentials.client_id,
-      "--client-secret",
-      credentials.client_secret,
-      "--key",
-      join(dir, "private.pem"),
-      "--connections",
-      String(connections),
-      "--seconds",
-      String(seconds),
-      "--tag",
-      tag,
-    ],
-    { encoding: "utf8", env },
-  );
-  return JSON.parse(out.trim().split("\n").at(-1));
-}
+const driveSetup = (url, credentials, tag) =>
+  drive({ url, credentials, key: join(dir, "private.pem"), connections, seconds, tag, env });
 
 const redis = SETUPS.some((setup) => setup.instances > 1) && (await redisAnswers());
 console.log(
@@ -263,7 +212,7 @@ try {
   for (let run = 1; run <= runs; run++) {
     const parts = [];
     for (const setup of setups) {
-      const http = drive(setup.url, setup.credentials, `run${run}`);
+      const http = driveSetup(setup.url, setup.credentials, `run${run}`);
       if (!results.has(setup.label)) results.set(setup.label, []);
       results.get(setup.label).push(http);
       parts.push(
@@ -294,3 +243,20 @@ for (const setup of setups) {
 }
 console.log(`  ceiling (in-process, SQLite) ${ceilingMedian.toFixed(0)} orders/s`);
 rmSync(dir, { recursive: true, force: true });
+
+if (values.webhooks !== "off") {
+  execFileSync(
+    "node",
+    [
+      join(here, "webhooks.mjs"),
+      "--runs",
+      String(runs),
+      "--seconds",
+      String(seconds),
+      "--connections",
+      String(connections),
+      ...(values.store ? ["--store", values.store] : []),
+    ],
+    { stdio: "inherit", env: process.env },
+  );
+}

@@ -292,25 +292,27 @@ describe.each(storeKinds)("tenant webhook endpoints API (%s store)", (kind) => {
       await gw.store.webhooks.resend(created.id as string, eventId, "order.created", at);
       const [claim] = await gw.store.webhooks.claimDeliveries(at, at + 1000, `l-${at}`, 10);
       expect(claim?.eventId).toBe(eventId);
-      await gw.store.webhooks.finishAttempt({
-        attempt: {
-          id: `wa_${at}`,
-          endpointId: created.id as string,
-          eventId,
-          eventType: "order.created",
-          attempt: 1,
-          status: "succeeded",
-          responseStatus: 200,
-          durationMs: 5,
-          error: null,
-          attemptedAt: at,
+      await gw.store.webhooks.finishAttempts([
+        {
+          attempt: {
+            id: `wa_${at}`,
+            endpointId: created.id as string,
+            eventId,
+            eventType: "order.created",
+            attempt: 1,
+            status: "succeeded",
+            responseStatus: 200,
+            durationMs: 5,
+            error: null,
+            attemptedAt: at,
+          },
+          lease: claim?.lease as string,
+          lockedUntil: claim?.lockedUntil as number,
+          next: { kind: "succeeded" },
+          disableFailingSince: 0,
+          disabledReason: "",
         },
-        lease: claim?.lease as string,
-        lockedUntil: claim?.lockedUntil as number,
-        next: { kind: "succeeded" },
-        disableFailingSince: 0,
-        disabledReason: "",
-      });
+      ]);
     }
     expect(await gw.store.webhooks.listAttempts(created.id as string, 10)).toHaveLength(2);
     const purged = await purgeExpired(gw.store, gw.config.retention, now);

@@ -94,22 +94,38 @@ export function whyNotMoved(
   return undefined;
 }
 
-/** The outbox event of a move, written in the move's transaction. */
+/**
+ * The outbox event of a move, written in the move's transaction. `dispatched`: the caller queues
+ * its webhook deliveries in the same transaction (SQLite), instead of the worker's fan-out.
+ */
 export function moveEventStatement(
   move: OrderMove,
   eventId: string,
   partnerId: string,
   from: string,
+  dispatched = false,
 ): Statement {
   return {
-    sql: "INSERT INTO order_events (id, partner_id, order_id, type, from_status, to_status, reason, created_at) VALUES (?, ?, ?, 'order.status_changed', ?, ?, ?, ?)",
-    params: [eventId, partnerId, move.orderId, from, move.to, move.reason, move.at],
+    sql: "INSERT INTO order_events (id, partner_id, order_id, type, from_status, to_status, reason, created_at, dispatched_at) VALUES (?, ?, ?, 'order.status_changed', ?, ?, ?, ?, ?)",
+    params: [
+      eventId,
+      partnerId,
+      move.orderId,
+      from,
+      move.to,
+      move.reason,
+      move.at,
+      dispatched ? move.at : null,
+    ],
   };
 }
 
-/** The outbox event of a creation (SQLite; PostgreSQL's batch statement writes its own). */
+/**
+ * The outbox event of a creation (SQLite; PostgreSQL's batch statement writes its own), its
+ * webhook deliveries queued in the same transaction (QUEUE_EVENT), so it is born dispatched.
+ */
 export const CREATED_EVENT =
-  "INSERT INTO order_events (id, partner_id, order_id, type, from_status, to_status, reason, created_at) VALUES (?, ?, ?, 'order.created', NULL, ?, NULL, ?)";
+  "INSERT INTO order_events (id, partner_id, order_id, type, from_status, to_status, reason, created_at, dispatched_at) VALUES (?, ?, ?, 'order.created', NULL, ?, NULL, ?, ?)";
 
 export const EVENTS_AFTER = "SELECT * FROM order_events WHERE seq > ? ORDER BY seq LIMIT ?";
 

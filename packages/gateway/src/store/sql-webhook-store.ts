@@ -96,6 +96,12 @@ export const queueStatement = (batch: string): string =>
    WHERE 1 = 1
    ON CONFLICT (endpoint_id, event_id) DO NOTHING`;
 
+/**
+ * Queues one event (by id; params: at, at, at, event id) in the transaction that writes it: how
+ * the embedded store fans out, so its single writer is not contended by a second fan-out write.
+ */
+export const QUEUE_EVENT = queueStatement("(SELECT * FROM order_events WHERE id = ?)");
+
 export const UNDISPATCHED =
   "SELECT * FROM order_events WHERE dispatched_at IS NULL ORDER BY seq LIMIT ?";
 
@@ -288,55 +294,66 @@ export abstract class SqlWebhookStore implements WebhookStore {
     }));
   }
 
-  async finishAttempt(f: FinishedAttempt): Promise<{ disabled: boolean }> {
-    const a = f.attempt;
-    const at = a.attemptedAt;
-    const key = [a.endpointId, a.eventId];
-    const statements: Statement[] = [
-      {
-        // Not when the endpoint (and with it the delivery) was deleted meanwhile.
-        sql: "INSERT INTO webhook_attempts (id, endpoint_id, event_id, event_type, attempt, status, response_status, duration_ms, error, attempted_at) SELECT ?, ?, ?, ?, CAST(? AS BIGINT), ?, CAST(? AS BIGINT), CAST(? AS BIGINT), ?, CAST(? AS BIGINT) WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE endpoint_id = ? AND event_id = ?)",
-        params: [
-          a.id,
-          a.endpointId,
-          a.eventId,
-          a.eventType,
-          a.attempt,
-          a.status,
-          a.responseStatus,
-          a.durationMs,
-          a.error,
-          at,
-          ...key,
-        ],
-      },
-      deliveryUpdate(f, at),
-      {
-        // Resent while this attempt ran: the resend's attempt may start now.
-        sql: "UPDATE webhook_deliveries SET locked_until = 0 WHERE endpoint_id = ? AND event_id = ? AND lease IS NULL AND locked_until = ?",
-        params: [...key, f.lockedUntil],
-      },
-    ];
-    if (a.status === "succeeded") {
-      statements.push({
-        sql: "UPDATE webhook_endpoints SET last_success_at = ?, failing_since = NULL WHERE id = ?",
-        params: [at, a.endpointId],
-      });
-    } else {
-      statements.push(
-        {
-          sql: "UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, CAST(? AS BIGINT)) WHERE id = ?",
-          params: [at, a.endpointId],
-        },
-        {
-          sql: "UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND enabled = 1 AND failing_since <= ?",
-          params: [f.disabledReason, at, a.endpointId, f.disableFailingSince],
-        },
-      );
-    }
+  async finishAttempts(finished: FinishedAttempt[]): Promise<{ disabled: boolean }[]> {
+    const statements = finished.flatMap(attemptStatements);
     const results = await this.sql.atomically(statements);
-    return { disabled: a.status === "failed" && results[4]?.changes === 1 };
+    // Each failed attempt's last statement is its disabling UPDATE.
+    let at = 0;
+    return finished.map((f) => {
+      at += f.attempt.status === "succeeded" ? 4 : 5;
+      return { disabled: f.attempt.status === "failed" && results[at - 1]?.changes === 1 };
+    });
   }
+}
+
+/** One attempt's record: the attempt row, the delivery, the endpoint's times. */
+function attemptStatements(f: FinishedAttempt): Statement[] {
+  const a = f.attempt;
+  const at = a.attemptedAt;
+  const key = [a.endpointId, a.eventId];
+  const statements: Statement[] = [
+    {
+      // Not when the endpoint (and with it the delivery) was deleted meanwhile.
+      sql: "INSERT INTO webhook_attempts (id, endpoint_id, event_id, event_type, attempt, status, response_status, duration_ms, error, attempted_at) SELECT ?, ?, ?, ?, CAST(? AS BIGINT), ?, CAST(? AS BIGINT), CAST(? AS BIGINT), ?, CAST(? AS BIGINT) WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE endpoint_id = ? AND event_id = ?)",
+      params: [
+        a.id,
+        a.endpointId,
+        a.eventId,
+        a.eventType,
+        a.attempt,
+        a.status,
+        a.responseStatus,
+        a.durationMs,
+        a.error,
+        at,
+        ...key,
+      ],
+    },
+    deliveryUpdate(f, at),
+    {
+      // Resent while this attempt ran: the resend's attempt may start now.
+      sql: "UPDATE webhook_deliveries SET locked_until = 0 WHERE endpoint_id = ? AND event_id = ? AND lease IS NULL AND locked_until = ?",
+      params: [...key, f.lockedUntil],
+    },
+  ];
+  if (a.status === "succeeded") {
+    statements.push({
+      sql: "UPDATE webhook_endpoints SET last_success_at = ?, failing_since = NULL WHERE id = ?",
+      params: [at, a.endpointId],
+    });
+  } else {
+    statements.push(
+      {
+        sql: "UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, CAST(? AS BIGINT)) WHERE id = ?",
+        params: [at, a.endpointId],
+      },
+      {
+        sql: "UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND enabled = 1 AND failing_since <= ?",
+        params: [f.disabledReason, at, a.endpointId, f.disableFailingSince],
+      },
+    );
+  }
+  return statements;
 }
 
 /** Moves the delivery on after an attempt, only while the claim is still this one's. */

@@ -136,9 +136,10 @@ export interface WebhookStore {
     limit: number,
   ): Promise<ClaimedDelivery[]>;
   /**
-   * Records the attempt and moves the delivery on (while the lease is still this claim's), keeps
-   * the endpoint's success and failure times, and disables an endpoint failing for too long.
-   * Resolves whether this attempt disabled the endpoint.
+   * Records each attempt and moves its delivery on (while the lease is still that claim's),
+   * keeps the endpoints' success and failure times, and disables an endpoint failing for too
+   * long; all in one transaction (one commit for a batch of attempts). Resolves, per attempt,
+   * whether it disabled its endpoint.
    */
-  finishAttempt(finished: FinishedAttempt): Promise<{ disabled: boolean }>;
+  finishAttempts(finished: FinishedAttempt[]): Promise<{ disabled: boolean }[]>;
 }

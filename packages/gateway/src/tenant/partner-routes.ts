@@ -4,7 +4,14 @@ import { PublicKeyError } from "../auth/public-key.js";
 import { ApiError } from "../http/errors.js";
 import { problemResponses } from "../http/schemas.js";
 import type { UserAuthenticator, UserContext } from "../users/authenticate.js";
-import { NO_QUERY, requireRole, requireUser, USER_SECURITY, userOf } from "../users/guard.js";
+import {
+  auditTenantChange,
+  NO_QUERY,
+  requireRole,
+  requireUser,
+  USER_SECURITY,
+  userOf,
+} from "../users/guard.js";
 
 const TAGS = ["Tenant partners"];
 const PEM = {
@@ -92,11 +99,7 @@ export async function tenantPartnerRoutes(
     context: UserContext,
     event: string,
     details: Record<string, unknown>,
-  ) =>
-    request.log.info(
-      { event, audit: true, tenant_id: context.tenant.id, user_id: context.user.id, ...details },
-      "tenant partner changed",
-    );
+  ) => auditTenantChange(request, context, event, details, "tenant partner changed");
   /** The CLI's checks and messages, as problems: the admin sees what the operator would. */
   const refused = (error: unknown): never => {
     if (error instanceof PublicKeyError) throw new ApiError("partner_key_invalid", error.message);

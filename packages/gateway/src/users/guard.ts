@@ -79,6 +79,23 @@ export function requireRole(context: UserContext, role: UserRole, action: string
   }
 }
 
+/**
+ * Logs a tenant admin's change as an audit event: who (user and tenant), what (`event`) and on
+ * what (`details`, never a secret).
+ */
+export function auditTenantChange(
+  request: FastifyRequest,
+  context: UserContext,
+  event: string,
+  details: Record<string, unknown>,
+  message: string,
+): void {
+  request.log.info(
+    { event, audit: true, tenant_id: context.tenant.id, user_id: context.user.id, ...details },
+    message,
+  );
+}
+
 /** The security requirement of the tenant API in OpenAPI. */
 export const USER_SECURITY = [{ "User-JWT": [] }];
 

@@ -2,7 +2,14 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError } from "../http/errors.js";
 import { problemResponses } from "../http/schemas.js";
 import type { UserAuthenticator, UserContext } from "../users/authenticate.js";
-import { NO_QUERY, requireRole, requireUser, USER_SECURITY, userOf } from "../users/guard.js";
+import {
+  auditTenantChange,
+  NO_QUERY,
+  requireRole,
+  requireUser,
+  USER_SECURITY,
+  userOf,
+} from "../users/guard.js";
 import { MAX_URL_LENGTH } from "./address-guard.js";
 import {
   MAX_ATTEMPTS_LISTED,
@@ -128,11 +135,7 @@ export async function tenantWebhookRoutes(
     context: UserContext,
     event: string,
     details: Record<string, unknown>,
-  ) =>
-    request.log.info(
-      { event, audit: true, tenant_id: context.tenant.id, user_id: context.user.id, ...details },
-      "tenant webhook endpoint changed",
-    );
+  ) => auditTenantChange(request, context, event, details, "tenant webhook endpoint changed");
   const refused = (error: unknown): never => {
     if (error instanceof WebhookError) throw new ApiError(error.code, error.message);
     throw error;

@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { WebhooksConfig } from "../config.js";
 import type { Clock } from "../lib/clock.js";
 import { newId } from "../lib/random.js";
+import { GroupCommit } from "../store/group-commit.js";
 import type { Store } from "../store/store.js";
-import type { ClaimedDelivery, DeliveryNext } from "../store/webhook-store.js";
+import type { ClaimedDelivery, DeliveryNext, FinishedAttempt } from "../store/webhook-store.js";
 import { backoffMs } from "./backoff.js";
 import { createSender, type DeliveryResult, type Sender } from "./delivery.js";
 import { eventPayload } from "./event-payload.js";
@@ -34,6 +35,8 @@ const humanDuration = (seconds: number): string =>
  */
 export class WebhookWorker {
   readonly #sender: Sender;
+  /** Finished attempts are recorded together: one commit for all that finished meanwhile. */
+  readonly #finishes: GroupCommit<FinishedAttempt, { disabled: boolean }>;
   readonly #inFlight = new Set<Promise<void>>();
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
@@ -55,6 +58,9 @@ export class WebhookWorker {
         timeoutMs: config.timeoutMs,
         maxSockets: config.concurrency,
       });
+    this.#finishes = new GroupCommit(async (finished) =>
+      (await store.webhooks.finishAttempts(finished)).map((value) => ({ ok: true, value })),
+    );
   }
 
   /** Starts polling (a no-op when delivery is turned off with pollMs 0). */
@@ -70,6 +76,7 @@ export class WebhookWorker {
     clearTimeout(this.#timer);
     await this.#running;
     await Promise.all(this.#inFlight);
+    await this.#finishes.drain();
     this.#sender.close();
   }
 
@@ -123,7 +130,8 @@ export class WebhookWorker {
           )
           .finally(() => {
             this.#inFlight.delete(attempt);
-            this.wake();
+            // Claim again once half the slots are free: one claim (one commit) for several.
+            if (this.#inFlight.size <= this.config.concurrency / 2) this.wake();
           });
         this.#inFlight.add(attempt);
       }
@@ -183,7 +191,7 @@ export class WebhookWorker {
                 maxMs: this.config.backoffMaxMs,
               }),
           };
-    const { disabled } = await this.store.webhooks.finishAttempt({
+    const { disabled } = await this.#finishes.submit({
       attempt: {
         id: `wa_${newId(at).replaceAll("-", "")}`,
         endpointId: delivery.endpointId,

@@ -49,7 +49,8 @@ import type {
 import { migratePostgres, postgresSchemaVersion } from "./migrate.js";
 import { insertOrderRows, insertOrders } from "./order-batch.js";
 import { createPool, DEFAULT_POOL_MAX, type PoolOptions, redactedUrl } from "./pool.js";
-import { numbered, PostgresTenantStore } from "./tenant-store.js";
+import { numbered } from "./runner.js";
+import { PostgresTenantStore } from "./tenant-store.js";
 import { PostgresWebhookStore } from "./webhook-store.js";
 
 /**

@@ -1,7 +1,12 @@
 import type pg from "pg";
 import type { Statement } from "../order-moves.js";
 import type { SqlRunner, StatementResult } from "../sql-runner.js";
-import { numbered } from "./tenant-store.js";
+
+/** `?` placeholders to PostgreSQL's `$1, $2, …` (none of the shared statements quote a `?`). */
+export const numbered = (sql: string): string => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
 
 /** Shared SQL on a PostgreSQL pool: `?` placeholders numbered once per statement text. */
 export class PostgresRunner implements SqlRunner {

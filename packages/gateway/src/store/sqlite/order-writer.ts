@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import { newId } from "../../lib/random.js";
 import { CREATED_EVENT } from "../order-moves.js";
 import { createdOrder, type OrderRow, orderParams, toOrder } from "../rows.js";
+import { QUEUE_EVENT } from "../sql-webhook-store.js";
 import type {
   CreateOrderOutcome,
   IdempotencyClaim,
@@ -65,7 +66,9 @@ export function createOrderWriter(db: Database.Database): (jobs: CreateJob[]) =>
     }
     const { seq, partner_seq: partnerSeq } = inserted;
     prepare("UPDATE partners SET orders_issued = ? WHERE id = ?").run(partnerSeq, o.partnerId);
-    prepare(CREATED_EVENT).run(newId(o.createdAt), o.partnerId, o.id, o.status, o.createdAt);
+    const eventId = newId(o.createdAt);
+    prepare(CREATED_EVENT).run(eventId, o.partnerId, o.id, o.status, o.createdAt, o.createdAt);
+    prepare(QUEUE_EVENT).run(o.createdAt, o.createdAt, o.createdAt, eventId);
     if (idempotency !== undefined) {
       prepare(
         "INSERT INTO idempotency_keys (partner_id, idem_key, request_hash, order_id, created_at) VALUES (?, ?, ?, ?, ?)",

@@ -33,6 +33,7 @@ import {
   toPartnerKey,
   toSigningKey,
 } from "../rows.js";
+import { QUEUE_EVENT } from "../sql-webhook-store.js";
 import type {
   CreateOrderOutcome,
   IdempotencyClaim,
@@ -348,8 +349,10 @@ export class SqliteStore implements Store {
       const moved = this.#prepare(update.sql).get(...update.params) as OrderRow;
       const history = historyStatement(move, current.status);
       this.#prepare(history.sql).run(...history.params);
-      const event = moveEventStatement(move, newId(move.at), current.partner_id, current.status);
+      const eventId = newId(move.at);
+      const event = moveEventStatement(move, eventId, current.partner_id, current.status, true);
       this.#prepare(event.sql).run(...event.params);
+      this.#prepare(QUEUE_EVENT).run(move.at, move.at, move.at, eventId);
       return { kind: "moved", order: toOrder(moved) };
     });
     return run.immediate();

@@ -1,0 +1,68 @@
+// What the gateway's bench scripts share: starting the built server, driving it with
+// driver.mjs, a PostgreSQL admin connection, medians.
+import { execFileSync, spawn } from "node:child_process";
+import { join } from "node:path";
+import pg from "pg";
+
+const here = new URL(".", import.meta.url).pathname;
+
+export function median(numbers) {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Runs `work` with a client connected to the PostgreSQL server `url`. */
+export async function onServer(url, work) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** `orderline-gateway serve` (the CLI at `cli`) on a free port; resolves once it listens. */
+export function spawnServer(cli, env) {
+  const child = spawn(
+    "node",
+    [cli, "serve", "--port", "0", "--host", "127.0.0.1", "--log-level", "warn"],
+    { env, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const match = /listening on (http:\/\/[^\s]+)/.exec(out);
+      if (match) resolve({ child, url: match[1] });
+    });
+    child.on("exit", (code) => reject(new Error(`server exited with ${code}`)));
+  });
+}
+
+/** Signed order creation against `url` by driver.mjs in its own process; its JSON result. */
+export function drive({ url, credentials, key, connections, seconds, tag = "r", env }) {
+  const out = execFileSync(
+    "node",
+    [
+      join(here, "driver.mjs"),
+      "--url",
+      url,
+      "--client-id",
+      credentials.client_id,
+      "--client-secret",
+      credentials.client_secret,
+      "--key",
+      key,
+      "--connections",
+      String(connections),
+      "--seconds",
+      String(seconds),
+      "--tag",
+      tag,
+    ],
+    { encoding: "utf8", env },
+  );
+  return JSON.parse(out.trim().split("\n").at(-1));
+}
