@@ -213,7 +213,7 @@ const Flows = ({
     <>
       <h3>{t("flows")}</h3>
       <p>{t("flowsHint")}</p>
-      <ol id={`flows-${name}`} className="diagram-text" lang={language}>
+      <ol id={`flows-${name}`} className="diagram-text flows" lang={language}>
         {flows.map((flow, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: the list is fixed at build time
           <li key={i} className={flow.crosses ? "crossing" : undefined}>
