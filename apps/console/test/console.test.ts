@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { loadType } from "@orderline/diagrams";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, launch, SCREENSHOTS, screenshot, untranslated } from "./support/browser.js";
 import { openPage, signIn as signInAs } from "./support/console-page.js";
@@ -50,6 +50,25 @@ describe("the console in a browser", () => {
 
   const open = (viewport?: { width: number; height: number }) => openPage(browser, viewport);
   const signIn = (page: Page, email = gateway.admin) => signInAs(page, gateway.base, email);
+  /** A member on the Integration page. */
+  const openIntegration = async (viewport?: { width: number; height: number }) => {
+    const opened = await open(viewport);
+    await signIn(opened.page, gateway.member);
+    await opened.page.getByRole("link", { name: "Integration" }).click();
+    await opened.page.getByRole("heading", { level: 1, name: "Integration" }).waitFor();
+    return opened;
+  };
+  /** A drawing wider than the screen scrolls sideways inside its region; the page does not. */
+  const scrollsInsideNotPage = async (page: Page, region: Locator) => {
+    await expect
+      .poll(() => region.evaluate((el) => el.scrollWidth - el.clientWidth))
+      .toBeGreaterThan(0);
+    expect(
+      await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      ),
+    ).toBeLessThanOrEqual(0);
+  };
 
   it("paints a translated sign-in page first and refuses a wrong password clearly", async () => {
     const { context, page } = await open();
@@ -346,10 +365,7 @@ describe("the console in a browser", () => {
   });
 
   it("shows the project's diagrams of every type, rendered at build time, each with its text", async () => {
-    const { context, page, errors } = await open();
-    await signIn(page, gateway.member);
-    await page.getByRole("link", { name: "Integration" }).click();
-    await page.getByRole("heading", { level: 1, name: "Integration" }).waitFor();
+    const { context, page, errors } = await openIntegration();
     // Every example the page names is shown as a loaded image, described by its text.
     for (const [name, title] of Object.entries(DIAGRAM_TITLES)) {
       await page.getByRole("heading", { level: 2, name: title }).waitFor();
@@ -455,19 +471,9 @@ describe("the console in a browser", () => {
   });
 
   it("scrolls a wide diagram inside its figure at 375 px, by keyboard too, not the page", async () => {
-    const { context, page, errors } = await open({ width: 375, height: 740 });
-    await signIn(page, gateway.member);
-    await page.getByRole("link", { name: "Integration" }).click();
-    await page.getByRole("heading", { level: 1, name: "Integration" }).waitFor();
+    const { context, page, errors } = await openIntegration({ width: 375, height: 740 });
     const region = page.getByRole("region", { name: DIAGRAM_TITLES["partner-order-sequence"] });
-    await expect
-      .poll(() => region.evaluate((el) => el.scrollWidth - el.clientWidth))
-      .toBeGreaterThan(0);
-    expect(
-      await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      ),
-    ).toBeLessThanOrEqual(0);
+    await scrollsInsideNotPage(page, region);
     await region.focus();
     await page.keyboard.press("ArrowRight");
     await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
@@ -478,10 +484,7 @@ describe("the console in a browser", () => {
   });
 
   it("switches the architecture diagram between its views by keyboard, at 375 px too", async () => {
-    const { context, page, errors } = await open({ width: 375, height: 740 });
-    await signIn(page, gateway.member);
-    await page.getByRole("link", { name: "Integration" }).click();
-    await page.getByRole("heading", { level: 1, name: "Integration" }).waitFor();
+    const { context, page, errors } = await openIntegration({ width: 375, height: 740 });
     const title = DIAGRAM_TITLES["orderline-architecture"];
     const views = page.getByRole("group", { name: "View" });
     const radios = views.getByRole("radio");
@@ -507,14 +510,7 @@ describe("the console in a browser", () => {
     });
     // The wider view scrolls inside its region; the page does not.
     const region = page.getByRole("region", { name: title });
-    await expect
-      .poll(() => region.evaluate((el) => el.scrollWidth - el.clientWidth))
-      .toBeGreaterThan(0);
-    expect(
-      await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      ),
-    ).toBeLessThanOrEqual(0);
+    await scrollsInsideNotPage(page, region);
     await page.keyboard.press("ArrowLeft");
     await expect.poll(async () => (await shown()).name).toBe(`Diagram: ${title}, ${declared[0]}`);
     expect(await axeViolations(page)).toEqual([]);
