@@ -209,7 +209,7 @@ describe("describeDiagram", () => {
         crosses: { outOf: ["Our service"], into: ["Internet", "Home network"] },
       },
     ]);
-    // Without the report the crossings would be guessed; the build always passes it.
+    // Without the report there is nothing to say about crossings: refused, never guessed.
     expect(() => describeDiagram(diagram)).toThrow(/boundaries/);
   });
 
