@@ -1,10 +1,11 @@
 // Renders the project's diagrams with the diagram tool at build time, for the Integration page:
-// an SVG per diagram in public/diagrams/ (copied into dist/ by Vite) and, for the page's text
-// alternative, each diagram's title, subtitle, guided views and, by type, its messages in order
-// (sequence) or its transitions (lifecycle) in src/generated/diagrams.json.
+// an SVG per diagram and view in public/diagrams/ (copied into dist/ by Vite) and, for the
+// page's text alternative, each diagram's drawings (its views, each with its size), title,
+// subtitle, guided views and, by type, its messages, transitions, parts and relationships, or
+// flows in src/generated/diagrams.json.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { exportDiagram, formatProblems, validateSource } from "@orderline/diagrams";
+import { exportDiagram, formatProblems, loadType, validateSource } from "@orderline/diagrams";
 import { describeDiagram } from "./lib/describe-diagram.mjs";
 
 const examples = new URL("../../../examples/diagrams/", import.meta.url);
@@ -16,6 +17,8 @@ const DIAGRAMS = [
   "sales-order-lifecycle",
   "access-token-lifecycle",
   "change-language-lifecycle",
+  "orderline-architecture",
+  "signed-order-data-flow",
 ];
 
 const publicDir = new URL("../public/diagrams/", import.meta.url);
@@ -35,6 +38,33 @@ function sizeOf(name, svg) {
   return { width: Math.round(width), height: Math.round(height) };
 }
 
+/**
+ * Every view the type draws of the description (an architecture's zoom levels), each its own
+ * SVG file; a type without views gives one drawing, `<name>.svg`.
+ */
+async function drawingsOf(name, diagram, type) {
+  const views = type.views?.(diagram) ?? [];
+  if (views.length === 0) {
+    const svg = String(await exportDiagram(diagram, "svg"));
+    writeFileSync(new URL(`${name}.svg`, publicDir), svg);
+    return [{ id: "", title: "", caption: "", file: `${name}.svg`, ...sizeOf(name, svg) }];
+  }
+  const drawings = [];
+  for (const view of views) {
+    const svg = String(await exportDiagram(diagram, "svg", { view: view.id }));
+    const file = `${name}.${view.id}.svg`;
+    writeFileSync(new URL(file, publicDir), svg);
+    drawings.push({
+      id: view.id,
+      title: view.title,
+      caption: view.caption ?? "",
+      file,
+      ...sizeOf(file, svg),
+    });
+  }
+  return drawings;
+}
+
 const described = [];
 for (const name of DIAGRAMS) {
   const file = fileURLToPath(new URL(`${name}.json`, examples));
@@ -44,9 +74,13 @@ for (const name of DIAGRAMS) {
     process.exit(1);
   }
   const { diagram } = result;
-  const svg = String(await exportDiagram(diagram, "svg"));
-  writeFileSync(new URL(`${name}.svg`, publicDir), svg);
-  described.push({ name, ...sizeOf(name, svg), ...describeDiagram(diagram) });
+  const type = await loadType(diagram.diagram_type);
+  // The type's own reports (a data-flow's trust boundary crossings), not recomputed here.
+  const reports = Object.fromEntries(
+    Object.entries(type.reports ?? {}).map(([report, { rows }]) => [report, rows(diagram)]),
+  );
+  const drawings = await drawingsOf(name, diagram, type);
+  described.push({ name, drawings, ...describeDiagram(diagram, reports) });
 }
 writeFileSync(new URL("diagrams.json", generatedDir), `${JSON.stringify(described, null, 2)}\n`);
 console.log(`rendered ${DIAGRAMS.length} diagram(s) into public/diagrams/`);

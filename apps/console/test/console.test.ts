@@ -1,10 +1,16 @@
 import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
+import { loadType } from "@orderline/diagrams";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, launch, screenshot, untranslated } from "./support/browser.js";
+import { axeViolations, launch, SCREENSHOTS, screenshot, untranslated } from "./support/browser.js";
 import { openPage, signIn as signInAs } from "./support/console-page.js";
 import { createOrders, PASSWORD, startTestGateway, type TestGateway } from "./support/gateway.js";
+
+const example = (name: string) =>
+  JSON.parse(
+    readFileSync(new URL(`../../../examples/diagrams/${name}.json`, import.meta.url), "utf8"),
+  );
 
 /** The diagrams the Integration page must show, by name, with their titles from the examples. */
 const DIAGRAM_TITLES: Record<string, string> = Object.fromEntries(
@@ -15,12 +21,9 @@ const DIAGRAM_TITLES: Record<string, string> = Object.fromEntries(
     "sales-order-lifecycle",
     "access-token-lifecycle",
     "change-language-lifecycle",
-  ].map((name) => [
-    name,
-    JSON.parse(
-      readFileSync(new URL(`../../../examples/diagrams/${name}.json`, import.meta.url), "utf8"),
-    ).meta.title,
-  ]),
+    "orderline-architecture",
+    "signed-order-data-flow",
+  ].map((name) => [name, example(name).meta.title]),
 );
 
 /**
@@ -47,6 +50,25 @@ describe("the console in a browser", () => {
 
   const open = (viewport?: { width: number; height: number }) => openPage(browser, viewport);
   const signIn = (page: Page, email = gateway.admin) => signInAs(page, gateway.base, email);
+  /** A member on the Integration page. */
+  const openIntegration = async (viewport?: { width: number; height: number }) => {
+    const opened = await open(viewport);
+    await signIn(opened.page, gateway.member);
+    await opened.page.getByRole("link", { name: "Integration" }).click();
+    await opened.page.getByRole("heading", { level: 1, name: "Integration" }).waitFor();
+    return opened;
+  };
+  /** A drawing wider than the screen scrolls sideways inside its region; the page does not. */
+  const scrollsInsideNotPage = async (page: Page, region: Locator) => {
+    await expect
+      .poll(() => region.evaluate((el) => el.scrollWidth - el.clientWidth))
+      .toBeGreaterThan(0);
+    expect(
+      await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      ),
+    ).toBeLessThanOrEqual(0);
+  };
 
   it("paints a translated sign-in page first and refuses a wrong password clearly", async () => {
     const { context, page } = await open();
@@ -348,10 +370,7 @@ describe("the console in a browser", () => {
   });
 
   it("shows the project's diagrams of every type, rendered at build time, each with its text", async () => {
-    const { context, page, errors } = await open();
-    await signIn(page, gateway.member);
-    await page.getByRole("link", { name: "Integration" }).click();
-    await page.getByRole("heading", { level: 1, name: "Integration" }).waitFor();
+    const { context, page, errors } = await openIntegration();
     // Every example the page names is shown as a loaded image, described by its text.
     for (const [name, title] of Object.entries(DIAGRAM_TITLES)) {
       await page.getByRole("heading", { level: 2, name: title }).waitFor();
@@ -391,6 +410,46 @@ describe("the console in a browser", () => {
       "Received → Accepted: accept [stock and prices confirmed]",
     );
     expect(await transitions.last().innerText()).toBe("Cancelled → end");
+    // Architecture: the parts by boundary, nested as drawn, and the relationships with their
+    // technology and kind in the console's words.
+    const parts = page.locator("#parts-orderline-architecture");
+    expect(await parts.locator(":scope > li").count()).toBe(4);
+    expect(await parts.locator(":scope > li").first().innerText()).toBe(
+      "Partner systems (external system · partner-sdk): Partners' ERPs and shops, through the partner SDK",
+    );
+    const cluster = parts.locator("li.boundary li.boundary", {
+      hasText: "Gateway instances (cluster · Node.js 20)",
+    });
+    expect(await cluster.locator("li").first().innerText()).toBe(
+      "Gateway instance 1 (container · Fastify): Orders API, signatures, tenants",
+    );
+    const relationships = page.locator("#relationships-orderline-architecture > li");
+    expect(await relationships.count()).toBe(10);
+    expect(await relationships.first().innerText()).toBe(
+      "Partner systems → Gateway instance 1: submits signed orders [HTTPS, HMAC] (synchronous call)",
+    );
+    expect(await relationships.nth(4).innerText()).toBe(
+      "Gateway instance 1 → Orders database: reads and writes [SQL/TLS] (data read or copied)",
+    );
+    expect(await relationships.nth(8).innerText()).toBe(
+      "Tenant console → i18n engine: translates with (synchronous call)",
+    );
+    // Data flow: every flow with protocol and classification; those the diagram tool's own
+    // boundaries report lists say which trust boundaries they leave and enter.
+    const dataFlow = example("signed-order-data-flow");
+    const crossing = (await loadType("data-flow")).reports?.boundaries?.rows(dataFlow) ?? [];
+    const flows = page.locator("#flows-signed-order-data-flow > li");
+    expect(await flows.count()).toBe(dataFlow.flows.length);
+    expect(crossing.length).toBeGreaterThan(0);
+    expect(await page.locator("#flows-signed-order-data-flow > li.crossing").count()).toBe(
+      crossing.length,
+    );
+    expect(await flows.first().innerText()).toBe(
+      "Partner sales staff → Partner system: Sales order (personal data)",
+    );
+    expect(await flows.nth(2).innerText()).toBe(
+      "Partner system → Login: client_id, client_secret (HTTPS, confidential data) — crosses a trust boundary: leaves Partner network, Internet; enters Orderline gateway",
+    );
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "integration.en");
     await page.getByLabel("Language", { exact: true }).selectOption("de");
@@ -401,6 +460,13 @@ describe("the console in a browser", () => {
     expect(
       await page.locator("#transitions-sales-order-lifecycle em").first().getAttribute("lang"),
     ).toBe("de");
+    expect(await flows.nth(2).innerText()).toBe(
+      "Partner system → Login: client_id, client_secret (HTTPS, vertrauliche Daten) — überquert eine Vertrauensgrenze: verlässt Partner network, Internet; betritt Orderline gateway",
+    );
+    expect(await flows.nth(2).locator("span[lang=de]").count()).toBe(4);
+    expect(await relationships.first().innerText()).toBe(
+      "Partner systems → Gateway instance 1: submits signed orders [HTTPS, HMAC] (synchroner Aufruf)",
+    );
     expect(untranslated(await page.locator("main").innerText())).toEqual([]);
     await screenshot(page, "integration.de");
     await page.getByLabel("Sprache", { exact: true }).selectOption("en");
@@ -410,24 +476,51 @@ describe("the console in a browser", () => {
   });
 
   it("scrolls a wide diagram inside its figure at 375 px, by keyboard too, not the page", async () => {
-    const { context, page, errors } = await open({ width: 375, height: 740 });
-    await signIn(page, gateway.member);
-    await page.getByRole("link", { name: "Integration" }).click();
-    await page.getByRole("heading", { level: 1, name: "Integration" }).waitFor();
+    const { context, page, errors } = await openIntegration({ width: 375, height: 740 });
     const region = page.getByRole("region", { name: DIAGRAM_TITLES["partner-order-sequence"] });
-    await expect
-      .poll(() => region.evaluate((el) => el.scrollWidth - el.clientWidth))
-      .toBeGreaterThan(0);
-    expect(
-      await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      ),
-    ).toBeLessThanOrEqual(0);
+    await scrollsInsideNotPage(page, region);
     await region.focus();
     await page.keyboard.press("ArrowRight");
     await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "integration.mobile.en");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("switches the architecture diagram between its views by keyboard, at 375 px too", async () => {
+    const { context, page, errors } = await openIntegration({ width: 375, height: 740 });
+    const title = DIAGRAM_TITLES["orderline-architecture"];
+    const views = page.getByRole("group", { name: "View" });
+    const radios = views.getByRole("radio");
+    // Every view the description declares, in its order, the first one shown.
+    const declared = example("orderline-architecture").views.map((v: { title: string }) => v.title);
+    expect(await radios.evaluateAll((all) => all.map((r) => r.parentElement?.textContent))).toEqual(
+      declared,
+    );
+    const image = page.getByRole("img", { name: `Diagram: ${title},` });
+    const shown = async () => ({
+      name: await image.getAttribute("alt"),
+      src: await image.getAttribute("src"),
+      loaded: await image.evaluate((img) => (img as HTMLImageElement).naturalWidth > 0),
+    });
+    expect(await views.getByRole("radio", { name: declared[0] }).isChecked()).toBe(true);
+    await views.getByRole("radio", { name: declared[0] }).focus();
+    await page.keyboard.press("ArrowRight");
+    expect(await views.getByRole("radio", { name: declared[1] }).isChecked()).toBe(true);
+    await expect.poll(shown).toEqual({
+      name: `Diagram: ${title}, ${declared[1]}`,
+      src: "/console/diagrams/orderline-architecture.containers.svg",
+      loaded: true,
+    });
+    // The wider view scrolls inside its region; the page does not.
+    const region = page.getByRole("region", { name: title });
+    await scrollsInsideNotPage(page, region);
+    await page.keyboard.press("ArrowLeft");
+    await expect.poll(async () => (await shown()).name).toBe(`Diagram: ${title}, ${declared[0]}`);
+    expect(await axeViolations(page)).toEqual([]);
+    await region.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENSHOTS}integration-views.mobile.en.png` });
     expect(errors).toEqual([]);
     await context.close();
   });

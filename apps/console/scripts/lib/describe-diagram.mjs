@@ -1,6 +1,7 @@
 // The text alternative of one validated description, whatever its type: what the Integration
-// page lists beside the image. Pure: the description in, plain data out (no words of the
-// console's own; a state without a label is named by its kind and the page words it).
+// page lists beside the image. Pure: the description and its type's report rows in, plain data
+// out (no words of the console's own: a state without a label, an element's kind or a flow's
+// classification is passed as its keyword and the page words it).
 
 /** Title, subtitle and guided views: what every type's meta offers. */
 const common = (diagram) => ({
@@ -70,11 +71,95 @@ function lifecycleTransitions(diagram) {
   }));
 }
 
-export function describeDiagram(diagram) {
+/** An architecture's element as the text lists it; kinds stay keywords. */
+const architectureElement = (element) => ({
+  label: element.label,
+  kind: element.kind,
+  technology: element.technology ?? "",
+  description: element.description ?? "",
+});
+
+/** A boundary with what it holds, nested as in the description (a kind absent is a system). */
+const architectureBoundary = (boundary) => ({
+  label: boundary.label,
+  kind: boundary.kind ?? "system",
+  technology: boundary.technology ?? "",
+  elements: (boundary.elements ?? []).map(architectureElement),
+  boundaries: (boundary.boundaries ?? []).map(architectureBoundary),
+});
+
+/** Labels by id of every element and boundary, at any depth. */
+function architectureNames(elements, boundaries, into = new Map()) {
+  for (const element of elements ?? []) into.set(element.id, element.label);
+  for (const boundary of boundaries ?? []) {
+    into.set(boundary.id, boundary.label);
+    architectureNames(boundary.elements, boundary.boundaries, into);
+  }
+  return into;
+}
+
+/**
+ * An architecture's parts by boundary (those outside every boundary first) and its
+ * relationships in document order, each with its technology and kind (sync when not given).
+ */
+function architectureText(diagram) {
+  const names = architectureNames(diagram.elements, diagram.boundaries);
+  return {
+    elements: (diagram.elements ?? []).map(architectureElement),
+    boundaries: (diagram.boundaries ?? []).map(architectureBoundary),
+    relationships: (diagram.relationships ?? []).map((r) => ({
+      from: names.get(r.from) ?? r.from,
+      to: names.get(r.to) ?? r.to,
+      label: r.label ?? "",
+      technology: r.technology ?? "",
+      kind: r.kind ?? "sync",
+    })),
+  };
+}
+
+/**
+ * A data-flow's flows in document order (the order the story is told) with protocol and
+ * classification, and, for those that cross a trust boundary, the boundaries left and entered
+ * as the type's own `boundaries` report found them. Its rows name a flow by its id, or
+ * `f<index>` without one (the report's documented naming).
+ */
+function dataFlowText(diagram, crossings) {
+  const names = new Map(
+    [...(diagram.boundaries ?? []), ...diagram.elements].map((item) => [item.id, item.label]),
+  );
+  const name = (id) => names.get(id) ?? id;
+  const byFlow = new Map(crossings.map((row) => [row.flow, row]));
+  return diagram.flows.map((flow, index) => {
+    const row = byFlow.get(flow.id ?? `f${index}`);
+    return {
+      from: name(flow.from),
+      to: name(flow.to),
+      label: flow.label,
+      protocol: flow.protocol ?? "",
+      classification: flow.classification,
+      crosses: row ? { outOf: row.out_of.map(name), into: row.into.map(name) } : null,
+    };
+  });
+}
+
+/**
+ * `reports` holds the rows of the type's named reports on this description (the diagram
+ * tool's `validate --report`), by report name; a data-flow's text needs `boundaries`.
+ */
+export function describeDiagram(diagram, reports = {}) {
   const text = common(diagram);
   if (diagram.diagram_type === "sequence") return { ...text, sequence: sequenceItems(diagram) };
   if (diagram.diagram_type === "lifecycle") {
     return { ...text, transitions: lifecycleTransitions(diagram) };
+  }
+  if (diagram.diagram_type === "architecture") {
+    return { ...text, architecture: architectureText(diagram) };
+  }
+  if (diagram.diagram_type === "data-flow") {
+    if (!Array.isArray(reports.boundaries)) {
+      throw new Error(`${diagram.meta.title}: a data-flow's text needs its "boundaries" report`);
+    }
+    return { ...text, flows: dataFlowText(diagram, reports.boundaries) };
   }
   return text;
 }
