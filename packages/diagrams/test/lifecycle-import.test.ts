@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeEach, describe, expect, it } from "vitest";
-import { main } from "../src/cli/dispatch.js";
 import { validateAs } from "../src/core/validate/index.js";
 import { importTables } from "../src/types/lifecycle/import-table.js";
 import { type } from "../src/types/lifecycle/index.js";
 import { EXAMPLES_DIR, PACKAGE_DIR } from "./support/cases.js";
+import { runCli } from "./support/cli.js";
 
 // The specifications, where CI has them: ../shared/seeds beside the repository root.
 const SEEDS = join(PACKAGE_DIR, "../../../shared/seeds");
@@ -18,16 +18,7 @@ const seed = (prefix: string) => {
   return join(SEEDS, name);
 };
 
-async function run(args: string[], cwd: string) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(args, {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    cwd,
-  });
-  return { code, stdout, stderr };
-}
+const run = runCli;
 
 const valid = (d: unknown) => validateAs(type, JSON.stringify(d, null, 2)).problems;
 

@@ -2,30 +2,17 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../src/cli/dispatch.js";
 import type { Problem } from "../src/core/validate/problem.js";
 import { layoutDiagram, layoutWarnings } from "../src/types/workflow/layout/index.js";
 import type { WorkflowDiagram } from "../src/types/workflow/model.js";
 import { renderCases } from "./support/cases.js";
+import { runCli } from "./support/cli.js";
 import { denseWorkflow } from "./support/dense.js";
 
 const dir = mkdtempSync(join(tmpdir(), "diagrams-warnings-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(args, {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    cwd: dir,
-  });
-  return { code, stdout, stderr };
-}
+const run = (args: string[]) => runCli(args, dir);
 
 const LONG =
   "A node label far too long to fit in three lines of a node box, so the renderer has to cut it short somewhere";

@@ -3,29 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../src/cli/dispatch.js";
 import type { Problem } from "../src/core/validate/problem.js";
 import { exportDiagram } from "../src/export/index.js";
 import { EXAMPLES_DIR } from "./support/cases.js";
+import { runCli } from "./support/cli.js";
 
 const EXAMPLE = join(EXAMPLES_DIR, "partner-order-sequence.json");
 const dir = mkdtempSync(join(tmpdir(), "sequence-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(args, {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    cwd: dir,
-  });
-  return { code, stdout, stderr };
-}
+const run = (args: string[]) => runCli(args, dir);
 
 describe("orderline-diagrams on a sequence description", () => {
   it("validate: a valid sequence passes", async () => {

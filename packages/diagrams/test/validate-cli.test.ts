@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { starterText } from "../src/cli/commands/init.js";
-import { main } from "../src/cli/dispatch.js";
 import type { Problem } from "../src/core/validate/problem.js";
 import { TYPE_NAMES } from "../src/types/index.js";
 import { type as workflow } from "../src/types/workflow/index.js";
+import { runCli } from "./support/cli.js";
 import { baseDiagram } from "./validate-base.js";
 import { set } from "./validate-pointer.js";
 
@@ -31,20 +31,7 @@ set(broken, "/nodes/0/col", 6);
 set(broken, "/edges/0/rol", "main");
 writeFileSync(invalid, JSON.stringify(broken, null, 2));
 
-async function run(args: string[], cwd = dir) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(args, {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    cwd,
-  });
-  return { code, stdout, stderr };
-}
+const run = (args: string[], cwd = dir) => runCli(args, cwd);
 
 function runProcess(args: string[], input?: string) {
   const result = spawnSync(process.execPath, [BIN, ...args], {
