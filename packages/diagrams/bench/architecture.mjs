@@ -10,26 +10,24 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateArchitecture } from "./architecture-workload.mjs";
 import { summarize, timeInProcess, timeProcess } from "./lib.mjs";
+import { MERMAID_DIRECTION, mermaidId, mermaidQuoted } from "./mermaid.mjs";
 
 const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
 const BIN = join(PACKAGE, "dist/cli/main.js");
 
-const mid = (id) => id.replaceAll("-", "_");
-const quoted = (text) => text.replaceAll('"', "'");
-
 /** The same architecture as a Mermaid flowchart: boundaries as subgraphs, kinds as arrows. */
 export function toMermaidFlowchart(diagram) {
-  const dir = { right: "LR", down: "TB", left: "RL", up: "BT" }[diagram.meta.direction ?? "right"];
+  const dir = MERMAID_DIRECTION[diagram.meta.direction ?? "right"];
   const lines = [`flowchart ${dir}`];
   const node = (e, indent) => {
     const text = [e.label, e.technology && `[${e.technology}]`].filter(Boolean).join("<br>");
     const shape =
       e.kind === "database" ? ["[(", ")]"] : e.kind === "person" ? ["([", "])"] : ["[", "]"];
-    lines.push(`${indent}${mid(e.id)}${shape[0]}"${quoted(text)}"${shape[1]}`);
+    lines.push(`${indent}${mermaidId(e.id)}${shape[0]}"${mermaidQuoted(text)}"${shape[1]}`);
   };
   for (const e of diagram.elements ?? []) node(e, "  ");
   const boundary = (b, indent) => {
-    lines.push(`${indent}subgraph ${mid(b.id)}["${quoted(b.label)}"]`);
+    lines.push(`${indent}subgraph ${mermaidId(b.id)}["${mermaidQuoted(b.label)}"]`);
     for (const e of b.elements ?? []) node(e, `${indent}  `);
     for (const inner of b.boundaries ?? []) boundary(inner, `${indent}  `);
     lines.push(`${indent}end`);
@@ -38,8 +36,8 @@ export function toMermaidFlowchart(diagram) {
   const arrow = { sync: "-->", async: "-.->", data: "==>" };
   for (const r of diagram.relationships ?? []) {
     const text = [r.label, r.technology && `[${r.technology}]`].filter(Boolean).join(" ");
-    const label = text ? `|"${quoted(text)}"|` : "";
-    lines.push(`  ${mid(r.from)} ${arrow[r.kind ?? "sync"]}${label} ${mid(r.to)}`);
+    const label = text ? `|"${mermaidQuoted(text)}"|` : "";
+    lines.push(`  ${mermaidId(r.from)} ${arrow[r.kind ?? "sync"]}${label} ${mermaidId(r.to)}`);
   }
   return `${lines.join("\n")}\n`;
 }

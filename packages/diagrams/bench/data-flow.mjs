@@ -9,13 +9,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateDataFlow } from "./data-flow-workload.mjs";
 import { summarize, timeInProcess, timeProcess } from "./lib.mjs";
+import { MERMAID_DIRECTION, mermaidId, mermaidQuoted } from "./mermaid.mjs";
 import { formatRows } from "./validate.mjs";
 
 const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
 const BIN = join(PACKAGE, "dist/cli/main.js");
-
-const mid = (id) => id.replaceAll("-", "_");
-const quoted = (text) => text.replaceAll('"', "'");
 
 /**
  * The same diagram as a Mermaid flowchart: boundaries as nested subgraphs holding their
@@ -23,13 +21,13 @@ const quoted = (text) => text.replaceAll('"', "'");
  * its data, protocol and classification.
  */
 export function toMermaidFlowchart(diagram) {
-  const dir = { right: "LR", down: "TB", left: "RL", up: "BT" }[diagram.meta.direction ?? "right"];
+  const dir = MERMAID_DIRECTION[diagram.meta.direction ?? "right"];
   const lines = [`flowchart ${dir}`];
   const shape = (e) => {
-    const text = quoted([e.label, e.sublabel].filter(Boolean).join("<br/>"));
-    if (e.kind === "process") return `${mid(e.id)}(["${text}"])`;
-    if (e.kind === "store") return `${mid(e.id)}[("${text}")]`;
-    return `${mid(e.id)}["${text}"]`;
+    const text = mermaidQuoted([e.label, e.sublabel].filter(Boolean).join("<br/>"));
+    if (e.kind === "process") return `${mermaidId(e.id)}(["${text}"])`;
+    if (e.kind === "store") return `${mermaidId(e.id)}[("${text}")]`;
+    return `${mermaidId(e.id)}["${text}"]`;
   };
   const boundaries = diagram.boundaries ?? [];
   const declare = (parent, indent) => {
@@ -37,7 +35,7 @@ export function toMermaidFlowchart(diagram) {
       lines.push(`${indent}${shape(e)}`);
     }
     for (const b of boundaries.filter((x) => x.boundary === parent)) {
-      lines.push(`${indent}subgraph ${mid(b.id)} ["${quoted(b.label)}"]`);
+      lines.push(`${indent}subgraph ${mermaidId(b.id)} ["${mermaidQuoted(b.label)}"]`);
       declare(b.id, `${indent}  `);
       lines.push(`${indent}end`);
     }
@@ -45,7 +43,9 @@ export function toMermaidFlowchart(diagram) {
   declare(undefined, "  ");
   for (const f of diagram.flows) {
     const detail = [f.protocol, f.classification].filter(Boolean).join(" · ");
-    lines.push(`  ${mid(f.from)} -->|"${quoted(f.label)}<br/>${detail}"| ${mid(f.to)}`);
+    lines.push(
+      `  ${mermaidId(f.from)} -->|"${mermaidQuoted(f.label)}<br/>${detail}"| ${mermaidId(f.to)}`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }

@@ -7,25 +7,26 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { summarize, timeInProcess, timeProcess } from "./lib.mjs";
 import { generateLifecycle } from "./lifecycle-workload.mjs";
+import { MERMAID_DIRECTION, mermaidId, mermaidQuoted } from "./mermaid.mjs";
 
 const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
 const BIN = join(PACKAGE, "dist/cli/main.js");
 
-const mid = (id) => id.replaceAll("-", "_");
-const quoted = (text) => text.replaceAll('"', "'").replaceAll(":", " ");
+// A colon ends a state's label in stateDiagram-v2.
+const quoted = (text) => mermaidQuoted(text).replaceAll(":", " ");
 
 /** The same machine in Mermaid's stateDiagram-v2: states, composites, labelled transitions. */
 export function toMermaidState(diagram) {
   const lines = ["stateDiagram-v2"];
-  const dir = { right: "LR", down: "TB", left: "RL", up: "BT" }[diagram.direction ?? "right"];
+  const dir = MERMAID_DIRECTION[diagram.direction ?? "right"];
   lines.push(`  direction ${dir}`);
   const kinds = new Map();
   const declare = (states, indent) => {
     for (const s of states) {
       kinds.set(s.id, s.kind ?? "normal");
-      if (s.kind === "choice") lines.push(`${indent}state ${mid(s.id)} <<choice>>`);
+      if (s.kind === "choice") lines.push(`${indent}state ${mermaidId(s.id)} <<choice>>`);
       else if (s.states) {
-        lines.push(`${indent}state "${quoted(s.label)}" as ${mid(s.id)} {`);
+        lines.push(`${indent}state "${quoted(s.label)}" as ${mermaidId(s.id)} {`);
         declare(s.states, `${indent}  `);
         const inner = new Set(s.states.map((c) => c.id));
         for (const t of diagram.transitions.filter((t) => inner.has(t.from) && inner.has(t.to))) {
@@ -33,11 +34,11 @@ export function toMermaidState(diagram) {
         }
         lines.push(`${indent}}`);
       } else if (!s.kind || s.kind === "normal") {
-        lines.push(`${indent}state "${quoted(s.label)}" as ${mid(s.id)}`);
+        lines.push(`${indent}state "${quoted(s.label)}" as ${mermaidId(s.id)}`);
       }
     }
   };
-  const end = (id) => (["initial", "final"].includes(kinds.get(id)) ? "[*]" : mid(id));
+  const end = (id) => (["initial", "final"].includes(kinds.get(id)) ? "[*]" : mermaidId(id));
   const edge = (t) => {
     const parts = [t.event, t.guard && `[${t.guard}]`, t.action && `/ ${t.action}`].filter(Boolean);
     const label = parts.length ? ` : ${parts.join(" ").replaceAll(":", " ")}` : "";

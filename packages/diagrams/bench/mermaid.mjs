@@ -27,6 +27,13 @@ const ENV = {
   PUPPETEER_EXECUTABLE_PATH: CHROMIUM,
 };
 
+/** A description id as a Mermaid node id (Mermaid ids take no hyphens). */
+export const mermaidId = (id) => id.replaceAll("-", "_");
+/** Text for a quoted Mermaid label, which cannot hold a double quote. */
+export const mermaidQuoted = (text) => text.replaceAll('"', "'");
+/** The family's `direction` values as Mermaid's. */
+export const MERMAID_DIRECTION = { right: "LR", down: "TB", left: "RL", up: "BT" };
+
 /** Installs mmdc into the cache folder unless it is there; returns the cache folder. */
 export function ensureMermaid() {
   if (!existsSync(CHROMIUM)) throw new Error(`no chromium at ${CHROMIUM}`);
