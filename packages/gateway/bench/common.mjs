@@ -1,6 +1,8 @@
 // What the gateway's bench scripts share: starting the built server, driving it with
-// driver.mjs, a PostgreSQL admin connection, medians.
+// driver.mjs, a PostgreSQL admin connection, the partner's key pair, medians.
 import { execFileSync, spawn } from "node:child_process";
+import { generateKeyPairSync } from "node:crypto";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 
@@ -10,6 +12,18 @@ export function median(numbers) {
   const sorted = [...numbers].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** A partner's RSA-2048 key pair (PEM), also written to `dir` as public.pem and private.pem. */
+export function partnerKeys(dir) {
+  const keys = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: "spki", format: "pem" },
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+  });
+  writeFileSync(join(dir, "public.pem"), keys.publicKey);
+  writeFileSync(join(dir, "private.pem"), keys.privateKey);
+  return keys;
 }
 
 /** Runs `work` with a client connected to the PostgreSQL server `url`. */

@@ -14,13 +14,13 @@
 // postgres://postgres@127.0.0.1:5432/postgres); a database orderline_bench_<random> is created
 // for the run and dropped after.
 import { execFileSync } from "node:child_process";
-import { generateKeyPairSync, sign } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { sign } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createGateway, createLogger, loadConfig } from "../dist/index.js";
-import { drive, median, onServer as onPgServer, spawnServer } from "./common.mjs";
+import { drive, median, onServer as onPgServer, partnerKeys, spawnServer } from "./common.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -56,13 +56,7 @@ const here = new URL(".", import.meta.url).pathname;
 const cli = join(here, "../dist/cli/main.js");
 
 const dir = mkdtempSync(join(tmpdir(), "orderline-gateway-bench-"));
-const { publicKey, privateKey } = generateKeyPairSync("rsa", {
-  modulusLength: 2048,
-  publicKeyEncoding: { type: "spki", format: "pem" },
-  privateKeyEncoding: { type: "pkcs8", format: "pem" },
-});
-writeFileSync(join(dir, "public.pem"), publicKey);
-writeFileSync(join(dir, "private.pem"), privateKey);
+const { publicKey, privateKey } = partnerKeys(dir);
 const env = {
   ...process.env,
   DATABASE_URL: undefined,

@@ -14,13 +14,13 @@
 //    - throughput: orders created with delivery off, then one instance with delivery on drains
 //      the backlog; events per second from its start to the last receipt.
 import { execFileSync } from "node:child_process";
-import { generateKeyPairSync, sign } from "node:crypto";
+import { sign } from "node:crypto";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { drive, median, onServer as onPgServer, spawnServer } from "./common.mjs";
+import { drive, median, onServer as onPgServer, partnerKeys, spawnServer } from "./common.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -41,13 +41,7 @@ const dist = join(here, "../dist");
 const dir = mkdtempSync(join(tmpdir(), "orderline-webhooks-bench-"));
 // Inside the package, so the copy resolves the same node_modules as the real build.
 const beforeRoot = mkdtempSync(join(here, ".before-outbox-"));
-const { publicKey, privateKey } = generateKeyPairSync("rsa", {
-  modulusLength: 2048,
-  publicKeyEncoding: { type: "spki", format: "pem" },
-  privateKeyEncoding: { type: "pkcs8", format: "pem" },
-});
-writeFileSync(join(dir, "public.pem"), publicKey);
-writeFileSync(join(dir, "private.pem"), privateKey);
+const { privateKey } = partnerKeys(dir);
 const baseEnv = {
   ...process.env,
   DATABASE_URL: undefined,
