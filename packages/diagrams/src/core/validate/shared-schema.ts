@@ -1,4 +1,5 @@
 import { COMPONENT_TYPES } from "../model.js";
+import { whenPropertyIs } from "./branches.js";
 import type { JsonSchema } from "./schema.js";
 
 /**
@@ -238,11 +239,9 @@ export function combinedSchema(types: readonly JsonSchema[]): JsonSchema {
     type: "object",
     required: ["diagram_type"],
     properties: { diagram_type: { enum: names } },
-    allOf: types.map((schema, i) => ({
-      if: { required: ["diagram_type"], properties: { diagram_type: { const: names[i] } } },
-      // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword if/then
-      then: { $ref: String(schema.$id) },
-    })),
+    allOf: types.map((schema, i) =>
+      whenPropertyIs("diagram_type", [String(names[i])], { $ref: String(schema.$id) }),
+    ),
     $defs: Object.fromEntries(types.map((schema, i) => [names[i], schema])),
   };
 }

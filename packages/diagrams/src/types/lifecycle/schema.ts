@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { propertyIs } from "../../core/validate/branches.js";
 import type { SchemaValidator } from "../../core/validate/schema.js";
 import { typeSchema } from "../../core/validate/schema.js";
 
@@ -90,14 +91,7 @@ export const schema = typeSchema(
             },
           },
         },
-        if: {
-          required: ["kind"],
-          properties: {
-            kind: {
-              enum: ["initial", "final", "choice"],
-            },
-          },
-        },
+        if: propertyIs("kind", ["initial", "final", "choice"]),
         else: {
           required: ["label"],
           properties: {

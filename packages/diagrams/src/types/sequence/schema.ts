@@ -1,6 +1,18 @@
 import { createRequire } from "node:module";
+import { versionTwoOnly, whenPropertyIs } from "../../core/validate/branches.js";
 import type { SchemaValidator } from "../../core/validate/schema.js";
 import { typeSchema } from "../../core/validate/schema.js";
+import { BRANCHED_KINDS, FRAGMENT_KINDS, MESSAGE_KINDS } from "./model.js";
+
+/** The $defs entry each step kind's shape is closed in, in the order the kinds are listed. */
+const STEP_SHAPES: readonly [kinds: readonly string[], shape: string][] = [
+  [MESSAGE_KINDS, "message"],
+  [["activate", "deactivate"], "activation"],
+  [["note"], "note"],
+  [["divider"], "divider"],
+  [BRANCHED_KINDS, "branched"],
+  [FRAGMENT_KINDS, "fragment"],
+];
 
 /**
  * The sequence format's JSON Schema (2020-12), without the shared definitions (`#/$defs/meta`,
@@ -59,29 +71,7 @@ export const schema = typeSchema(
           },
         },
       },
-      allOf: [
-        {
-          description: "meta.views needs schema_version 2.",
-          if: {
-            required: ["schema_version"],
-            properties: {
-              schema_version: {
-                const: 1,
-              },
-            },
-          },
-          // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword if/then
-          then: {
-            properties: {
-              meta: {
-                properties: {
-                  views: false,
-                },
-              },
-            },
-          },
-        },
-      ],
+      allOf: [versionTwoOnly("meta.views needs schema_version 2.")],
     },
     defs: {
       participant: {
@@ -133,111 +123,12 @@ export const schema = typeSchema(
         required: ["kind"],
         properties: {
           kind: {
-            enum: [
-              "call",
-              "async",
-              "reply",
-              "create",
-              "destroy",
-              "activate",
-              "deactivate",
-              "note",
-              "divider",
-              "alt",
-              "par",
-              "opt",
-              "loop",
-              "critical",
-              "break",
-            ],
+            enum: STEP_SHAPES.flatMap(([kinds]) => kinds),
           },
         },
-        allOf: [
-          {
-            if: {
-              required: ["kind"],
-              properties: {
-                kind: {
-                  enum: ["call", "async", "reply", "create", "destroy"],
-                },
-              },
-            },
-            // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword if/then
-            then: {
-              $ref: "#/$defs/message",
-            },
-          },
-          {
-            if: {
-              required: ["kind"],
-              properties: {
-                kind: {
-                  enum: ["activate", "deactivate"],
-                },
-              },
-            },
-            // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword if/then
-            then: {
-              $ref: "#/$defs/activation",
-            },
-          },
-          {
-            if: {
-              required: ["kind"],
-              properties: {
-                kind: {
-                  const: "note",
-                },
-              },
-            },
-            // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword if/then
-            then: {
-              $ref: "#/$defs/note",
-            },
-          },
-          {
-            if: {
-              required: ["kind"],
-              properties: {
-                kind: {
-                  const: "divider",
-                },
-              },
-            },
-            // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword if/then
-            then: {
-              $ref: "#/$defs/divider",
-            },
-          },
-          {
-            if: {
-              required: ["kind"],
-              properties: {
-                kind: {
-                  enum: ["alt", "par"],
-                },
-              },
-            },
-            // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword if/then
-            then: {
-              $ref: "#/$defs/branched",
-            },
-          },
-          {
-            if: {
-              required: ["kind"],
-              properties: {
-                kind: {
-                  enum: ["opt", "loop", "critical", "break"],
-                },
-              },
-            },
-            // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword if/then
-            then: {
-              $ref: "#/$defs/fragment",
-            },
-          },
-        ],
+        allOf: STEP_SHAPES.map(([kinds, shape]) =>
+          whenPropertyIs("kind", kinds, { $ref: `#/$defs/${shape}` }),
+        ),
       },
       message: {
         description:
@@ -247,7 +138,7 @@ export const schema = typeSchema(
         additionalProperties: false,
         properties: {
           kind: {
-            enum: ["call", "async", "reply", "create", "destroy"],
+            enum: [...MESSAGE_KINDS],
           },
           id: {
             $ref: "#/$defs/id",
@@ -331,7 +222,7 @@ export const schema = typeSchema(
         additionalProperties: false,
         properties: {
           kind: {
-            enum: ["opt", "loop", "critical", "break"],
+            enum: [...FRAGMENT_KINDS],
           },
           id: {
             $ref: "#/$defs/id",
@@ -354,7 +245,7 @@ export const schema = typeSchema(
         additionalProperties: false,
         properties: {
           kind: {
-            enum: ["alt", "par"],
+            enum: [...BRANCHED_KINDS],
           },
           id: {
             $ref: "#/$defs/id",

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { versionTwoOnly } from "../../core/validate/branches.js";
 import type { SchemaValidator } from "../../core/validate/schema.js";
 import { typeSchema } from "../../core/validate/schema.js";
 
@@ -85,30 +86,7 @@ export const schema = typeSchema(
           $ref: "#/$defs/cards",
         },
       },
-      allOf: [
-        {
-          description: "meta.views and cards need schema_version 2.",
-          if: {
-            required: ["schema_version"],
-            properties: {
-              schema_version: {
-                const: 1,
-              },
-            },
-          },
-          // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword if/then
-          then: {
-            properties: {
-              cards: false,
-              meta: {
-                properties: {
-                  views: false,
-                },
-              },
-            },
-          },
-        },
-      ],
+      allOf: [versionTwoOnly("meta.views and cards need schema_version 2.", ["cards"])],
     },
     defs: {
       point: {
