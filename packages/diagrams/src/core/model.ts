@@ -17,25 +17,10 @@ export interface Point {
   y: number;
 }
 
-export const COMPONENT_TYPES = [
-  "frontend",
-  "backend",
-  "database",
-  "cloud",
-  "security",
-  "messagebus",
-  "external",
-  "user",
-  "service",
-  "queue",
-  "storage",
-  "decision",
-  "start",
-  "end",
-] as const;
-export type ComponentType = (typeof COMPONENT_TYPES)[number];
-
-/** The legend's categories; every component type belongs to one, or to none (flow markers). */
+/**
+ * The legend's categories; every component type belongs to one, or to none (flow markers).
+ * Each is a component type of its own name as well.
+ */
 export const LEGEND_KEYS = [
   "frontend",
   "backend",
@@ -46,6 +31,19 @@ export const LEGEND_KEYS = [
   "external",
 ] as const;
 export type LegendKey = (typeof LEGEND_KEYS)[number];
+
+/** What a box can stand for: the legend's categories, then the types listed under one of them. */
+export const COMPONENT_TYPES = [
+  ...LEGEND_KEYS,
+  "user",
+  "service",
+  "queue",
+  "storage",
+  "decision",
+  "start",
+  "end",
+] as const;
+export type ComponentType = (typeof COMPONENT_TYPES)[number];
 
 /** Which legend category a component type is drawn and listed under; null: not in the legend. */
 export const LEGEND_CATEGORY: Record<ComponentType, LegendKey | null> = {

@@ -1,4 +1,12 @@
-import { COMPONENT_TYPES } from "../model.js";
+import {
+  ANIMATIONS,
+  COMPONENT_TYPES,
+  EDGE_VARIANTS,
+  LEGEND_KEYS,
+  LEGEND_MODES,
+  QUALITY_PROFILES,
+  VISUAL_PRESETS,
+} from "../model.js";
 import { whenPropertyIs } from "./branches.js";
 import type { JsonSchema } from "./schema.js";
 
@@ -38,7 +46,7 @@ export const SHARED_DEFS: Record<string, JsonSchema> = {
     enum: [...COMPONENT_TYPES],
   },
   edgeVariant: {
-    enum: ["default", "emphasis", "muted", "dashed", "dotted", "security"],
+    enum: [...EDGE_VARIANTS],
   },
   legendEntry: {
     type: "object",
@@ -60,34 +68,14 @@ export const SHARED_DEFS: Record<string, JsonSchema> = {
       mode: {
         description:
           "auto: one entry per category the nodes use; manual: exactly entries; hidden: no legend.",
-        enum: ["auto", "manual", "hidden"],
+        enum: [...LEGEND_MODES],
       },
       entries: {
         type: "object",
         additionalProperties: false,
-        properties: {
-          frontend: {
-            $ref: "#/$defs/legendEntry",
-          },
-          backend: {
-            $ref: "#/$defs/legendEntry",
-          },
-          database: {
-            $ref: "#/$defs/legendEntry",
-          },
-          cloud: {
-            $ref: "#/$defs/legendEntry",
-          },
-          security: {
-            $ref: "#/$defs/legendEntry",
-          },
-          messagebus: {
-            $ref: "#/$defs/legendEntry",
-          },
-          external: {
-            $ref: "#/$defs/legendEntry",
-          },
-        },
+        properties: Object.fromEntries(
+          LEGEND_KEYS.map((key) => [key, { $ref: "#/$defs/legendEntry" }]),
+        ),
       },
     },
   },
@@ -163,15 +151,15 @@ export const SHARED_DEFS: Record<string, JsonSchema> = {
       },
       animation: {
         description: "trace: the HTML output traces mainPath; none: no animation.",
-        enum: ["trace", "none"],
+        enum: [...ANIMATIONS],
       },
       visual_preset: {
         description: "The look: classic, signal-flow, blueprint or editorial.",
-        enum: ["classic", "signal-flow", "blueprint", "editorial"],
+        enum: [...VISUAL_PRESETS],
       },
       quality_profile: {
         description: "showcase adds finishing touches to standard.",
-        enum: ["standard", "showcase"],
+        enum: [...QUALITY_PROFILES],
       },
       views: {
         description: "schema_version 2 only.",

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { EDGE_ROLES } from "../../core/model.js";
 import { propertyIs } from "../../core/validate/branches.js";
 import type { SchemaValidator } from "../../core/validate/schema.js";
 import { typeSchema } from "../../core/validate/schema.js";
@@ -132,7 +133,7 @@ export const schema = typeSchema(
           },
           role: {
             description: "Styling as in workflow: main, branch, async, return or error.",
-            enum: ["main", "branch", "async", "return", "error"],
+            enum: [...EDGE_ROLES],
           },
         },
       },

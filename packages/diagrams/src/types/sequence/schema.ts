@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { EDGE_ROLES } from "../../core/model.js";
 import { versionTwoOnly, whenPropertyIs } from "../../core/validate/branches.js";
 import type { SchemaValidator } from "../../core/validate/schema.js";
 import { typeSchema } from "../../core/validate/schema.js";
@@ -277,7 +278,7 @@ export const schema = typeSchema(
       },
       messageRole: {
         description: "Colour of the message line, as for workflow edges.",
-        enum: ["main", "branch", "async", "return", "error"],
+        enum: [...EDGE_ROLES],
       },
     },
   },

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { BAND_VARIANTS, EDGE_ROLES, SIDES } from "../../core/model.js";
 import { versionTwoOnly } from "../../core/validate/branches.js";
 import type { SchemaValidator } from "../../core/validate/schema.js";
 import { typeSchema } from "../../core/validate/schema.js";
@@ -109,10 +110,10 @@ export const schema = typeSchema(
         maximum: 5,
       },
       bandVariant: {
-        enum: ["default", "emphasis", "security", "dashed"],
+        enum: [...BAND_VARIANTS],
       },
       side: {
-        enum: ["left", "right", "top", "bottom"],
+        enum: [...SIDES],
       },
       lane: {
         type: "object",
@@ -252,7 +253,7 @@ export const schema = typeSchema(
           role: {
             description:
               "What the edge means: main, branch, async, return or error; each drawn distinctly.",
-            enum: ["main", "branch", "async", "return", "error"],
+            enum: [...EDGE_ROLES],
           },
           fromSide: {
             description: "Side of the from node the edge leaves.",
