@@ -8,6 +8,13 @@ export interface Box {
   height: number;
 }
 
+/** Where a line's arrowhead ends (the tip) and the way it points, as a unit vector. */
+export interface Arrow {
+  tip: Point;
+  dx: number;
+  dy: number;
+}
+
 /** Rounds to 1/100 of a unit so every number in the output is the same on every machine. */
 export function round(n: number): number {
   const r = Math.round(n * 100) / 100;

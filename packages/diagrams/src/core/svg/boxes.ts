@@ -1,4 +1,4 @@
-import type { Box } from "../geometry.js";
+import type { Arrow, Box } from "../geometry.js";
 import type {
   BrandMark,
   ComponentType,
@@ -42,17 +42,24 @@ export interface EdgeSpec {
   variant?: EdgeVariant;
 }
 
-/** A line with an arrowhead, laid out as a polyline. */
-export interface EdgeBox {
+/** A label on a background of its own, so it reads over the lines it crosses. */
+export type BackedLabel = TextBlock & { background: Box };
+
+/** What every type lays out for a connecting line, whoever draws it. */
+export interface ArrowLine {
+  /** The orthogonal polyline, from where the line leaves its source to where it meets its target. */
+  points: Point[];
+  /** Where the arrow ends (the last point) and the direction it points. */
+  arrow: Arrow;
+  label?: BackedLabel;
+}
+
+/** A line with an arrowhead, laid out as a polyline, as `renderEdge` draws it. */
+export interface EdgeBox extends ArrowLine {
   /** The element id (`data-id`), unique in the drawing. */
   id: string;
   edge: EdgeSpec;
   role: EdgeRole;
-  /** The orthogonal polyline, from the source's boundary to the target's. */
-  points: Point[];
-  /** Where the arrow ends (the last point) and the direction it points, as a unit vector. */
-  arrow: { tip: Point; dx: number; dy: number };
-  label?: TextBlock & { background: Box };
   strokeWidth: number;
   /** A type's own look for the line, over its role's (e.g. a data-flow classification's colour). */
   style?: { color?: string; dash?: string };

@@ -13,12 +13,12 @@ import {
   LEGEND_CATEGORY,
   type Point,
 } from "../../core/model.js";
-import type { NodeBox } from "../../core/svg/boxes.js";
+import type { ArrowLine, NodeBox } from "../../core/svg/boxes.js";
 import { brandMonogram } from "../../core/svg/brand.js";
 import type { LegendLayout } from "../../core/svg/document.js";
 import { lineHeight, place, type TextBlock, textBlock } from "../../core/text/block.js";
 import { placeHeading } from "../../core/text/heading.js";
-import { arrowAt, translateBy } from "../../core/translate.js";
+import { arrowAt, labelOn, translateBy } from "../../core/translate.js";
 import type { ArchitectureDiagram, Boundary, Element, RelationshipKind, View } from "./model.js";
 import { viewsOf } from "./model.js";
 import { type ProjectedView, projectView, type ViewItem, type ViewLeaf } from "./view.js";
@@ -91,7 +91,7 @@ export interface BoundaryLayout {
   parent: string | undefined;
 }
 
-export interface RelationshipLayout {
+export interface RelationshipLayout extends ArrowLine {
   id: string;
   from: string;
   to: string;
@@ -99,9 +99,6 @@ export interface RelationshipLayout {
   role: EdgeRole;
   /** How many relationships this line stands for (more than one: joined onto closed boxes). */
   count: number;
-  points: Point[];
-  arrow: { tip: Point; dx: number; dy: number };
-  label?: TextBlock & { background: Box };
   text?: string;
 }
 
@@ -341,13 +338,7 @@ export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): Arc
     };
     const block = labels.get(line.id);
     if (block && e.label) {
-      const bg = move(e.label);
-      const text = place(
-        block,
-        bg.x + (bg.width - block.box.width) / 2,
-        bg.y + (bg.height - block.box.height) / 2,
-      );
-      out.label = { ...text, background: bg };
+      out.label = labelOn(block, move(e.label));
       out.text = [line.label, line.technology].filter(Boolean).join(" ");
     }
     return out;

@@ -1,5 +1,5 @@
 import { fitToViewBox } from "../../core/fit.js";
-import { type Box, round } from "../../core/geometry.js";
+import { type Arrow, type Box, round } from "../../core/geometry.js";
 import {
   type GraphEdge,
   type GraphLayout,
@@ -82,7 +82,7 @@ export interface FlowLayout {
   protocol: string | undefined;
   /** Orthogonal polyline from the source's border to the target's. */
   points: Point[];
-  arrow: { tip: Point; dx: number; dy: number };
+  arrow: Arrow;
   /** The data (first line) and "protocol · classification" (second line) on a background. */
   label: { name: TextBlock; detail: TextBlock; background: Box };
   /** Where the line crosses a trust boundary's border, one per boundary crossed. */

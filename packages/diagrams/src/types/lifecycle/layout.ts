@@ -7,9 +7,10 @@ import {
   layoutGraph,
 } from "../../core/graph-layout.js";
 import type { EdgeRole, Point } from "../../core/model.js";
+import type { ArrowLine } from "../../core/svg/boxes.js";
 import { lineHeight, place, type TextBlock, textBlock } from "../../core/text/block.js";
 import { placeHeading } from "../../core/text/heading.js";
-import { arrowAt, translateBy } from "../../core/translate.js";
+import { arrowAt, labelOn, translateBy } from "../../core/translate.js";
 import {
   allStates,
   type LifecycleDiagram,
@@ -61,17 +62,13 @@ export interface StateLayout {
   header?: Box;
 }
 
-export interface TransitionLayout {
+export interface TransitionLayout extends ArrowLine {
   /** The transition's id, or `t<index>` when the description gives none. */
   id: string;
   index: number;
   from: string;
   to: string;
   role: EdgeRole;
-  /** Orthogonal polyline from the source's border to the target's. */
-  points: Point[];
-  arrow: { tip: Point; dx: number; dy: number };
-  label?: TextBlock & { background: Box };
 }
 
 export interface NoteLayout {
@@ -271,15 +268,7 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
     };
     const block = labels.get(`t${index}`);
     const placed = e.label;
-    if (block && placed) {
-      const bg = move(placed);
-      const text = place(
-        block,
-        bg.x + (bg.width - block.box.width) / 2,
-        bg.y + (bg.height - block.box.height) / 2,
-      );
-      out.label = { ...text, background: bg };
-    }
+    if (block && placed) out.label = labelOn(block, move(placed));
     return out;
   });
 

@@ -2,7 +2,7 @@ import { type Box, round } from "../../core/geometry.js";
 import { planLegend } from "../../core/legend.js";
 import type { EdgeRole, Point } from "../../core/model.js";
 import { LEGEND_CATEGORY } from "../../core/model.js";
-import type { NodeBox } from "../../core/svg/boxes.js";
+import type { ArrowLine, NodeBox } from "../../core/svg/boxes.js";
 import { brandMonogram } from "../../core/svg/brand.js";
 import type { LegendLayout } from "../../core/svg/document.js";
 import { lineHeight, place, type TextBlock, textBlock } from "../../core/text/block.js";
@@ -71,7 +71,7 @@ export interface ParticipantLayout {
   destroyed?: Point;
 }
 
-export interface MessageLayout {
+export interface MessageLayout extends ArrowLine {
   /** The message's id, or `_m<number>` when it has none. */
   id: string;
   /** 1-based drawing order. */
@@ -79,9 +79,6 @@ export interface MessageLayout {
   message: Message;
   kind: MessageKind;
   role: EdgeRole;
-  points: Point[];
-  arrow: { tip: Point; dx: number; dy: number };
-  label?: TextBlock & { background: Box };
   badge?: { cx: number; cy: number; r: number; text: string };
 }
 
