@@ -11,7 +11,7 @@ import { el, esc, ID, num } from "./xml.js";
  * The parts of an SVG document every type draws the same way: the root element with its
  * accessible title and description, the preset's background and grid, the showcase
  * definitions, the title block, the legend and the fit-to-viewBox transform. A type's renderer
- * draws its own body between `svgOpen` and `SVG_CLOSE`.
+ * draws its own body and hands it to `svgDocument`.
  */
 
 /** A legend line: a component category (colour swatch) or a flow role (line sample). */
@@ -55,8 +55,29 @@ export function look(
   };
 }
 
+/**
+ * The whole document around a type's drawing: the root element whose <desc> is the subtitle,
+ * then the type's one-sentence `summary`, for screen readers; then the title block and `body`,
+ * fitted into meta.viewBox.
+ */
+export function svgDocument(
+  meta: Meta,
+  frame: Frame,
+  theme: Theme,
+  showcase: boolean,
+  summary: string,
+  body: string,
+): string {
+  const description = [meta.subtitle, summary].filter((p) => p !== undefined && p !== "").join(" ");
+  return (
+    svgOpen(meta, frame, theme, showcase, description) +
+    el("g", { transform: fitTransform(frame) }, titleBlock(frame, theme, showcase) + body) +
+    SVG_CLOSE
+  );
+}
+
 /** The root element, <title>, <desc>, <defs>, background and grid. */
-export function svgOpen(
+function svgOpen(
   meta: Meta,
   frame: Frame,
   theme: Theme,
@@ -76,17 +97,17 @@ export function svgOpen(
   return out.join("");
 }
 
-export const SVG_CLOSE = "</svg>\n";
+const SVG_CLOSE = "</svg>\n";
 
 /** The transform that fits the drawing into a smaller meta.viewBox, or undefined. */
-export function fitTransform(frame: Frame): string | undefined {
+function fitTransform(frame: Frame): string | undefined {
   return frame.scale !== 1 || frame.offset.x !== 0 || frame.offset.y !== 0
     ? `translate(${num(frame.offset.x)} ${num(frame.offset.y)}) scale(${frame.scale})`
     : undefined;
 }
 
 /** The title, the preset's title rule (or the showcase underline) and the subtitle. */
-export function titleBlock(frame: Frame, theme: Theme, showcase: boolean): string {
+function titleBlock(frame: Frame, theme: Theme, showcase: boolean): string {
   const body: string[] = [];
   body.push(text(frame.title, theme.text));
   if (theme.titleRule) {

@@ -1,13 +1,6 @@
 import type { RenderOptions } from "../../core/diagram-type.js";
 import type { EdgeBox } from "../../core/svg/boxes.js";
-import {
-  fitTransform,
-  look,
-  renderLegend,
-  SVG_CLOSE,
-  svgOpen,
-  titleBlock,
-} from "../../core/svg/document.js";
+import { look, renderLegend, svgDocument } from "../../core/svg/document.js";
 import { edgeStyle, renderEdge, renderEdgeLabel } from "../../core/svg/edge.js";
 import { renderNode } from "../../core/svg/node.js";
 import { text } from "../../core/svg/text.js";
@@ -111,15 +104,11 @@ function renderKinds(items: KindLegendItem[], theme: Theme): string {
     .join("");
 }
 
-function describe(layout: ArchitectureLayout): string {
+function summary(layout: ArchitectureLayout): string {
   const n = layout.elements.length;
   const b = layout.boundaries.length;
   const r = layout.relationships.length;
-  const parts = [
-    layout.meta.subtitle,
-    `Architecture view "${layout.view.title}": ${n} element${n === 1 ? "" : "s"} in ${b} open boundar${b === 1 ? "y" : "ies"}, ${r} relationship${r === 1 ? "" : "s"}.`,
-  ];
-  return parts.filter((p) => p !== undefined && p !== "").join(" ");
+  return `Architecture view "${layout.view.title}": ${n} element${n === 1 ? "" : "s"} in ${b} open boundar${b === 1 ? "y" : "ies"}, ${r} relationship${r === 1 ? "" : "s"}.`;
 }
 
 /** Renders one laid-out view to an SVG document (same layout, same bytes). */
@@ -129,8 +118,7 @@ export function renderArchitecture(
   options: RenderOptions = {},
 ): string {
   const { theme, showcase } = look(layout.meta, options);
-  const out = [svgOpen(layout.meta, layout, theme, showcase, describe(layout))];
-  const body: string[] = [titleBlock(layout, theme, showcase)];
+  const body: string[] = [];
   body.push(
     el(
       "g",
@@ -183,6 +171,5 @@ export function renderArchitecture(
       ),
     );
   }
-  out.push(el("g", { transform: fitTransform(layout) }, body.join("")), SVG_CLOSE);
-  return out.join("");
+  return svgDocument(layout.meta, layout, theme, showcase, summary(layout), body.join(""));
 }

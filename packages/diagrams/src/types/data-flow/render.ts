@@ -1,7 +1,7 @@
 import type { RenderOptions } from "../../core/diagram-type.js";
 import type { Box } from "../../core/geometry.js";
 import type { EdgeBox } from "../../core/svg/boxes.js";
-import { fitTransform, look, SVG_CLOSE, svgOpen, titleBlock } from "../../core/svg/document.js";
+import { look, svgDocument } from "../../core/svg/document.js";
 import { renderEdge } from "../../core/svg/edge.js";
 import { ICON_PATHS } from "../../core/svg/icons.js";
 import { text } from "../../core/svg/text.js";
@@ -239,17 +239,13 @@ function renderLegend(legend: DataFlowLegend, theme: Theme): string {
   );
 }
 
-function describe(layout: DataFlowLayout): string {
+function summary(layout: DataFlowLayout): string {
   const n = layout.elements.length;
   const f = layout.flows.length;
   const b = layout.boundaries.length;
   const crossing = layout.flows.filter((x) => x.crossings.length > 0).length;
   const s = (k: number, word: string) => `${k} ${word}${k === 1 ? "" : "s"}`;
-  const parts = [
-    layout.meta.subtitle,
-    `Data-flow diagram with ${s(n, "element")}, ${s(f, "data flow")} and ${s(b, "trust boundary").replace("boundarys", "boundaries")}; ${crossing} of the flows cross a trust boundary.`,
-  ];
-  return parts.filter((p) => p !== undefined && p !== "").join(" ");
+  return `Data-flow diagram with ${s(n, "element")}, ${s(f, "data flow")} and ${s(b, "trust boundary").replace("boundarys", "boundaries")}; ${crossing} of the flows cross a trust boundary.`;
 }
 
 /** Renders a laid-out data-flow diagram to an SVG document (same layout, same bytes). */
@@ -263,7 +259,7 @@ export function renderDataFlow(
     ...layout.elements.map((e): [string, string] => [e.id, e.label.lines.join(" ")]),
     ...layout.boundaries.map((b): [string, string] => [b.id, b.label.lines.join(" ")]),
   ]);
-  const body: string[] = [titleBlock(layout, theme, showcase)];
+  const body: string[] = [];
   body.push(
     el(
       "g",
@@ -289,9 +285,5 @@ export function renderDataFlow(
     el("g", { class: "edge-labels" }, layout.flows.map((f) => renderFlowLabel(f, theme)).join("")),
   );
   if (layout.legend) body.push(renderLegend(layout.legend, theme));
-  return [
-    svgOpen(layout.meta, layout, theme, showcase, describe(layout)),
-    el("g", { transform: fitTransform(layout) }, body.join("")),
-    SVG_CLOSE,
-  ].join("");
+  return svgDocument(layout.meta, layout, theme, showcase, summary(layout), body.join(""));
 }

@@ -1,6 +1,6 @@
 import type { RenderOptions } from "../../core/diagram-type.js";
 import type { EdgeBox } from "../../core/svg/boxes.js";
-import { fitTransform, look, SVG_CLOSE, svgOpen, titleBlock } from "../../core/svg/document.js";
+import { look, svgDocument } from "../../core/svg/document.js";
 import { renderEdge, renderEdgeLabel } from "../../core/svg/edge.js";
 import { text } from "../../core/svg/text.js";
 import { el, ID, num } from "../../core/svg/xml.js";
@@ -141,15 +141,11 @@ function renderNote(n: NoteLayout, theme: Theme): string {
   );
 }
 
-function describe(layout: LifecycleLayout): string {
+function summary(layout: LifecycleLayout): string {
   const named = layout.states.filter((s) => s.shape === "state" || s.shape === "composite");
   const names = named.map((s) => s.label?.lines.join(" ") ?? s.id);
   const n = layout.transitions.length;
-  const parts = [
-    layout.meta.subtitle,
-    `State machine with ${names.length} state${names.length === 1 ? "" : "s"} (${names.join(", ")}) and ${n} transition${n === 1 ? "" : "s"}.`,
-  ];
-  return parts.filter((p) => p !== undefined && p !== "").join(" ");
+  return `State machine with ${names.length} state${names.length === 1 ? "" : "s"} (${names.join(", ")}) and ${n} transition${n === 1 ? "" : "s"}.`;
 }
 
 /** Renders a laid-out lifecycle to an SVG document (same layout, same bytes). */
@@ -159,8 +155,7 @@ export function renderLifecycle(
   options: RenderOptions = {},
 ): string {
   const { theme, showcase } = look(layout.meta, options);
-  const out = [svgOpen(layout.meta, layout, theme, showcase, describe(layout))];
-  const body: string[] = [titleBlock(layout, theme, showcase)];
+  const body: string[] = [];
   const composites = layout.states.filter((s) => s.shape === "composite");
   const simple = layout.states.filter((s) => s.shape !== "composite");
   body.push(
@@ -180,6 +175,5 @@ export function renderLifecycle(
   body.push(
     el("g", { class: "edge-labels" }, edges.map((e) => renderEdgeLabel(e, theme)).join("")),
   );
-  out.push(el("g", { transform: fitTransform(layout) }, body.join("")), SVG_CLOSE);
-  return out.join("");
+  return svgDocument(layout.meta, layout, theme, showcase, summary(layout), body.join(""));
 }

@@ -1,13 +1,6 @@
 import type { Interaction, RenderOptions } from "../../core/diagram-type.js";
 import type { Point } from "../../core/model.js";
-import {
-  fitTransform,
-  look,
-  renderLegend,
-  SVG_CLOSE,
-  svgOpen,
-  titleBlock,
-} from "../../core/svg/document.js";
+import { look, renderLegend, svgDocument } from "../../core/svg/document.js";
 import { renderNode } from "../../core/svg/node.js";
 import { text } from "../../core/svg/text.js";
 import { el, esc, ID, num } from "../../core/svg/xml.js";
@@ -169,14 +162,8 @@ export function renderSequenceSvg(
   const { theme, showcase } = look(d.meta, options);
   const names = new Map(d.participants.map((p) => [p.id, p.label]));
   const count = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  const desc = [
-    d.meta.subtitle,
-    `Sequence between ${count(d.participants.length, "participant")} (${d.participants.map((p) => p.label).join(", ")}) with ${count(l.messages.length, "message")}.`,
-  ]
-    .filter((s) => s !== undefined && s !== "")
-    .join(" ");
-  const out = [svgOpen(d.meta, l, theme, showcase, desc)];
-  const body: string[] = [titleBlock(l, theme, showcase)];
+  const summary = `Sequence between ${count(d.participants.length, "participant")} (${d.participants.map((p) => p.label).join(", ")}) with ${count(l.messages.length, "message")}.`;
+  const body: string[] = [];
   if (l.boxes.length > 0) {
     const drawn = l.boxes
       .map((b) =>
@@ -309,9 +296,7 @@ export function renderSequenceSvg(
     el("g", { class: "messages" }, l.messages.map((m) => renderMessage(m, theme, names)).join("")),
   );
   if (l.legend) body.push(renderLegend(l.legend, theme));
-  out.push(el("g", { transform: fitTransform(l) }, body.join("")));
-  out.push(SVG_CLOSE);
-  return out.join("");
+  return svgDocument(d.meta, l, theme, showcase, summary, body.join(""));
 }
 
 /** The HTML page plays the messages in order: each one lit with its two participants. */

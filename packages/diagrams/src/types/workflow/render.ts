@@ -1,12 +1,5 @@
 import type { RenderOptions } from "../../core/diagram-type.js";
-import {
-  fitTransform,
-  look,
-  renderLegend,
-  SVG_CLOSE,
-  svgOpen,
-  titleBlock,
-} from "../../core/svg/document.js";
+import { look, renderLegend, svgDocument } from "../../core/svg/document.js";
 import { renderEdge, renderEdgeLabel } from "../../core/svg/edge.js";
 import { renderNode } from "../../core/svg/node.js";
 import { text } from "../../core/svg/text.js";
@@ -59,16 +52,11 @@ function renderBand(
   );
 }
 
-function describe(diagram: WorkflowDiagram): string {
+function summary(diagram: WorkflowDiagram): string {
   const labels = new Map(diagram.nodes.map((n) => [n.id, n.label]));
-  const parts = [
-    diagram.meta.subtitle,
-    `Workflow with ${diagram.lanes.length} lane${diagram.lanes.length === 1 ? "" : "s"} (${diagram.lanes.map((l) => l.label).join(", ")}), ${diagram.nodes.length} step${diagram.nodes.length === 1 ? "" : "s"} and ${diagram.edges.length} connection${diagram.edges.length === 1 ? "" : "s"}.`,
-    diagram.mainPath
-      ? `Main path: ${diagram.mainPath.map((id) => labels.get(id) ?? id).join(" → ")}.`
-      : undefined,
-  ];
-  return parts.filter((p) => p !== undefined && p !== "").join(" ");
+  const counts = `Workflow with ${diagram.lanes.length} lane${diagram.lanes.length === 1 ? "" : "s"} (${diagram.lanes.map((l) => l.label).join(", ")}), ${diagram.nodes.length} step${diagram.nodes.length === 1 ? "" : "s"} and ${diagram.edges.length} connection${diagram.edges.length === 1 ? "" : "s"}.`;
+  if (!diagram.mainPath) return counts;
+  return `${counts} Main path: ${diagram.mainPath.map((id) => labels.get(id) ?? id).join(" → ")}.`;
 }
 
 /** Renders a laid-out diagram to an SVG document (deterministic: same input, same bytes). */
@@ -78,12 +66,8 @@ export function renderLayoutSvg(
   options: RenderOptions = {},
 ): string {
   const { theme, showcase } = look(diagram.meta, options);
-  const out: string[] = [svgOpen(diagram.meta, layout, theme, showcase, describe(diagram))];
-  const transform = fitTransform(layout);
   const body: string[] = [];
   const nodeLabels = new Map(diagram.nodes.map((n) => [n.id, n.label]));
-
-  body.push(titleBlock(layout, theme, showcase));
 
   const lanes = layout.lanes
     .map((lane) => {
@@ -158,9 +142,7 @@ export function renderLayoutSvg(
 
   if (layout.legend) body.push(renderLegend(layout.legend, theme));
 
-  out.push(el("g", { transform }, body.join("")));
-  out.push(SVG_CLOSE);
-  return out.join("");
+  return svgDocument(diagram.meta, layout, theme, showcase, summary(diagram), body.join(""));
 }
 
 /** Lays out and renders a validated description to SVG. */
