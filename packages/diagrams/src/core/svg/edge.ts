@@ -1,3 +1,4 @@
+import type { Box } from "../geometry.js";
 import type { EdgeRole, EdgeVariant, Point } from "../model.js";
 import type { Theme } from "../theme.js";
 import type { EdgeBox } from "./boxes.js";
@@ -134,17 +135,36 @@ export function renderEdge(edge: EdgeBox, theme: Theme, labels: Map<string, stri
   );
 }
 
+/** The rounded rect behind a line's label; a type may make it more opaque or outline it. */
+export function labelBackground(
+  box: Box,
+  theme: Theme,
+  look: { opacity?: number; outline?: string } = {},
+): string {
+  return el("rect", {
+    ...box,
+    rx: 3,
+    fill: theme.edge.labelFill,
+    "fill-opacity": look.opacity ?? 0.92,
+    stroke: look.outline,
+    "stroke-width": look.outline === undefined ? undefined : 0.75,
+  });
+}
+
+/**
+ * The group holding a line's label, `g.edge-label[data-edge]`: the HTML page lights it with
+ * its line, and screen readers skip it (the line's own name says the label).
+ */
+export function edgeLabelGroup(edgeId: string, content: string): string {
+  return el("g", { class: "edge-label", "data-edge": edgeId, "aria-hidden": "true" }, content);
+}
+
 /** An edge label on its background. */
 export function renderEdgeLabel(edge: EdgeBox, theme: Theme): string {
   if (!edge.label) return "";
-  return el(
-    "g",
-    { class: "edge-label", "data-edge": edge.id, "aria-hidden": "true" },
-    el("rect", {
-      ...edge.label.background,
-      rx: 3,
-      fill: theme.edge.labelFill,
-      "fill-opacity": 0.92,
-    }) + text(edge.label, theme.edge.labelText, "middle"),
+  return edgeLabelGroup(
+    edge.id,
+    labelBackground(edge.label.background, theme) +
+      text(edge.label, theme.edge.labelText, "middle"),
   );
 }

@@ -2,7 +2,7 @@ import type { RenderOptions } from "../../core/diagram-type.js";
 import type { Box } from "../../core/geometry.js";
 import type { EdgeBox } from "../../core/svg/boxes.js";
 import { look, svgDocument } from "../../core/svg/document.js";
-import { renderEdge } from "../../core/svg/edge.js";
+import { edgeLabelGroup, labelBackground, renderEdge } from "../../core/svg/edge.js";
 import { ICON_PATHS } from "../../core/svg/icons.js";
 import { text } from "../../core/svg/text.js";
 import { el, ID, num } from "../../core/svg/xml.js";
@@ -172,17 +172,9 @@ function asEdge(f: FlowLayout, theme: Theme, names: Map<string, string>): EdgeBo
 
 function renderFlowLabel(f: FlowLayout, theme: Theme): string {
   const color = CLASSIFICATION_COLORS[theme.name][f.classification];
-  return el(
-    "g",
-    { class: "edge-label", "data-edge": f.id, "aria-hidden": "true" },
-    el("rect", {
-      ...f.label.background,
-      rx: 3,
-      fill: theme.edge.labelFill,
-      "fill-opacity": 0.94,
-      stroke: color,
-      "stroke-width": 0.75,
-    }) +
+  return edgeLabelGroup(
+    f.id,
+    labelBackground(f.label.background, theme, { opacity: 0.94, outline: color }) +
       text(f.label.name, theme.edge.labelText, "middle") +
       text(f.label.detail, color, "middle"),
   );

@@ -1,6 +1,7 @@
 import type { Interaction, RenderOptions } from "../../core/diagram-type.js";
 import type { Point } from "../../core/model.js";
 import { look, renderLegend, svgDocument } from "../../core/svg/document.js";
+import { labelBackground } from "../../core/svg/edge.js";
 import { renderNode } from "../../core/svg/node.js";
 import { text } from "../../core/svg/text.js";
 import { el, esc, ID, num } from "../../core/svg/xml.js";
@@ -54,14 +55,7 @@ function renderMessage(m: MessageLayout, theme: Theme, names: Map<string, string
   });
   const parts = [line, arrowHead(m, color)];
   if (m.label) {
-    parts.push(
-      el("rect", {
-        ...m.label.background,
-        rx: 3,
-        fill: theme.edge.labelFill,
-        "fill-opacity": 0.92,
-      }),
-    );
+    parts.push(labelBackground(m.label.background, theme));
     parts.push(text(m.label, theme.edge.labelText));
   }
   if (m.badge) {
