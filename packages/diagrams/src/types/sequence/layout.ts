@@ -2,7 +2,7 @@ import { type Box, round } from "../../core/geometry.js";
 import { planLegend } from "../../core/legend.js";
 import type { EdgeRole, Point } from "../../core/model.js";
 import { LEGEND_CATEGORY } from "../../core/model.js";
-import type { ArrowLine, NodeBox } from "../../core/svg/boxes.js";
+import type { ArrowLine, BackedLabel, NodeBox } from "../../core/svg/boxes.js";
 import { brandMonogram } from "../../core/svg/brand.js";
 import type { LegendLayout } from "../../core/svg/document.js";
 import { lineHeight, place, type TextBlock, textBlock } from "../../core/text/block.js";
@@ -415,6 +415,20 @@ function stepsSpan(
   return span;
 }
 
+/** `block` on a background reaching `dx` and `dy` past its text, so it reads over lines. */
+function backed(block: TextBlock, dx: number, dy: number): BackedLabel {
+  const { x, y, width, height } = block.box;
+  return {
+    ...block,
+    background: {
+      x: round(x - dx),
+      y: round(y - dy),
+      width: round(width + 2 * dx),
+      height: round(height + 2 * dy),
+    },
+  };
+}
+
 /** Lays out a validated sequence description. Pure: the same description gives the same numbers. */
 export function layoutSequence(d: SequenceDiagram): SequenceLayout {
   const m = measure(d);
@@ -546,18 +560,7 @@ export function layoutSequence(d: SequenceDiagram): SequenceLayout {
       };
       tx += BADGE_ROOM;
     }
-    if (label.block) {
-      const block = place(label.block, tx, blockTop);
-      out.label = {
-        ...block,
-        background: {
-          x: round(block.box.x - 3),
-          y: round(block.box.y - 1),
-          width: round(block.box.width + 6),
-          height: round(block.box.height + 2),
-        },
-      };
-    }
+    if (label.block) out.label = backed(place(label.block, tx, blockTop), 3, 1);
     return out;
   };
 
@@ -568,9 +571,10 @@ export function layoutSequence(d: SequenceDiagram): SequenceLayout {
     const to = s.to;
     const fx = xs[at(from)] as number;
     const tx = xs[at(to)] as number;
-    const role = s.role ?? DEFAULT_ROLE[s.kind];
-    const id = s.id ?? `_m${no}`;
-    let out: MessageLayout;
+    // A self-message loops out to the right and back: its arrow points left.
+    let points: Point[];
+    let dx: 1 | -1;
+    let labelled: Pick<MessageLayout, "label" | "badge">;
     if (from === to) {
       const loopH = Math.max(22, label.height + 6);
       const y1 = y + 4;
@@ -580,21 +584,14 @@ export function layoutSequence(d: SequenceDiagram): SequenceLayout {
       if (s.activate) open(to, y2 - 4);
       const endX = edgeX(to, 1);
       const outX = Math.max(startX, endX) + SEQ.selfWidth;
-      out = {
-        id,
-        number: no,
-        message: s,
-        kind: s.kind,
-        role,
-        points: [
-          { x: round(startX), y: round(y1) },
-          { x: round(outX), y: round(y1) },
-          { x: round(outX), y: round(y2) },
-          { x: round(endX), y: round(y2) },
-        ],
-        arrow: { tip: { x: round(endX), y: round(y2) }, dx: -1, dy: 0 },
-        ...labelAt(label, outX + 6, y1 + (loopH - label.height) / 2, no),
-      };
+      points = [
+        { x: round(startX), y: round(y1) },
+        { x: round(outX), y: round(y1) },
+        { x: round(outX), y: round(y2) },
+        { x: round(endX), y: round(y2) },
+      ];
+      dx = -1;
+      labelled = labelAt(label, outX + 6, y1 + (loopH - label.height) / 2, no);
       y = y2 + SEQ.rowGap;
     } else {
       const dir: 1 | -1 = tx > fx ? 1 : -1;
@@ -621,23 +618,25 @@ export function layoutSequence(d: SequenceDiagram): SequenceLayout {
         endX = edgeX(to, dir === 1 ? -1 : 1);
       }
       const mid = (startX + endX) / 2;
-      out = {
-        id,
-        number: no,
-        message: s,
-        kind: s.kind,
-        role,
-        points: [
-          { x: round(startX), y: round(lineY) },
-          { x: round(endX), y: round(lineY) },
-        ],
-        arrow: { tip: { x: round(endX), y: round(lineY) }, dx: dir, dy: 0 },
-        ...labelAt(label, mid - label.width / 2, lineY - 4 - label.height, no),
-      };
+      points = [
+        { x: round(startX), y: round(lineY) },
+        { x: round(endX), y: round(lineY) },
+      ];
+      dx = dir;
+      labelled = labelAt(label, mid - label.width / 2, lineY - 4 - label.height, no);
       if (s.kind === "destroy") destroyed.set(to, { x: round(tx), y: round(lineY) });
       y = lineY + (headOfCreated ? headOfCreated.block.box.height / 2 : 0) + SEQ.rowGap;
     }
-    messages.push(out);
+    messages.push({
+      id: s.id ?? `_m${no}`,
+      number: no,
+      message: s,
+      kind: s.kind,
+      role: s.role ?? DEFAULT_ROLE[s.kind],
+      points,
+      arrow: { tip: { ...(points.at(-1) as Point) }, dx, dy: 0 },
+      ...labelled,
+    });
   };
 
   const placeSteps = (steps: Step[], depth: number) => {
@@ -674,15 +673,7 @@ export function layoutSequence(d: SequenceDiagram): SequenceLayout {
           y: round(cy),
           x1: round(all.x1),
           x2: round(all.x2),
-          label: {
-            ...label,
-            background: {
-              x: round(label.box.x - 8),
-              y: round(label.box.y - 3),
-              width: round(label.box.width + 16),
-              height: round(label.box.height + 6),
-            },
-          },
+          label: backed(label, 8, 3),
         });
         y = cy + block.box.height / 2 + 6 + SEQ.rowGap;
       } else if (isFragment(s) || isBranched(s)) {
@@ -697,15 +688,7 @@ export function layoutSequence(d: SequenceDiagram): SequenceLayout {
         const guardAt = (guard: string | undefined, gx: number, gy: number, maxW: number) => {
           if (guard === undefined || guard === "") return 0;
           const block = place(textBlock(`[${guard}]`, SEQ.labelSize, "regular", maxW, 100), gx, gy);
-          guards.push({
-            ...block,
-            background: {
-              x: round(block.box.x - 3),
-              y: round(block.box.y - 1),
-              width: round(block.box.width + 6),
-              height: round(block.box.height + 2),
-            },
-          });
+          guards.push(backed(block, 3, 1));
           return block.box.height;
         };
         const tabH = 20;
