@@ -61,19 +61,25 @@ export interface GraphLayoutInput {
   spacing: GraphSpacing;
 }
 
+/** An edge as laid out: its polyline and the box kept free for its label. */
+export interface LaidEdge {
+  points: Point[];
+  label?: Box;
+}
+
 export interface GraphLayout {
   width: number;
   height: number;
   /** Every node, nested ones included, from the drawing's top left corner. */
   nodes: Map<string, Box>;
-  edges: Map<string, { points: Point[]; label?: Box }>;
+  edges: Map<string, LaidEdge>;
 }
 
 interface Region {
   width: number;
   height: number;
   nodes: Map<string, Box>;
-  edges: Map<string, { points: Point[]; label?: Box }>;
+  edges: Map<string, LaidEdge>;
 }
 
 /** Lays out a graph; throws when an edge names a node that is not there. */

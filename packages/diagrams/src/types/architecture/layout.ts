@@ -2,20 +2,15 @@ import { fitToViewBox } from "../../core/fit.js";
 import { type Box, round } from "../../core/geometry.js";
 import {
   type GraphEdge,
-  type GraphLayout,
   type GraphNode,
+  type LaidEdge,
   layoutGraph,
 } from "../../core/graph-layout.js";
 import { planLegend } from "../../core/legend.js";
-import {
-  type ComponentType,
-  type EdgeRole,
-  LEGEND_CATEGORY,
-  type Point,
-} from "../../core/model.js";
+import { type ComponentType, type EdgeRole, LEGEND_CATEGORY } from "../../core/model.js";
 import type { ArrowLine, NodeBox } from "../../core/svg/boxes.js";
 import { brandMonogram } from "../../core/svg/brand.js";
-import type { LegendLayout } from "../../core/svg/document.js";
+import type { Frame, LegendLayout } from "../../core/svg/document.js";
 import { lineHeight, place, type TextBlock, textBlock } from "../../core/text/block.js";
 import { placeHeading } from "../../core/text/heading.js";
 import { arrowAt, labelOn, translateBy } from "../../core/translate.js";
@@ -108,15 +103,9 @@ export interface KindLegendItem {
   text: TextBlock;
 }
 
-export interface ArchitectureLayout {
+export interface ArchitectureLayout extends Frame {
   meta: ArchitectureDiagram["meta"];
   view: View;
-  width: number;
-  height: number;
-  scale: number;
-  offset: Point;
-  title: TextBlock;
-  subtitle?: TextBlock;
   /** Outer boundaries come before the ones they hold (drawing order). */
   boundaries: BoundaryLayout[];
   elements: ElementLayout[];
@@ -124,8 +113,6 @@ export interface ArchitectureLayout {
   legend?: LegendLayout;
   kinds: KindLegendItem[];
 }
-
-type LaidEdge = GraphLayout["edges"] extends Map<string, infer E> ? E : never;
 
 interface MeasuredLeaf {
   width: number;

@@ -2,8 +2,8 @@ import { fitToViewBox } from "../../core/fit.js";
 import { type Arrow, type Box, round } from "../../core/geometry.js";
 import {
   type GraphEdge,
-  type GraphLayout,
   type GraphNode,
+  type LaidEdge,
   layoutGraph,
 } from "../../core/graph-layout.js";
 import type { ComponentType, Point } from "../../core/model.js";
@@ -49,8 +49,6 @@ export const DATA_FLOW_METRICS = {
   legendSwatch: 30,
 } as const;
 const M = DATA_FLOW_METRICS;
-
-type LaidEdge = GraphLayout["edges"] extends Map<string, infer E> ? E : never;
 
 export interface ElementLayout {
   id: string;

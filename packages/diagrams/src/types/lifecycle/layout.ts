@@ -2,12 +2,13 @@ import { fitToViewBox } from "../../core/fit.js";
 import { type Box, round } from "../../core/geometry.js";
 import {
   type GraphEdge,
-  type GraphLayout,
   type GraphNode,
+  type LaidEdge,
   layoutGraph,
 } from "../../core/graph-layout.js";
 import type { EdgeRole, Point } from "../../core/model.js";
 import type { ArrowLine } from "../../core/svg/boxes.js";
+import type { Frame } from "../../core/svg/document.js";
 import { lineHeight, place, type TextBlock, textBlock } from "../../core/text/block.js";
 import { placeHeading } from "../../core/text/heading.js";
 import { arrowAt, labelOn, translateBy } from "../../core/translate.js";
@@ -46,8 +47,6 @@ export const LIFECYCLE_METRICS = {
 } as const;
 const LM = LIFECYCLE_METRICS;
 
-type LaidEdge = GraphLayout["edges"] extends Map<string, infer E> ? E : never;
-
 export type StateShape = "state" | "composite" | "initial" | "final" | "choice";
 
 export interface StateLayout {
@@ -80,14 +79,8 @@ export interface NoteLayout {
   link: Point[];
 }
 
-export interface LifecycleLayout {
+export interface LifecycleLayout extends Frame {
   meta: LifecycleMeta;
-  width: number;
-  height: number;
-  scale: number;
-  offset: Point;
-  title: TextBlock;
-  subtitle?: TextBlock;
   /** Composite states come before the states they hold (drawing order). */
   states: StateLayout[];
   transitions: TransitionLayout[];

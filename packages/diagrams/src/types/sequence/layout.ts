@@ -4,7 +4,7 @@ import type { EdgeRole, Point } from "../../core/model.js";
 import { LEGEND_CATEGORY } from "../../core/model.js";
 import type { ArrowLine, BackedLabel, NodeBox } from "../../core/svg/boxes.js";
 import { brandMonogram } from "../../core/svg/brand.js";
-import type { LegendLayout } from "../../core/svg/document.js";
+import type { Frame, LegendLayout } from "../../core/svg/document.js";
 import { lineHeight, place, type TextBlock, textBlock } from "../../core/text/block.js";
 import { measureText } from "../../core/text/measure.js";
 import {
@@ -120,13 +120,7 @@ export interface GroupBoxLayout {
   label: TextBlock;
 }
 
-export interface SequenceLayout {
-  width: number;
-  height: number;
-  scale: number;
-  offset: Point;
-  title: TextBlock;
-  subtitle?: TextBlock;
+export interface SequenceLayout extends Frame {
   boxes: GroupBoxLayout[];
   participants: ParticipantLayout[];
   activations: ActivationLayout[];
