@@ -55,6 +55,11 @@ export function look(
   };
 }
 
+/** "1 lane", "3 lanes": a count and its noun, for the summary a type hands `svgDocument`. */
+export function counted(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /**
  * The whole document around a type's drawing: the root element whose <desc> is the subtitle,
  * then the type's one-sentence `summary`, for screen readers; then the title block and `body`,

@@ -1,6 +1,6 @@
 import type { RenderOptions } from "../../core/diagram-type.js";
 import type { EdgeBox } from "../../core/svg/boxes.js";
-import { look, renderLegend, svgDocument } from "../../core/svg/document.js";
+import { counted, look, renderLegend, svgDocument } from "../../core/svg/document.js";
 import { edgeStyle, renderEdge, renderEdgeLabel } from "../../core/svg/edge.js";
 import { renderNode } from "../../core/svg/node.js";
 import { text } from "../../core/svg/text.js";
@@ -105,10 +105,10 @@ function renderKinds(items: KindLegendItem[], theme: Theme): string {
 }
 
 function summary(layout: ArchitectureLayout): string {
-  const n = layout.elements.length;
-  const b = layout.boundaries.length;
-  const r = layout.relationships.length;
-  return `Architecture view "${layout.view.title}": ${n} element${n === 1 ? "" : "s"} in ${b} open boundar${b === 1 ? "y" : "ies"}, ${r} relationship${r === 1 ? "" : "s"}.`;
+  const elements = counted(layout.elements.length, "element");
+  const boundaries = counted(layout.boundaries.length, "open boundary", "open boundaries");
+  const relationships = counted(layout.relationships.length, "relationship");
+  return `Architecture view "${layout.view.title}": ${elements} in ${boundaries}, ${relationships}.`;
 }
 
 /** Renders one laid-out view to an SVG document (same layout, same bytes). */

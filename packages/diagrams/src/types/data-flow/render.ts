@@ -1,7 +1,7 @@
 import type { RenderOptions } from "../../core/diagram-type.js";
 import type { Box } from "../../core/geometry.js";
 import type { EdgeBox } from "../../core/svg/boxes.js";
-import { look, svgDocument } from "../../core/svg/document.js";
+import { counted, look, svgDocument } from "../../core/svg/document.js";
 import { edgeLabelGroup, labelBackground, renderEdge } from "../../core/svg/edge.js";
 import { ICON_PATHS } from "../../core/svg/icons.js";
 import { text } from "../../core/svg/text.js";
@@ -232,12 +232,11 @@ function renderLegend(legend: DataFlowLegend, theme: Theme): string {
 }
 
 function summary(layout: DataFlowLayout): string {
-  const n = layout.elements.length;
-  const f = layout.flows.length;
-  const b = layout.boundaries.length;
+  const elements = counted(layout.elements.length, "element");
+  const flows = counted(layout.flows.length, "data flow");
+  const boundaries = counted(layout.boundaries.length, "trust boundary", "trust boundaries");
   const crossing = layout.flows.filter((x) => x.crossings.length > 0).length;
-  const s = (k: number, word: string) => `${k} ${word}${k === 1 ? "" : "s"}`;
-  return `Data-flow diagram with ${s(n, "element")}, ${s(f, "data flow")} and ${s(b, "trust boundary").replace("boundarys", "boundaries")}; ${crossing} of the flows cross a trust boundary.`;
+  return `Data-flow diagram with ${elements}, ${flows} and ${boundaries}; ${crossing} of the flows cross a trust boundary.`;
 }
 
 /** Renders a laid-out data-flow diagram to an SVG document (same layout, same bytes). */

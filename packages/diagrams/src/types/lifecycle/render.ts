@@ -1,6 +1,6 @@
 import type { RenderOptions } from "../../core/diagram-type.js";
 import type { EdgeBox } from "../../core/svg/boxes.js";
-import { look, svgDocument } from "../../core/svg/document.js";
+import { counted, look, svgDocument } from "../../core/svg/document.js";
 import { renderEdge, renderEdgeLabel } from "../../core/svg/edge.js";
 import { text } from "../../core/svg/text.js";
 import { el, ID, num } from "../../core/svg/xml.js";
@@ -144,8 +144,8 @@ function renderNote(n: NoteLayout, theme: Theme): string {
 function summary(layout: LifecycleLayout): string {
   const named = layout.states.filter((s) => s.shape === "state" || s.shape === "composite");
   const names = named.map((s) => s.label?.lines.join(" ") ?? s.id);
-  const n = layout.transitions.length;
-  return `State machine with ${names.length} state${names.length === 1 ? "" : "s"} (${names.join(", ")}) and ${n} transition${n === 1 ? "" : "s"}.`;
+  const transitions = counted(layout.transitions.length, "transition");
+  return `State machine with ${counted(names.length, "state")} (${names.join(", ")}) and ${transitions}.`;
 }
 
 /** Renders a laid-out lifecycle to an SVG document (same layout, same bytes). */

@@ -1,6 +1,6 @@
 import type { Interaction, RenderOptions } from "../../core/diagram-type.js";
 import type { Point } from "../../core/model.js";
-import { look, renderLegend, svgDocument } from "../../core/svg/document.js";
+import { counted, look, renderLegend, svgDocument } from "../../core/svg/document.js";
 import { labelBackground } from "../../core/svg/edge.js";
 import { renderNode } from "../../core/svg/node.js";
 import { text } from "../../core/svg/text.js";
@@ -155,8 +155,7 @@ export function renderSequenceSvg(
 ): string {
   const { theme, showcase } = look(d.meta, options);
   const names = new Map(d.participants.map((p) => [p.id, p.label]));
-  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  const summary = `Sequence between ${count(d.participants.length, "participant")} (${d.participants.map((p) => p.label).join(", ")}) with ${count(l.messages.length, "message")}.`;
+  const summary = `Sequence between ${counted(d.participants.length, "participant")} (${d.participants.map((p) => p.label).join(", ")}) with ${counted(l.messages.length, "message")}.`;
   const body: string[] = [];
   if (l.boxes.length > 0) {
     const drawn = l.boxes

@@ -1,5 +1,5 @@
 import type { RenderOptions } from "../../core/diagram-type.js";
-import { look, renderLegend, svgDocument } from "../../core/svg/document.js";
+import { counted, look, renderLegend, svgDocument } from "../../core/svg/document.js";
 import { renderEdge, renderEdgeLabel } from "../../core/svg/edge.js";
 import { renderNode } from "../../core/svg/node.js";
 import { text } from "../../core/svg/text.js";
@@ -54,7 +54,8 @@ function renderBand(
 
 function summary(diagram: WorkflowDiagram): string {
   const labels = new Map(diagram.nodes.map((n) => [n.id, n.label]));
-  const counts = `Workflow with ${diagram.lanes.length} lane${diagram.lanes.length === 1 ? "" : "s"} (${diagram.lanes.map((l) => l.label).join(", ")}), ${diagram.nodes.length} step${diagram.nodes.length === 1 ? "" : "s"} and ${diagram.edges.length} connection${diagram.edges.length === 1 ? "" : "s"}.`;
+  const lanes = `${counted(diagram.lanes.length, "lane")} (${diagram.lanes.map((l) => l.label).join(", ")})`;
+  const counts = `Workflow with ${lanes}, ${counted(diagram.nodes.length, "step")} and ${counted(diagram.edges.length, "connection")}.`;
   if (!diagram.mainPath) return counts;
   return `${counts} Main path: ${diagram.mainPath.map((id) => labels.get(id) ?? id).join(" → ")}.`;
 }
