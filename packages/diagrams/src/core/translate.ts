@@ -1,7 +1,5 @@
 import { type Arrow, type Box, round } from "./geometry.js";
 import type { Point } from "./model.js";
-import type { BackedLabel } from "./svg/boxes.js";
-import { place, type TextBlock } from "./text/block.js";
 
 /**
  * Moves what a layout engine placed from its own origin into the drawing (by dx, dy), rounded
@@ -25,14 +23,4 @@ export function arrowAt(points: Point[]): Arrow {
   const before = points[points.length - 2] as Point;
   const len = Math.hypot(tip.x - before.x, tip.y - before.y) || 1;
   return { tip, dx: round((tip.x - before.x) / len), dy: round((tip.y - before.y) / len) };
-}
-
-/** A line's label: `block` centred on the background box the layout engine kept for it. */
-export function labelOn(block: TextBlock, background: Box): BackedLabel {
-  const text = place(
-    block,
-    background.x + (background.width - block.box.width) / 2,
-    background.y + (background.height - block.box.height) / 2,
-  );
-  return { ...text, background };
 }

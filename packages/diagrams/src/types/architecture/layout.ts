@@ -7,13 +7,14 @@ import {
   layoutGraph,
 } from "../../core/graph-layout.js";
 import { planLegend } from "../../core/legend.js";
+import { labelOn, stackedLabel } from "../../core/line-label.js";
 import { type ComponentType, type EdgeRole, LEGEND_CATEGORY } from "../../core/model.js";
 import type { ArrowLine, NodeBox } from "../../core/svg/boxes.js";
 import { brandMonogram } from "../../core/svg/brand.js";
 import type { Frame, LegendLayout } from "../../core/svg/document.js";
-import { lineHeight, place, type TextBlock, textBlock } from "../../core/text/block.js";
+import { place, type TextBlock, textBlock } from "../../core/text/block.js";
 import { placeHeading } from "../../core/text/heading.js";
-import { arrowAt, labelOn, translateBy } from "../../core/translate.js";
+import { arrowAt, translateBy } from "../../core/translate.js";
 import type { ArchitectureDiagram, Boundary, Element, RelationshipKind, View } from "./model.js";
 import { viewsOf } from "./model.js";
 import { type ProjectedView, projectView, type ViewItem, type ViewLeaf } from "./view.js";
@@ -159,19 +160,7 @@ function edgeText(
     (p): p is string => p !== undefined && p !== "",
   );
   if (parts.length === 0) return undefined;
-  const blocks = parts.map((p) => textBlock(p, AM.edgeLabelSize, "regular", AM.labelMaxWidth, 3));
-  const lines = blocks.flatMap((b) => b.lines);
-  return {
-    lines,
-    size: AM.edgeLabelSize,
-    weight: "regular",
-    box: {
-      x: 0,
-      y: 0,
-      width: round(Math.max(...blocks.map((b) => b.box.width))),
-      height: lines.length * lineHeight(AM.edgeLabelSize),
-    },
-  };
+  return stackedLabel(parts, AM.edgeLabelSize, AM.labelMaxWidth);
 }
 
 /** The view named `viewId`, or the first; throws on an id the description does not have. */

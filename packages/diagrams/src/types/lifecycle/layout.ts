@@ -6,12 +6,13 @@ import {
   type LaidEdge,
   layoutGraph,
 } from "../../core/graph-layout.js";
+import { labelOn, stackedLabel } from "../../core/line-label.js";
 import type { EdgeRole, Point } from "../../core/model.js";
 import type { ArrowLine } from "../../core/svg/boxes.js";
 import type { Frame } from "../../core/svg/document.js";
-import { lineHeight, place, type TextBlock, textBlock } from "../../core/text/block.js";
+import { place, type TextBlock, textBlock } from "../../core/text/block.js";
 import { placeHeading } from "../../core/text/heading.js";
-import { arrowAt, labelOn, translateBy } from "../../core/translate.js";
+import { arrowAt, translateBy } from "../../core/translate.js";
 import {
   allStates,
   type LifecycleDiagram,
@@ -119,23 +120,6 @@ function measureState(state: State): Measured {
   return measured;
 }
 
-function labelBlock(lines: string[]): TextBlock {
-  // Each part (event, [guard], / action) wraps on its own, so a part never shares a line.
-  const blocks = lines.map((l) => textBlock(l, LM.edgeLabelSize, "regular", LM.labelMaxWidth, 3));
-  const all = blocks.flatMap((b) => b.lines);
-  return {
-    lines: all,
-    size: LM.edgeLabelSize,
-    weight: "regular",
-    box: {
-      x: 0,
-      y: 0,
-      width: round(Math.max(...blocks.map((b) => b.box.width))),
-      height: all.length * lineHeight(LM.edgeLabelSize),
-    },
-  };
-}
-
 const SPACING = { node: LM.nodeGap, edge: 14, layer: LM.layerGap } as const;
 
 /**
@@ -176,7 +160,7 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
     const lines = transitionText(t);
     const edge: GraphEdge = { id, from: t.from, to: t.to };
     if (lines.length > 0) {
-      const block = labelBlock(lines);
+      const block = stackedLabel(lines, LM.edgeLabelSize, LM.labelMaxWidth);
       labels.set(id, block);
       edge.label = {
         width: block.box.width + 2 * LM.labelPad,
