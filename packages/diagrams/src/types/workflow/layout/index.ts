@@ -170,6 +170,8 @@ function widenGuttersForLabels(
 interface Growth {
   cols: number[];
   gaps: number[];
+  /** Per lane gap: true once it grew for a label (see Channels.spreadYs). */
+  spread: boolean[];
 }
 
 /** Text measured once per layout, however many passes it takes. */
@@ -214,6 +216,7 @@ function settle(diagram: WorkflowDiagram, measured: Measured, from?: Growth): Pa
     growth = {
       cols: xShort.map((n, c) => (before?.cols[c] ?? 0) + roomFor("x", n)),
       gaps: yShort.map((n, l) => (before?.gaps[l] ?? 0) + roomFor("y", n)),
+      spread: before?.spread ?? [],
     };
   }
 }
@@ -233,6 +236,7 @@ function labelGrowth(pass: Pass, crowded: ReturnType<typeof labelEdges>): Growth
   const gaps = [...pass.growth.gaps];
   const colNeed = xs.map(() => 0);
   const gapNeed = ys.map(() => 0);
+  const spread: boolean[] = [];
   const nearest = (lines: number[], v: number) =>
     lines.reduce(
       (best, l, i) => (Math.abs(l - v) < Math.abs((lines[best] as number) - v) ? i : best),
@@ -246,8 +250,10 @@ function labelGrowth(pass: Pass, crowded: ReturnType<typeof labelEdges>): Growth
     // A run along a gap or gutter needs it deeper; one across, the gutter or gap it crosses.
     const gap = horizontal ? within(ys, yRoom, a.y) : -1;
     const gutter = horizontal ? -1 : within(xs, xRoom, a.x);
-    if (gap >= 0) gapNeed[gap] = Math.max(gapNeed[gap] as number, height + LABEL_MARGIN);
-    else if (gutter >= 0)
+    if (gap >= 0) {
+      gapNeed[gap] = Math.max(gapNeed[gap] as number, height + LABEL_MARGIN);
+      spread[gap] = true;
+    } else if (gutter >= 0)
       colNeed[gutter] = Math.max(colNeed[gutter] as number, width + LABEL_MARGIN);
     else if (horizontal) {
       const c = nearest(xs, mid.x);
@@ -260,6 +266,7 @@ function labelGrowth(pass: Pass, crowded: ReturnType<typeof labelEdges>): Growth
   return {
     cols: cols.map((g, c) => g + (colNeed[c] as number)),
     gaps: gaps.map((g, l) => g + (gapNeed[l] as number)),
+    spread: ys.map((_, l) => pass.growth.spread[l] === true || spread[l] === true),
   };
 }
 
@@ -493,6 +500,12 @@ function layOut(
         bx + (bw - label.box.width) / 2,
         phaseHeaderY + (M.phaseHeaderHeight - label.box.height) / 2,
       ),
+      caption: {
+        x: round(bx),
+        y: round(phaseHeaderY),
+        width: round(bw),
+        height: M.phaseHeaderHeight,
+      },
     };
   });
   const groupLayouts: BandLayout[] = groups.map((g) => {
@@ -502,11 +515,13 @@ function layOut(
     const by = (laneY[li] as number) + 6;
     const bh = (laneH[li] as number) - 12;
     const label = bandLabel(g.label, bw);
+    const caption = place(label, bx + 10, by + 7);
     return {
       id: g.id,
       variant: g.variant ?? "default",
       box: { x: round(bx), y: round(by), width: round(bw), height: round(bh) },
-      label: place(label, bx + 10, by + 7),
+      label: caption,
+      caption: caption.box,
     };
   });
 
@@ -610,6 +625,7 @@ function layOut(
     xRoom,
     yRoom,
     outsideRightX: round(x0 + bodyWidth + M.outsideChannel / 2 + 4),
+    spreadYs: growth?.spread,
   };
   const bounds = { x: 0, y: 0, width: contentW, height: contentH };
   const warnings: UnlocatedProblem[] = [];
@@ -698,6 +714,6 @@ function layOut(
     bands: [...phaseLayouts, ...groupLayouts],
     nodes,
     channels,
-    growth: { cols: colGap, gaps: laneGap.map((g) => g - M.laneGap) },
+    growth: { cols: colGap, gaps: laneGap.map((g) => g - M.laneGap), spread: growth?.spread ?? [] },
   };
 }

@@ -20,8 +20,15 @@ function slots(room: Room, first: number, step: number): number[] {
   return out;
 }
 
-/** The offsets of `count` tracks, lowest first; when fewer slots fit, evenly spread in the room. */
-function trackOffsets(count: number, free: number[], room: Room): number[] {
+/**
+ * The offsets of `count` tracks, lowest first; when fewer slots fit, or when `spread`, evenly
+ * spread in the room.
+ */
+function trackOffsets(count: number, free: number[], room: Room, spread = false): number[] {
+  if (spread) {
+    const spacing = (room.hi - room.lo) / (count + 1);
+    return Array.from({ length: count }, (_, t) => room.lo + (t + 1) * spacing);
+  }
   if (count <= free.length) return free.slice(0, count).sort((p, q) => p - q);
   const spacing = (room.hi - room.lo) / (count - 1);
   return Array.from({ length: count }, (_, t) => room.lo + t * spacing);
@@ -65,7 +72,7 @@ export function roomFor(axis: "x" | "y", short: number): number {
  */
 export function separateTracks(paths: Point[][], channels: Channels): Tracks {
   const out = paths.map((p) => p.map((q) => ({ ...q })));
-  const nudge = (axis: "x" | "y", lines: number[], rooms: Room[]): number[] => {
+  const nudge = (axis: "x" | "y", lines: number[], rooms: Room[], spread?: boolean[]): number[] => {
     const other = axis === "x" ? "y" : "x";
     const short = lines.map(() => 0);
     const groups = new Map<number, { path: number; seg: number; lo: number; hi: number }[]>();
@@ -105,7 +112,7 @@ export function separateTracks(paths: Point[][], channels: Channels): Tracks {
       const free = axis === "x" ? slots(room, X_FIRST, X_STEP) : slots(room, Y_STEP, Y_STEP);
       short[line] = Math.max(0, count - free.length);
       if (count < 2) continue;
-      const offsets = trackOffsets(count, free, room);
+      const offsets = trackOffsets(count, free, room, spread?.[line] === true);
       const at = lines[line] as number;
       list.forEach((s, k) => {
         const offset = offsets[assigned[k] as number] as number;
@@ -116,7 +123,7 @@ export function separateTracks(paths: Point[][], channels: Channels): Tracks {
     }
     return short;
   };
-  const yShort = nudge("y", channels.ys, channels.yRoom);
+  const yShort = nudge("y", channels.ys, channels.yRoom, channels.spreadYs);
   const xShort = nudge("x", channels.xs, channels.xRoom);
   return { paths: out, xShort, yShort };
 }
