@@ -3,7 +3,7 @@ import type { Box } from "../src/core/geometry.js";
 import { VISUAL_PRESETS, type WorkflowDiagram } from "../src/types/workflow/model.js";
 import { renderSvg } from "../src/types/workflow/render.js";
 import { renderCases } from "./support/cases.js";
-import { denseWorkflow } from "./support/dense.js";
+import { denseWorkflow, variedWorkflow } from "./support/dense.js";
 import { routingDefects } from "./support/route-check.js";
 import { readSvgScene } from "./support/svg-scene.js";
 import { validateWorkflow } from "./support/workflow.js";
@@ -11,12 +11,13 @@ import { validateWorkflow } from "./support/workflow.js";
 const defectsOf = (diagram: WorkflowDiagram, preset?: (typeof VISUAL_PRESETS)[number]) =>
   routingDefects(readSvgScene(renderSvg(diagram, preset ? { preset } : {})));
 
-const dense = (seed: number): WorkflowDiagram => {
-  const diagram = denseWorkflow(seed);
+const valid = (diagram: WorkflowDiagram): WorkflowDiagram => {
   const checked = validateWorkflow(JSON.stringify(diagram));
   if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
   return diagram;
 };
+
+const SEEDS = Array.from({ length: 100 }, (_, i) => i + 1);
 
 const two = (extra: Partial<WorkflowDiagram>): WorkflowDiagram => ({
   schema_version: 1,
@@ -118,9 +119,55 @@ describe("routing and labelling on every example, in every preset", () => {
 });
 
 describe("routing and labelling on dense generated workflows (6 lanes × 6 columns, 45 edges)", () => {
-  for (const seed of [1, 2, 3]) {
+  for (const seed of SEEDS) {
     it(`seed ${seed}`, () => {
-      expect(defectsOf(dense(seed))).toEqual([]);
+      expect(defectsOf(valid(denseWorkflow(seed)))).toEqual([]);
+    });
+  }
+});
+
+describe("the varied dense generator gives what it promises", () => {
+  const words = (label: string | undefined) => (label ? label.split(" ").length : 0);
+  it("valid workflows of 7 lanes, 40 nodes and 60 edges, the same for the same seed", () => {
+    for (const seed of SEEDS) {
+      const d = valid(variedWorkflow(seed));
+      expect([d.lanes.length, d.nodes.length, d.edges.length]).toEqual([7, 40, 60]);
+      expect(Math.max(...d.edges.map((e) => words(e.label)))).toBeLessThanOrEqual(6);
+      expect(new Set(d.groups?.map((g) => g.lane)).size).toBe(2);
+    }
+    expect(variedWorkflow(7)).toEqual(variedWorkflow(7));
+    expect(variedWorkflow(7)).not.toEqual(variedWorkflow(8));
+  });
+
+  it("across the seeds: long labels, route hints, edges within one column and within one lane", () => {
+    const all = SEEDS.map(variedWorkflow);
+    const edges = all.flatMap((d) => {
+      const at = new Map(d.nodes.map((n) => [n.id, n]));
+      return d.edges.map((e) => ({ e, from: at.get(e.from), to: at.get(e.to) }));
+    });
+    expect(edges.some(({ e }) => words(e.label) === 6)).toBe(true);
+    const routes = new Set(edges.flatMap(({ e }) => (e.route ? [e.route] : [])));
+    expect([...routes].sort()).toEqual([
+      "auto",
+      "bottom-channel",
+      "drop",
+      "outside-right",
+      "return-left",
+      "straight",
+      "up-channel",
+    ]);
+    expect(edges.some(({ e }) => e.labelSegment !== undefined)).toBe(true);
+    expect(edges.some(({ from, to }) => from?.col === to?.col)).toBe(true);
+    expect(edges.some(({ from, to }) => from?.lane === to?.lane && from?.col !== to?.col)).toBe(
+      true,
+    );
+  });
+});
+
+describe("routing and labelling on varied dense workflows (7 lanes, 40 nodes, 60 edges, route hints)", () => {
+  for (const seed of SEEDS) {
+    it(`seed ${seed}`, () => {
+      expect(defectsOf(valid(variedWorkflow(seed)))).toEqual([]);
     });
   }
 });
