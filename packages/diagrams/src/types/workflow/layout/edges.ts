@@ -295,12 +295,18 @@ function wrappings(label: string, blocks: LabelBlocks): LabelWrappings {
   return found;
 }
 
-/** The narrower wrappings of a label, in as many lines as its first (when more than one), then three. */
+/** The most lines a narrower wrapping of a label takes: tall, but it fits beside a short run. */
+const NARROWEST_LINES = 4;
+
+/**
+ * The narrower wrappings of a label, in as many lines as its first (at least two), then one
+ * line more at a time up to NARROWEST_LINES.
+ */
 function narrower(label: string, wrapped: LabelWrappings): TextBlock[] {
   if (!wrapped.narrower) {
     const out: TextBlock[] = [];
     let last = wrapped.first;
-    for (let lines = Math.max(2, wrapped.first.lines.length); lines <= 3; lines++) {
+    for (let lines = Math.max(2, wrapped.first.lines.length); lines <= NARROWEST_LINES; lines++) {
       const b = balanced(label, lines, last.box.width - MIN_SAVING);
       if (b) {
         out.push(b);

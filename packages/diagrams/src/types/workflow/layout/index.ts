@@ -172,6 +172,8 @@ interface Growth {
   gaps: number[];
   /** Per lane gap: true once it grew for a label (see Channels.spreadYs). */
   spread: boolean[];
+  /** Room added right of the `outside-right` channels, for labels beside them. */
+  outside: number;
 }
 
 /** Text measured once per layout, however many passes it takes. */
@@ -217,6 +219,7 @@ function settle(diagram: WorkflowDiagram, measured: Measured, from?: Growth): Pa
       cols: xShort.map((n, c) => (before?.cols[c] ?? 0) + roomFor("x", n)),
       gaps: yShort.map((n, l) => (before?.gaps[l] ?? 0) + roomFor("y", n)),
       spread: before?.spread ?? [],
+      outside: before?.outside ?? 0,
     };
   }
 }
@@ -237,6 +240,8 @@ function labelGrowth(pass: Pass, crowded: ReturnType<typeof labelEdges>): Growth
   const colNeed = xs.map(() => 0);
   const gapNeed = ys.map(() => 0);
   const spread: boolean[] = [];
+  let outside = 0;
+  const bodyRight = (xs[xs.length - 1] as number) + (xRoom[xRoom.length - 1] as Room).hi;
   const nearest = (lines: number[], v: number) =>
     lines.reduce(
       (best, l, i) => (Math.abs(l - v) < Math.abs((lines[best] as number) - v) ? i : best),
@@ -250,7 +255,8 @@ function labelGrowth(pass: Pass, crowded: ReturnType<typeof labelEdges>): Growth
     // A run along a gap or gutter needs it deeper; one across, the gutter or gap it crosses.
     const gap = horizontal ? within(ys, yRoom, a.y) : -1;
     const gutter = horizontal ? -1 : within(xs, xRoom, a.x);
-    if (gap >= 0) {
+    if (!horizontal && a.x > bodyRight) outside = Math.max(outside, width + LABEL_MARGIN);
+    else if (gap >= 0) {
       gapNeed[gap] = Math.max(gapNeed[gap] as number, height + LABEL_MARGIN);
       spread[gap] = true;
     } else if (gutter >= 0)
@@ -267,6 +273,7 @@ function labelGrowth(pass: Pass, crowded: ReturnType<typeof labelEdges>): Growth
     cols: cols.map((g, c) => g + (colNeed[c] as number)),
     gaps: gaps.map((g, l) => g + (gapNeed[l] as number)),
     spread: ys.map((_, l) => pass.growth.spread[l] === true || spread[l] === true),
+    outside: pass.growth.outside + outside,
   };
 }
 
@@ -346,7 +353,8 @@ function layOut(
   const outsideCount = diagram.edges.filter(
     (e) => e.route === "outside-right" && e.channelX === undefined,
   ).length;
-  const outsideWidth = usesOutside ? M.outsideChannel + 10 * (outsideCount - 1) : 0;
+  const outsideBase = usesOutside ? M.outsideChannel + 10 * (outsideCount - 1) : 0;
+  const outsideWidth = usesOutside ? outsideBase + (growth?.outside ?? 0) : 0;
 
   const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
   const colGap = Array.from({ length: nCols + 1 }, (_, c) => growth?.cols[c] ?? 0);
@@ -398,7 +406,7 @@ function layOut(
   }
   // The title takes the width of the natural grid filled to the requested size: gutters grown
   // for tracks never rewrap it, so its warnings do not depend on the routes.
-  const titleWidth = Math.max(naturalBody, targetW - 2 * M.margin - outsideWidth);
+  const titleWidth = Math.max(naturalBody, targetW - 2 * M.margin - outsideBase);
   if (titleWidth > naturalBody) {
     title = textBlock(diagram.meta.title, M.titleSize, "semibold", titleWidth, 2);
     if (subtitle && subtitleText) {
@@ -626,6 +634,7 @@ function layOut(
     yRoom,
     outsideRightX: round(x0 + bodyWidth + M.outsideChannel / 2 + 4),
     spreadYs: growth?.spread,
+    busyMiddleXs: colX.map((_, c) => phases.some((p) => p.fromCol === c || p.toCol + 1 === c)),
   };
   const bounds = { x: 0, y: 0, width: contentW, height: contentH };
   const warnings: UnlocatedProblem[] = [];
@@ -714,6 +723,11 @@ function layOut(
     bands: [...phaseLayouts, ...groupLayouts],
     nodes,
     channels,
-    growth: { cols: colGap, gaps: laneGap.map((g) => g - M.laneGap), spread: growth?.spread ?? [] },
+    growth: {
+      cols: colGap,
+      gaps: laneGap.map((g) => g - M.laneGap),
+      spread: growth?.spread ?? [],
+      outside: growth?.outside ?? 0,
+    },
   };
 }

@@ -25,6 +25,11 @@ export interface Channels {
    * whole room instead of lying 4 apart, and a label beside one does not touch the next.
    */
   spreadYs?: boolean[];
+  /**
+   * Per gutter of `xs`: true when a phase outline runs 3 units from its middle line, so no
+   * track takes the middle (a line there reads as drawn on the outline).
+   */
+  busyMiddleXs?: boolean[];
 }
 
 export interface Endpoint {
