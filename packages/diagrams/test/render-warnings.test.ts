@@ -7,7 +7,7 @@ import { layoutDiagram, layoutWarnings } from "../src/types/workflow/layout/inde
 import type { WorkflowDiagram } from "../src/types/workflow/model.js";
 import { renderCases } from "./support/cases.js";
 import { runCli } from "./support/cli.js";
-import { denseWorkflow } from "./support/dense.js";
+import { denseWorkflow, variedWorkflow } from "./support/dense.js";
 
 const dir = mkdtempSync(join(tmpdir(), "diagrams-warnings-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,6 +68,8 @@ describe("validate finds the warnings without drawing, the same ones render find
   const cases = [
     ...renderCases(),
     ...[1, 2, 3].map((seed) => ({ name: `dense-${seed}`, diagram: denseWorkflow(seed) })),
+    // Route hints between ends that do not suit them are what gives warnings.
+    ...[1, 2, 3].map((seed) => ({ name: `varied-${seed}`, diagram: variedWorkflow(seed) })),
   ];
   for (const c of cases) {
     it(c.name, () => {

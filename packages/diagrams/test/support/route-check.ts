@@ -4,6 +4,12 @@ import type { SvgScene } from "./svg-scene.js";
 
 /** Closer than this, two parallel lines read as one. */
 export const MIN_SEPARATION = 4;
+/**
+ * Closer than this to an outline, a line reads as drawn on it: a phase's or group's border is
+ * drawn darker (often dashed) than a lane's faint edge, which tracks may approach to 3 units;
+ * tracks keep 4 units from a group's border and 9 from a phase's.
+ */
+const OUTLINE_NEAR = { lane: 2, phase: 3.5, group: 3.5 } as const;
 /** Parallel lines sharing less than this length only meet (at a port or a crossing). */
 const MIN_SHARED = 8;
 
@@ -129,10 +135,11 @@ export function routingDefects(scene: SvgScene): string[] {
       }
     }
     for (const o of scene.outlines) {
+      const near = OUTLINE_NEAR[o.kind];
       const on = segs.some((s) =>
         boxSides(o.box).some((side) => {
           const run = parallelRun(s, side);
-          return run !== undefined && run.apart < 2 && run.shared > MIN_SHARED;
+          return run !== undefined && run.apart < near && run.shared > MIN_SHARED;
         }),
       );
       if (on) out.push(`on-outline ${e.id}: ${o.kind} ${o.id}`);

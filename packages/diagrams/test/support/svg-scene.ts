@@ -17,8 +17,17 @@ export interface SvgScene {
     points: Point[];
     arrow: Box;
   }[];
-  labels: { edge: string; box: Box }[];
+  /** Edge labels: the background's box and the text, its lines joined by spaces. */
+  labels: { edge: string; box: Box; text: string }[];
 }
+
+const unescapeXml = (text: string) =>
+  text
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&#39;", "'")
+    .replaceAll("&amp;", "&");
 
 const attr = (tag: string, name: string): string | undefined =>
   new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
@@ -148,7 +157,12 @@ export function readSvgScene(svg: string): SvgScene {
   }
   for (const g of groups(svg, /<g class="edge-label"[^>]*>/g)) {
     const rect = /<rect\s[^>]*>/.exec(g.body)?.[0];
-    if (rect) scene.labels.push({ edge: attr(g.tag, "data-edge") ?? "", box: rectOf(rect) });
+    const text = [...g.body.matchAll(/<tspan[^>]*>([^<]*)<\/tspan>/g)]
+      .map((m) => unescapeXml(m[1] ?? ""))
+      .join(" ");
+    if (rect) {
+      scene.labels.push({ edge: attr(g.tag, "data-edge") ?? "", box: rectOf(rect), text });
+    }
   }
   return scene;
 }

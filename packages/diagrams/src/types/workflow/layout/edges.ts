@@ -1,4 +1,5 @@
 import { boundsOf, round, simplify } from "../../../core/geometry.js";
+import { measureText } from "../../../core/text/measure.js";
 import type { Edge, EdgeRole, Point, Side, WorkflowDiagram } from "../model.js";
 import { type LabelScene, placeEdgeLabel } from "./labels.js";
 import { cutMessage, isCut, METRICS as M, textBlock } from "./metrics.js";
@@ -232,7 +233,7 @@ export function routeEdges(
     const before = points[points.length - 2] as Point;
     const len = Math.hypot(tip.x - before.x, tip.y - before.y) || 1;
     if (edge.label !== undefined && edge.label !== "") {
-      const block = labelBlock(edge.label, blocks);
+      const block = wrappings(edge.label, blocks).first;
       if (isCut(block, edge.label)) {
         warn("render/text-cut", `/edges/${p.index}/label`, cutMessage(block));
       }
@@ -252,16 +253,69 @@ export function routeEdges(
   return { edges, xShort: tracks.xShort, yShort: tracks.yShort };
 }
 
-/** Edge labels wrapped once per layout, however many passes it takes (by label text). */
-export type LabelBlocks = Map<string, TextBlock>;
+/** An edge label's wrappings: at the label width, then narrower ones that cut nothing. */
+export interface LabelWrappings {
+  first: TextBlock;
+  /** Made on first use: most labels find a clear spot at their first wrapping. */
+  narrower?: TextBlock[];
+}
 
-function labelBlock(label: string, blocks: LabelBlocks): TextBlock {
-  let block = blocks.get(label);
-  if (!block) {
-    block = textBlock(label, M.edgeLabelSize, "regular", M.edgeLabelWidth, 3);
-    blocks.set(label, block);
+/** Edge labels wrapped once per layout, however many passes it takes (by label text). */
+export type LabelBlocks = Map<string, LabelWrappings>;
+
+/** A narrower wrapping must save at least this much width to be worth trying. */
+const MIN_SAVING = 16;
+
+/**
+ * The narrowest wrapping of `label` in `lines` lines or fewer that cuts nothing (no word, no
+ * line) and is at most `widest` wide, or undefined when there is none.
+ */
+function balanced(label: string, lines: number, widest: number): TextBlock | undefined {
+  const wrap = (width: number) => textBlock(label, M.edgeLabelSize, "regular", width, lines);
+  // Never narrower than the widest word: wrapping would break it between characters.
+  const widestWord = Math.max(...label.split(/\s+/).map((w) => measureText(w, M.edgeLabelSize)));
+  let lo = Math.ceil(Math.max(measureText(label, M.edgeLabelSize) / lines, widestWord));
+  let hi = Math.floor(widest);
+  if (lo > hi || isCut(wrap(hi), label)) return undefined;
+  // Wider never takes more lines, so the narrowest width that fits is found by halving.
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (isCut(wrap(mid), label)) lo = mid + 1;
+    else hi = mid;
   }
-  return block;
+  return wrap(hi);
+}
+
+function wrappings(label: string, blocks: LabelBlocks): LabelWrappings {
+  let found = blocks.get(label);
+  if (!found) {
+    found = { first: textBlock(label, M.edgeLabelSize, "regular", M.edgeLabelWidth, 3) };
+    blocks.set(label, found);
+  }
+  return found;
+}
+
+/** The most lines a narrower wrapping of a label takes: tall, but it fits beside a short run. */
+const NARROWEST_LINES = 4;
+
+/**
+ * The narrower wrappings of a label, in as many lines as its first (at least two), then one
+ * line more at a time up to NARROWEST_LINES.
+ */
+function narrower(label: string, wrapped: LabelWrappings): TextBlock[] {
+  if (!wrapped.narrower) {
+    const out: TextBlock[] = [];
+    let last = wrapped.first;
+    for (let lines = Math.max(2, wrapped.first.lines.length); lines <= NARROWEST_LINES; lines++) {
+      const b = balanced(label, lines, last.box.width - MIN_SAVING);
+      if (b) {
+        out.push(b);
+        last = b;
+      }
+    }
+    wrapped.narrower = out;
+  }
+  return wrapped.narrower;
 }
 
 /**
@@ -281,7 +335,7 @@ export function labelEdges(
     edges: edges.map((e) => e.points),
     extents: edges.map((e) => boundsOf(e.points)),
     outlines: bands.map((b) => b.box),
-    captions: bands.map((b) => b.label.box),
+    captions: bands.map((b) => b.caption),
     placed: [],
     arrows: edges.map((e) => arrowBox(e.points, e.strokeWidth)),
     crowded: [],
@@ -289,7 +343,9 @@ export function labelEdges(
   edges.forEach((layout, k) => {
     const { edge } = layout;
     if (edge.label === undefined || edge.label === "") return;
-    layout.label = placeEdgeLabel(edge, k, labelBlock(edge.label, blocks), scene);
+    const label = edge.label;
+    const wrapped = wrappings(label, blocks);
+    layout.label = placeEdgeLabel(edge, k, wrapped.first, () => narrower(label, wrapped), scene);
   });
   return scene.crowded;
 }

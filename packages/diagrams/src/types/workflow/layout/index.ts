@@ -170,6 +170,10 @@ function widenGuttersForLabels(
 interface Growth {
   cols: number[];
   gaps: number[];
+  /** Per lane gap: true once it grew for a label (see Channels.spreadYs). */
+  spread: boolean[];
+  /** Room added right of the `outside-right` channels, for labels beside them. */
+  outside: number;
 }
 
 /** Text measured once per layout, however many passes it takes. */
@@ -214,6 +218,8 @@ function settle(diagram: WorkflowDiagram, measured: Measured, from?: Growth): Pa
     growth = {
       cols: xShort.map((n, c) => (before?.cols[c] ?? 0) + roomFor("x", n)),
       gaps: yShort.map((n, l) => (before?.gaps[l] ?? 0) + roomFor("y", n)),
+      spread: before?.spread ?? [],
+      outside: before?.outside ?? 0,
     };
   }
 }
@@ -233,6 +239,9 @@ function labelGrowth(pass: Pass, crowded: ReturnType<typeof labelEdges>): Growth
   const gaps = [...pass.growth.gaps];
   const colNeed = xs.map(() => 0);
   const gapNeed = ys.map(() => 0);
+  const spread: boolean[] = [];
+  let outside = 0;
+  const bodyRight = (xs[xs.length - 1] as number) + (xRoom[xRoom.length - 1] as Room).hi;
   const nearest = (lines: number[], v: number) =>
     lines.reduce(
       (best, l, i) => (Math.abs(l - v) < Math.abs((lines[best] as number) - v) ? i : best),
@@ -246,8 +255,11 @@ function labelGrowth(pass: Pass, crowded: ReturnType<typeof labelEdges>): Growth
     // A run along a gap or gutter needs it deeper; one across, the gutter or gap it crosses.
     const gap = horizontal ? within(ys, yRoom, a.y) : -1;
     const gutter = horizontal ? -1 : within(xs, xRoom, a.x);
-    if (gap >= 0) gapNeed[gap] = Math.max(gapNeed[gap] as number, height + LABEL_MARGIN);
-    else if (gutter >= 0)
+    if (!horizontal && a.x > bodyRight) outside = Math.max(outside, width + LABEL_MARGIN);
+    else if (gap >= 0) {
+      gapNeed[gap] = Math.max(gapNeed[gap] as number, height + LABEL_MARGIN);
+      spread[gap] = true;
+    } else if (gutter >= 0)
       colNeed[gutter] = Math.max(colNeed[gutter] as number, width + LABEL_MARGIN);
     else if (horizontal) {
       const c = nearest(xs, mid.x);
@@ -260,6 +272,8 @@ function labelGrowth(pass: Pass, crowded: ReturnType<typeof labelEdges>): Growth
   return {
     cols: cols.map((g, c) => g + (colNeed[c] as number)),
     gaps: gaps.map((g, l) => g + (gapNeed[l] as number)),
+    spread: ys.map((_, l) => pass.growth.spread[l] === true || spread[l] === true),
+    outside: pass.growth.outside + outside,
   };
 }
 
@@ -339,7 +353,8 @@ function layOut(
   const outsideCount = diagram.edges.filter(
     (e) => e.route === "outside-right" && e.channelX === undefined,
   ).length;
-  const outsideWidth = usesOutside ? M.outsideChannel + 10 * (outsideCount - 1) : 0;
+  const outsideBase = usesOutside ? M.outsideChannel + 10 * (outsideCount - 1) : 0;
+  const outsideWidth = usesOutside ? outsideBase + (growth?.outside ?? 0) : 0;
 
   const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
   const colGap = Array.from({ length: nCols + 1 }, (_, c) => growth?.cols[c] ?? 0);
@@ -391,7 +406,7 @@ function layOut(
   }
   // The title takes the width of the natural grid filled to the requested size: gutters grown
   // for tracks never rewrap it, so its warnings do not depend on the routes.
-  const titleWidth = Math.max(naturalBody, targetW - 2 * M.margin - outsideWidth);
+  const titleWidth = Math.max(naturalBody, targetW - 2 * M.margin - outsideBase);
   if (titleWidth > naturalBody) {
     title = textBlock(diagram.meta.title, M.titleSize, "semibold", titleWidth, 2);
     if (subtitle && subtitleText) {
@@ -493,6 +508,12 @@ function layOut(
         bx + (bw - label.box.width) / 2,
         phaseHeaderY + (M.phaseHeaderHeight - label.box.height) / 2,
       ),
+      caption: {
+        x: round(bx),
+        y: round(phaseHeaderY),
+        width: round(bw),
+        height: M.phaseHeaderHeight,
+      },
     };
   });
   const groupLayouts: BandLayout[] = groups.map((g) => {
@@ -502,11 +523,13 @@ function layOut(
     const by = (laneY[li] as number) + 6;
     const bh = (laneH[li] as number) - 12;
     const label = bandLabel(g.label, bw);
+    const caption = place(label, bx + 10, by + 7);
     return {
       id: g.id,
       variant: g.variant ?? "default",
       box: { x: round(bx), y: round(by), width: round(bw), height: round(bh) },
-      label: place(label, bx + 10, by + 7),
+      label: caption,
+      caption: caption.box,
     };
   });
 
@@ -610,6 +633,8 @@ function layOut(
     xRoom,
     yRoom,
     outsideRightX: round(x0 + bodyWidth + M.outsideChannel / 2 + 4),
+    spreadYs: growth?.spread,
+    busyMiddleXs: colX.map((_, c) => phases.some((p) => p.fromCol === c || p.toCol + 1 === c)),
   };
   const bounds = { x: 0, y: 0, width: contentW, height: contentH };
   const warnings: UnlocatedProblem[] = [];
@@ -698,6 +723,11 @@ function layOut(
     bands: [...phaseLayouts, ...groupLayouts],
     nodes,
     channels,
-    growth: { cols: colGap, gaps: laneGap.map((g) => g - M.laneGap) },
+    growth: {
+      cols: colGap,
+      gaps: laneGap.map((g) => g - M.laneGap),
+      spread: growth?.spread ?? [],
+      outside: growth?.outside ?? 0,
+    },
   };
 }

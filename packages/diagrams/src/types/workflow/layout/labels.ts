@@ -253,91 +253,145 @@ function cost(bg: Box, own: number, segment: number, scene: LabelScene, budget: 
   return total;
 }
 
+/** The best spot found for one wrapping of a label, and what it costs (rank + covering). */
+interface Found {
+  spot: Candidate;
+  cost: number;
+  /** What the wrapping adds to the cost (see NARROWER). */
+  penalty: number;
+}
+
+/** Whether the spot covers another edge, a caption, or leaves its own edge: crowded. */
+const isCrowded = ({ spot, cost, penalty }: Found) =>
+  cost - penalty - spot.rank >= OTHER_EDGE || spot.rank >= DETACHED;
+
 /**
- * Places an edge's label: at `labelAt` when given; otherwise on the candidate spot (see
- * `candidates`) that covers least: never a node, another label or the drawing's edge where a
- * spot avoids them, then as few other edges' lines and group or phase outlines as possible,
- * then the spot nearest the preferred one. `labelDx`/`labelDy` shift the result either way.
- * `own` is the edge's index in `scene.edges`.
+ * The candidate spot (see `candidates`) for a label wrapped as `block` that covers least: never a node,
+ * another label or the drawing's edge where a spot avoids them, then as few other edges' lines
+ * and group or phase outlines as possible, then the spot nearest the preferred one. Stops at
+ * `bound`: a spot costing that much or more is of no use to the caller.
+ */
+function bestSpot(
+  edge: Edge,
+  own: number,
+  block: TextBlock,
+  background: (c: Point, w: number, h: number) => Box,
+  scene: LabelScene,
+  bound: number,
+): Found | undefined {
+  const points = scene.edges[own] as Point[];
+  const w = block.box.width;
+  const h = block.box.height;
+  const { spots, far, order } = candidates(edge, points, w, h);
+  let farAdded = false;
+  // The stretch spots of the r-th segment tried are made only when the spots reach its
+  // rank (r * 8): most labels settle on their first segment.
+  const extra: Candidate[] = [];
+  let nextSegment = 0;
+  let k = 0;
+  const next = (): Candidate | undefined => {
+    for (;;) {
+      const cheap = spots[k];
+      const lazy = extra[0];
+      const head = lazy && (!cheap || lazy.rank <= cheap.rank) ? lazy : cheap;
+      if (nextSegment < order.length && (!head || head.rank >= nextSegment * 8 + 0.5)) {
+        const made = stretchSpots(
+          points,
+          order[nextSegment] as number,
+          nextSegment * 8,
+          own,
+          scene,
+          w,
+          h,
+        );
+        extra.push(...made);
+        extra.sort((p, q) => p.rank - q.rank);
+        nextSegment++;
+        continue;
+      }
+      if (!farAdded && (!head || head.rank >= DETACHED)) {
+        extra.push(...far);
+        extra.sort((p, q) => p.rank - q.rank);
+        farAdded = true;
+        continue;
+      }
+      if (head === lazy) extra.shift();
+      else k++;
+      return head;
+    }
+  };
+  let best: Found | undefined;
+  let bestCost = bound;
+  for (let spot = next(); spot; spot = next()) {
+    // Spots come cheapest-rank first and covering never costs less than nothing.
+    if (spot.rank >= bestCost) break;
+    const c =
+      spot.rank +
+      cost(background(spot.center, w, h), own, spot.segment, scene, bestCost - spot.rank);
+    if (c < bestCost) {
+      best = { spot, cost: c, penalty: 0 };
+      bestCost = c;
+    }
+  }
+  return best;
+}
+
+/**
+ * What a narrower wrapping of a label costs over its first: it is taken only where the first
+ * has no spot clear of other lines (or one clear spot only far worse along its edge).
+ */
+const NARROWER = 40;
+
+/**
+ * Places an edge's label: at `labelAt` when given; otherwise on the best spot (see `bestSpot`)
+ * for its `first` wrapping, or, when that one is crowded, for the `narrower` wrapping that
+ * covers least. `labelDx`/`labelDy` shift the result either way. `own` is the edge's index in
+ * `scene.edges`.
  */
 export function placeEdgeLabel(
   edge: Edge,
   own: number,
-  block: TextBlock,
+  first: TextBlock,
+  narrower: () => TextBlock[],
   scene: LabelScene,
 ): NonNullable<EdgeLayout["label"]> {
   const points = scene.edges[own] as Point[];
-  const w = block.box.width;
-  const h = block.box.height;
   const dx = edge.labelDx ?? 0;
   const dy = edge.labelDy ?? 0;
-  const background = (c: Point): Box => ({
+  const background = (c: Point, w: number, h: number): Box => ({
     x: round(c.x + dx - w / 2 - 4),
     y: round(c.y + dy - h / 2 - 2),
     width: round(w + 8),
     height: round(h + 4),
   });
+  let block = first;
   let center: Point;
   if (edge.labelAt) center = edge.labelAt;
   else {
-    const { spots, far, order } = candidates(edge, points, w, h);
-    let farAdded = false;
-    // The stretch spots of the r-th segment tried are made only when the spots reach its
-    // rank (r * 8): most labels settle on their first segment.
-    const extra: Candidate[] = [];
-    let nextSegment = 0;
-    let k = 0;
-    const next = (): Candidate | undefined => {
-      for (;;) {
-        const cheap = spots[k];
-        const lazy = extra[0];
-        const head = lazy && (!cheap || lazy.rank <= cheap.rank) ? lazy : cheap;
-        if (nextSegment < order.length && (!head || head.rank >= nextSegment * 8 + 0.5)) {
-          const made = stretchSpots(
-            points,
-            order[nextSegment] as number,
-            nextSegment * 8,
-            own,
-            scene,
-            w,
-            h,
-          );
-          extra.push(...made);
-          extra.sort((p, q) => p.rank - q.rank);
-          nextSegment++;
-          continue;
+    // There is always a first spot: an infinite bound keeps it.
+    let found = bestSpot(edge, own, first, background, scene, Number.POSITIVE_INFINITY) as Found;
+    if (isCrowded(found)) {
+      narrower().forEach((b, i) => {
+        if (!isCrowded(found)) return;
+        const penalty = (i + 1) * NARROWER;
+        const f = bestSpot(edge, own, b, background, scene, found.cost - penalty);
+        if (f && f.cost + penalty < found.cost) {
+          found = { spot: f.spot, cost: f.cost + penalty, penalty };
+          block = b;
         }
-        if (!farAdded && (!head || head.rank >= DETACHED)) {
-          extra.push(...far);
-          extra.sort((p, q) => p.rank - q.rank);
-          farAdded = true;
-          continue;
-        }
-        if (head === lazy) extra.shift();
-        else k++;
-        return head;
-      }
-    };
-    let best = spots[0] as Candidate;
-    let bestCost = Number.POSITIVE_INFINITY;
-    for (let spot = next(); spot; spot = next()) {
-      // Spots come cheapest-rank first and covering never costs less than nothing.
-      if (spot.rank >= bestCost) break;
-      const c =
-        spot.rank + cost(background(spot.center), own, spot.segment, scene, bestCost - spot.rank);
-      if (c < bestCost) {
-        best = spot;
-        bestCost = c;
-      }
+      });
     }
-    center = best.center;
-    if (bestCost - best.rank >= OTHER_EDGE || best.rank >= DETACHED) {
-      const a = points[best.segment] as Point;
-      const b = points[best.segment + 1] as Point;
-      scene.crowded.push({ a, b, width: w + 8, height: h + 4 });
+    const { spot } = found;
+    center = spot.center;
+    if (isCrowded(found)) {
+      const a = points[spot.segment] as Point;
+      const b = points[spot.segment + 1] as Point;
+      scene.crowded.push({ a, b, width: block.box.width + 8, height: block.box.height + 4 });
     }
   }
-  const bg = background(center);
+  const w = block.box.width;
+  const h = block.box.height;
+  const bg = background(center, w, h);
   scene.placed.push(bg);
   return {
     ...block,

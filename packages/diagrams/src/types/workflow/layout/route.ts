@@ -20,6 +20,16 @@ export interface Channels {
   yRoom: Room[];
   /** The vertical channel outside the lanes on the right, for `outside-right`. */
   outsideRightX: number;
+  /**
+   * Per gap of `ys`: true when it grew to give a label room, so its tracks spread over the
+   * whole room instead of lying 4 apart, and a label beside one does not touch the next.
+   */
+  spreadYs?: boolean[];
+  /**
+   * Per gutter of `xs`: true when a phase outline runs 3 units from its middle line, so no
+   * track takes the middle (a line there reads as drawn on the outline).
+   */
+  busyMiddleXs?: boolean[];
 }
 
 export interface Endpoint {

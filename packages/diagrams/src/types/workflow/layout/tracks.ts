@@ -20,8 +20,15 @@ function slots(room: Room, first: number, step: number): number[] {
   return out;
 }
 
-/** The offsets of `count` tracks, lowest first; when fewer slots fit, evenly spread in the room. */
-function trackOffsets(count: number, free: number[], room: Room): number[] {
+/**
+ * The offsets of `count` tracks, lowest first; when fewer slots fit, or when `spread`, evenly
+ * spread in the room.
+ */
+function trackOffsets(count: number, free: number[], room: Room, spread = false): number[] {
+  if (spread) {
+    const spacing = (room.hi - room.lo) / (count + 1);
+    return Array.from({ length: count }, (_, t) => room.lo + (t + 1) * spacing);
+  }
   if (count <= free.length) return free.slice(0, count).sort((p, q) => p - q);
   const spacing = (room.hi - room.lo) / (count - 1);
   return Array.from({ length: count }, (_, t) => room.lo + t * spacing);
@@ -40,6 +47,34 @@ function channelOf(at: number, lines: number[], rooms: Room[]): number {
     }
   });
   return best;
+}
+
+/**
+ * The lane gap whose room lies within OUTLINE_REACH of `at`, or -1: a run there lies along the
+ * lane outline beside the room.
+ */
+function channelBeside(at: number, lines: number[], rooms: Room[]): number {
+  return lines.findIndex((l, i) => {
+    const room = rooms[i] as Room;
+    return at - l >= room.lo - OUTLINE_REACH && at - l <= room.hi + OUTLINE_REACH;
+  });
+}
+
+/**
+ * How far outside a gap's room a run still counts as lying along the lane outline there: the
+ * outline is 3 units beyond the room, and a run up to 3 units past it reads as on it too.
+ */
+const OUTLINE_REACH = 6;
+
+/** An inner run of an edge in a channel. */
+interface Run {
+  path: number;
+  /** Index of the run's first point in its path. */
+  seg: number;
+  lo: number;
+  hi: number;
+  /** True when the run lies along an outline, so it moves to a track even when alone. */
+  misplaced: boolean;
 }
 
 /** What separating the tracks found: the paths, and how many tracks each channel lacked room for. */
@@ -65,10 +100,16 @@ export function roomFor(axis: "x" | "y", short: number): number {
  */
 export function separateTracks(paths: Point[][], channels: Channels): Tracks {
   const out = paths.map((p) => p.map((q) => ({ ...q })));
-  const nudge = (axis: "x" | "y", lines: number[], rooms: Room[]): number[] => {
+  const nudge = (
+    axis: "x" | "y",
+    lines: number[],
+    rooms: Room[],
+    spread?: boolean[],
+    busyMiddle?: boolean[],
+  ): number[] => {
     const other = axis === "x" ? "y" : "x";
     const short = lines.map(() => 0);
-    const groups = new Map<number, { path: number; seg: number; lo: number; hi: number }[]>();
+    const groups = new Map<number, Run[]>();
     out.forEach((path, pi) => {
       for (let i = 1; i < path.length - 2; i++) {
         const a = path[i] as Point;
@@ -76,15 +117,21 @@ export function separateTracks(paths: Point[][], channels: Channels): Tracks {
         if (Math.abs(a[axis] - b[axis]) > 0.01) continue;
         const at = a[axis];
         // A run off the middle line (set by a bias or a channel) but in the channel's room
-        // shares its tracks, so it never lies on another run there.
-        const line = channelOf(at, lines, rooms);
+        // shares its tracks, so it never lies on another run there. One just outside a lane
+        // gap's room lies along a lane outline: it is taken into the gap.
+        let line = channelOf(at, lines, rooms);
+        const outside = line < 0 && axis === "y";
+        if (outside) line = channelBeside(at, lines, rooms);
         if (line < 0) continue;
+        const offset = at - (lines[line] as number);
         const list = groups.get(line) ?? [];
         list.push({
           path: pi,
           seg: i,
           lo: Math.min(a[other], b[other]),
           hi: Math.max(a[other], b[other]),
+          // A lone run keeps its place, unless it lies along an outline.
+          misplaced: outside || (busyMiddle?.[line] === true && Math.abs(offset) < X_FIRST / 2),
         });
         groups.set(line, list);
       }
@@ -102,10 +149,11 @@ export function separateTracks(paths: Point[][], channels: Channels): Tracks {
       });
       const count = trackEnds.length;
       const room = rooms[line] ?? { lo: 0, hi: 0 };
-      const free = axis === "x" ? slots(room, X_FIRST, X_STEP) : slots(room, Y_STEP, Y_STEP);
+      const all = axis === "x" ? slots(room, X_FIRST, X_STEP) : slots(room, Y_STEP, Y_STEP);
+      const free = busyMiddle?.[line] === true ? all.filter((o) => o !== 0) : all;
       short[line] = Math.max(0, count - free.length);
-      if (count < 2) continue;
-      const offsets = trackOffsets(count, free, room);
+      if (count < 2 && !list.some((s) => s.misplaced)) continue;
+      const offsets = trackOffsets(count, free, room, spread?.[line] === true);
       const at = lines[line] as number;
       list.forEach((s, k) => {
         const offset = offsets[assigned[k] as number] as number;
@@ -116,8 +164,8 @@ export function separateTracks(paths: Point[][], channels: Channels): Tracks {
     }
     return short;
   };
-  const yShort = nudge("y", channels.ys, channels.yRoom);
-  const xShort = nudge("x", channels.xs, channels.xRoom);
+  const yShort = nudge("y", channels.ys, channels.yRoom, channels.spreadYs);
+  const xShort = nudge("x", channels.xs, channels.xRoom, undefined, channels.busyMiddleXs);
   return { paths: out, xShort, yShort };
 }
 

@@ -23,6 +23,8 @@ export interface BandLayout {
   variant: BandVariant;
   box: Box;
   label: TextBlock;
+  /** What an edge label must not cover: a phase's header strip, a group's caption text. */
+  caption: Box;
 }
 
 export interface NodeLayout extends NodeBox {
