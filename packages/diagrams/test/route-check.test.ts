@@ -96,6 +96,14 @@ describe("the routing checker finds each kind of defect in a real render", () =>
     expect(found).toContainEqual(expect.stringMatching(/^label-ambiguous bd: ab as near/));
   });
 
+  it("a label over a lane's header cell", () => {
+    const d = two({ edges: [{ id: "ab", from: "a", to: "b" }] });
+    const header = readSvgScene(renderSvg(d)).captions.find((c) => c.id === "top")?.box as Box;
+    const center = { x: header.x + header.width / 2, y: header.y + header.height / 2 };
+    d.edges = [{ id: "ab", from: "a", to: "b", label: "on the header", labelAt: center }];
+    expect(defectsOf(d)).toContain("text-overlap ab: caption top");
+  });
+
   it("an edge along a phase outline", () => {
     const d = two({
       phases: [{ id: "p", label: "Phase", fromCol: 0, toCol: 0 }],

@@ -7,7 +7,7 @@ export interface SvgScene {
   nodes: { id: string; box: Box }[];
   /** Lane, phase and group outlines. */
   outlines: { kind: "lane" | "phase" | "group"; id: string; box: Box }[];
-  /** Phase and group captions (their header strip or text). */
+  /** Lane headers, phase header strips and group captions (their text). */
   captions: { id: string; box: Box }[];
   edges: {
     id: string;
@@ -133,7 +133,12 @@ export function readSvgScene(svg: string): SvgScene {
     for (const g of groups(svg, new RegExp(`<g class="${kind}[ "][^>]*>`, "g"))) {
       const id = attr(g.tag, "data-id") ?? "";
       scene.outlines.push({ kind, id, box: firstShape(g.body) });
-      if (kind === "lane") continue;
+      if (kind === "lane") {
+        // The header cell holding the lane's name, the second shape drawn.
+        const header = /<rect[^>]*>[\s\S]*?(<rect[^>]*>)/.exec(g.body)?.[1];
+        if (header) scene.captions.push({ id, box: rectOf(header) });
+        continue;
+      }
       const caption =
         kind === "phase" ? /<rect[^>]*>[\s\S]*?(<rect[^>]*>)/.exec(g.body)?.[1] : undefined;
       const box = caption ? rectOf(caption) : captionBox(g.body);

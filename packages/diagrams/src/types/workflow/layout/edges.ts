@@ -319,14 +319,15 @@ function narrower(label: string, wrapped: LabelWrappings): TextBlock[] {
 }
 
 /**
- * Places the routed edges' labels, clear of the nodes, the other edges and the `bands` (groups
- * and phases) where they can be, inside `bounds`.
+ * Places the routed edges' labels, clear of the nodes, the other edges, the `bands` (groups
+ * and phases) and the lanes' header cells where they can be, inside `bounds`.
  */
 export function labelEdges(
   edges: EdgeLayout[],
   nodes: NodeLayout[],
   bounds: Box,
   bands: BandLayout[],
+  laneHeaders: Box[],
   blocks: LabelBlocks = new Map(),
 ): LabelScene["crowded"] {
   const scene: LabelScene = {
@@ -335,7 +336,7 @@ export function labelEdges(
     edges: edges.map((e) => e.points),
     extents: edges.map((e) => boundsOf(e.points)),
     outlines: bands.map((b) => b.box),
-    captions: bands.map((b) => b.caption),
+    captions: [...bands.map((b) => b.caption), ...laneHeaders],
     placed: [],
     arrows: edges.map((e) => arrowBox(e.points, e.strokeWidth)),
     crowded: [],

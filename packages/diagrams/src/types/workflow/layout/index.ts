@@ -288,6 +288,7 @@ export function layoutDiagram(diagram: WorkflowDiagram): Layout {
       pass.nodes,
       pass.bounds,
       pass.bands,
+      pass.layout.lanes.map((l) => l.header),
       measured.labels,
     );
     if (crowded.length === 0 || round === MAX_LABEL_GROWTH) return pass.layout;

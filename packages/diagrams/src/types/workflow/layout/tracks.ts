@@ -8,8 +8,8 @@ import type { Channels, Room } from "./route.js";
  */
 const X_STEP = 6;
 const X_FIRST = 12;
-/** In a lane gap: the middle, then 4 apart (the lane outlines bound the room). */
-const Y_STEP = 4;
+/** In a lane gap: the middle, then 6 apart, as in a gutter (the lane outlines bound the room). */
+const Y_STEP = 6;
 
 function slots(room: Room, first: number, step: number): number[] {
   const out = [0];
