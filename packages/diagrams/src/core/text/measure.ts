@@ -146,3 +146,35 @@ export function wrapText(
   }
   return lines.length > 0 ? lines : [""];
 }
+
+// Room kept by `fitsWhole`: it adds the same widths as wrapText in another order, and float
+// sums differ in their last digits.
+const SUM_ROOM = 0.001;
+
+/**
+ * True when `wrapText` with these arguments is sure to keep the whole text (no "…"), found
+ * without wrapping it: every word fits a line, and the words, a space apart, fit one line or
+ * `maxLines` lines each left short by the widest word (greedy wrapping never leaves more of a
+ * line unused: the next word would have fit). False means unsure: wrap it to know.
+ */
+export function fitsWhole(
+  text: string,
+  size: number,
+  maxWidth: number,
+  weight: FontWeight = "regular",
+  maxLines = 4,
+): boolean {
+  const space = measureText(" ", size, weight);
+  let total = 0;
+  let widest = 0;
+  let words = 0;
+  for (const word of text.trim().split(/\s+/)) {
+    if (word === "") continue;
+    const width = measureText(word, size, weight);
+    total += width + (words > 0 ? space : 0);
+    widest = Math.max(widest, width);
+    words++;
+  }
+  const room = Math.max(maxWidth, maxLines * (maxWidth - widest)) - SUM_ROOM;
+  return widest <= maxWidth && total <= room;
+}
