@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type FontWeight, fitsWhole, wrapText } from "../src/core/text/measure.js";
+import { type FontWeight, fitsWhole, measureText, wrapText } from "../src/core/text/measure.js";
+import { ADVANCE_RUNS, UNITS_PER_EM } from "../src/core/text/metrics.generated.js";
 
 const SENTENCES = [
   "Create the partner order exactly once with an idempotency key",
@@ -52,5 +53,32 @@ describe("fitsWhole: whether wrapping keeps a text whole, without wrapping it", 
     expect(fitsWhole("one two three four five six seven", 13, 40, "regular", 2)).toBe(false);
     // A word wider than the line is broken by wrapText: fitsWhole does not answer for it.
     expect(fitsWhole("Donaudampfschifffahrtsgesellschaft", 13, 80, "regular", 5)).toBe(false);
+  });
+});
+
+describe("measureText: the font's advance widths, summed", () => {
+  it("gives each character its width from the font tables, one em for a character they lack", () => {
+    for (const weight of ["regular", "semibold"] as FontWeight[]) {
+      const font = new Map<number, number>();
+      for (const [first, widths] of ADVANCE_RUNS[weight]) {
+        widths.split(",").forEach((w, i) => {
+          font.set(first + i, Number.parseInt(w, 36));
+        });
+      }
+      for (let cp = 0; cp < 0x2300; cp++) {
+        const expected = font.get(cp) ?? UNITS_PER_EM;
+        expect(measureText(String.fromCodePoint(cp), UNITS_PER_EM, weight), `U+${cp}`).toBe(
+          expected,
+        );
+      }
+      // Outside the basic plane (two UTF-16 units): one character, one em.
+      expect(measureText("a😀b", UNITS_PER_EM, weight)).toBe(
+        (font.get(0x61) as number) + UNITS_PER_EM + (font.get(0x62) as number),
+      );
+      // A lone surrogate is a character the font lacks.
+      expect(measureText("a\ud800b", UNITS_PER_EM, weight)).toBe(
+        (font.get(0x61) as number) + UNITS_PER_EM + (font.get(0x62) as number),
+      );
+    }
   });
 });
