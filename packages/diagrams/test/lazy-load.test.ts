@@ -68,3 +68,15 @@ describe("a workflow render loads only what it needs", () => {
     ).toBe(true);
   });
 });
+
+describe("validate loads only what checking needs", () => {
+  it("no report module unless --report asks for one", () => {
+    const example = join(EXAMPLES_DIR, "signed-order-data-flow.json");
+    const plain = modulesLoadedBy(["validate", example]);
+    expect(plain).toContain(`${dist}/cli/commands/validate.js`);
+    expect(plain).not.toContain(`${dist}/cli/report.js`);
+    expect(modulesLoadedBy(["validate", "--report", "boundaries", example])).toContain(
+      `${dist}/cli/report.js`,
+    );
+  });
+});

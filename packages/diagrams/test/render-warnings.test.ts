@@ -85,6 +85,61 @@ describe("validate finds the warnings without drawing, the same ones render find
   });
 });
 
+describe("validate warns of a text cut short at the same length as render, for every kind of text", () => {
+  // Columns at their least width (narrow nodes), so each text has the least room it can get.
+  const base = (): WorkflowDiagram => ({
+    schema_version: 1,
+    diagram_type: "workflow",
+    meta: { title: "T" },
+    lanes: [
+      { id: "top", label: "Top" },
+      { id: "bottom", label: "Bottom" },
+    ],
+    phases: [{ id: "p", label: "P", fromCol: 0, toCol: 0 }],
+    groups: [{ id: "g", label: "G", lane: "bottom", fromCol: 1, toCol: 2 }],
+    nodes: [
+      { id: "a", lane: "top", col: 0, type: "service", label: "A", width: 100 },
+      { id: "b", lane: "top", col: 1, type: "service", label: "B", width: 100 },
+      { id: "c", lane: "bottom", col: 2, type: "service", label: "C", width: 100 },
+    ],
+    edges: [
+      { from: "a", to: "b" },
+      { from: "b", to: "c" },
+    ],
+  });
+  const kinds: [string, (d: WorkflowDiagram, text: string) => void][] = [
+    ["title", (d, t) => Object.assign(d.meta, { title: t })],
+    ["subtitle", (d, t) => Object.assign(d.meta, { subtitle: t })],
+    ["lane label", (d, t) => Object.assign(d.lanes[0] ?? {}, { label: t })],
+    ["phase label", (d, t) => Object.assign(d.phases?.[0] ?? {}, { label: t })],
+    ["group label", (d, t) => Object.assign(d.groups?.[0] ?? {}, { label: t })],
+    ["node label", (d, t) => Object.assign(d.nodes[0] ?? {}, { label: t })],
+    [
+      "node label beside an icon",
+      (d, t) => Object.assign(d.nodes[0] ?? {}, { label: t, width: 180 }),
+    ],
+    ["node sublabel", (d, t) => Object.assign(d.nodes[1] ?? {}, { sublabel: t })],
+    ["node tag", (d, t) => Object.assign(d.nodes[2] ?? {}, { tag: t })],
+    ["edge label", (d, t) => Object.assign(d.edges[0] ?? {}, { label: t })],
+  ];
+  const text = Array.from(
+    { length: 8 },
+    () => "Reserve stock, then confirm the partner order",
+  ).join(" ");
+  it.each(kinds)("%s", (_, set) => {
+    let cutAt = 0;
+    for (let n = 1; n <= text.length && cutAt === 0; n++) {
+      const d = base();
+      set(d, text.slice(0, n));
+      const warnings = layoutDiagram(d).warnings;
+      expect(layoutWarnings(d), `${n} characters`).toEqual(warnings);
+      if (warnings.some((w) => w.rule === "render/text-cut")) cutAt = n;
+    }
+    // The text grew until it was cut: the warning itself was compared, not only its absence.
+    expect(cutAt).toBeGreaterThan(1);
+  });
+});
+
 describe("validate and render print warnings located like problems; --strict makes them errors", () => {
   const file = join(dir, "warned.json");
   writeFileSync(

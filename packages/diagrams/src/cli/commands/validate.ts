@@ -9,7 +9,6 @@ import {
 } from "../../validate/index.js";
 import { parseArgsOrReport, usageError } from "../args.js";
 import { type Command, EXIT } from "../command.js";
-import { runReport } from "../report.js";
 
 const HELP = `Usage: orderline-diagrams validate FILE... [--format text|json] [--strict]
                                    [--report NAME]
@@ -151,6 +150,8 @@ export const command: Command = {
         const note = warnings.length > 0 ? ` (${plural(warnings.length, "warning")})` : "";
         if (format === "text") io.stdout(`${name}: valid${note}\n`);
         if (values.report !== undefined) {
+          // Loaded only for --report: a plain validate does not pay for it.
+          const { runReport } = await import("../report.js");
           const report = await runReport(result.diagram, values.report);
           if (!report.ok) {
             io.stderr(`orderline-diagrams validate: ${name}: ${report.error}\n`);

@@ -8,30 +8,73 @@ export const FONT_FAMILY = "Inter";
 /** The SVG font-family: Inter first; the others only where a viewer lacks Inter. */
 export const FONT_STACK = "Inter, 'Helvetica Neue', Arial, sans-serif";
 
-const tables = new Map<FontWeight, Map<number, number>>();
-
-function table(weight: FontWeight): Map<number, number> {
-  let map = tables.get(weight);
-  if (!map) {
-    map = new Map();
-    for (const [first, widths] of ADVANCE_RUNS[weight]) {
-      const list = widths.split(",");
-      for (let i = 0; i < list.length; i++) map.set(first + i, Number.parseInt(list[i] ?? "0", 36));
-    }
-    tables.set(weight, map);
-  }
-  return map;
-}
-
 // Characters the font lacks (CJK, emoji) are counted as one em: wide enough that wrapped
 // text never overflows its box, and the same on every machine.
 const MISSING_ADVANCE = UNITS_PER_EM;
 
+// Printable ASCII, what most text is made of, is read from an array; the other characters'
+// widths are decoded only when a text holds one (a cold start then decodes 95 widths, not 1084).
+const ASCII_START = 32;
+const ASCII_END = 127;
+
+/** Calls `put` with each code point of [from, to) the font has, and its advance width in font units. */
+function decode(
+  weight: FontWeight,
+  from: number,
+  to: number,
+  put: (codePoint: number, units: number) => void,
+): void {
+  for (const [first, widths] of ADVANCE_RUNS[weight]) {
+    if (first >= to) continue;
+    const list = widths.split(",");
+    for (let i = Math.max(0, from - first); i < list.length && first + i < to; i++) {
+      put(first + i, Number.parseInt(list[i] ?? "0", 36));
+    }
+  }
+}
+
+const asciiTables = new Map<FontWeight, number[]>();
+const otherTables = new Map<FontWeight, Map<number, number>>();
+
+function asciiTable(weight: FontWeight): number[] {
+  let table = asciiTables.get(weight);
+  if (!table) {
+    const widths = Array.from({ length: ASCII_END - ASCII_START }, () => MISSING_ADVANCE);
+    decode(weight, ASCII_START, ASCII_END, (cp, units) => {
+      widths[cp - ASCII_START] = units;
+    });
+    table = widths;
+    asciiTables.set(weight, table);
+  }
+  return table;
+}
+
+function otherTable(weight: FontWeight): Map<number, number> {
+  let table = otherTables.get(weight);
+  if (!table) {
+    const widths = new Map<number, number>();
+    decode(weight, 0, ASCII_START, (cp, units) => widths.set(cp, units));
+    decode(weight, ASCII_END, Number.POSITIVE_INFINITY, (cp, units) => widths.set(cp, units));
+    table = widths;
+    otherTables.set(weight, table);
+  }
+  return table;
+}
+
 /** Width of `text` in diagram units at `size` px, from the font's advance widths (no kerning). */
 export function measureText(text: string, size: number, weight: FontWeight = "regular"): number {
-  const map = table(weight);
+  const ascii = asciiTable(weight);
   let units = 0;
-  for (const ch of text) units += map.get(ch.codePointAt(0) ?? 32) ?? MISSING_ADVANCE;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= ASCII_START && code < ASCII_END) {
+      units += ascii[code - ASCII_START] as number;
+      continue;
+    }
+    const codePoint = text.codePointAt(i) as number;
+    if (codePoint > 0xffff) i++; // the low half of a surrogate pair
+    units += otherTable(weight).get(codePoint) ?? MISSING_ADVANCE;
+  }
   return (units * size) / UNITS_PER_EM;
 }
 
@@ -145,4 +188,36 @@ export function wrapText(
     return kept;
   }
   return lines.length > 0 ? lines : [""];
+}
+
+// Room kept by `fitsWhole`: it adds the same widths as wrapText in another order, and float
+// sums differ in their last digits.
+const SUM_ROOM = 0.001;
+
+/**
+ * True when `wrapText` with these arguments is sure to keep the whole text (no "…"), found
+ * without wrapping it: every word fits a line, and the words, a space apart, fit one line or
+ * `maxLines` lines each left short by the widest word (greedy wrapping never leaves more of a
+ * line unused: the next word would have fit). False means unsure: wrap it to know.
+ */
+export function fitsWhole(
+  text: string,
+  size: number,
+  maxWidth: number,
+  weight: FontWeight = "regular",
+  maxLines = 4,
+): boolean {
+  const space = measureText(" ", size, weight);
+  let total = 0;
+  let widest = 0;
+  let words = 0;
+  for (const word of text.trim().split(/\s+/)) {
+    if (word === "") continue;
+    const width = measureText(word, size, weight);
+    total += width + (words > 0 ? space : 0);
+    widest = Math.max(widest, width);
+    words++;
+  }
+  const room = Math.max(maxWidth, maxLines * (maxWidth - widest)) - SUM_ROOM;
+  return widest <= maxWidth && total <= room;
 }

@@ -11,6 +11,7 @@ import {
   type Room,
   routeEdge,
 } from "./route.js";
+import { EDGE_LABEL, wrap } from "./texts.js";
 import { separateEnds, separateTracks } from "./tracks.js";
 import type { BandLayout, Box, EdgeLayout, NodeLayout, TextBlock } from "./types.js";
 
@@ -289,7 +290,7 @@ function balanced(label: string, lines: number, widest: number): TextBlock | und
 function wrappings(label: string, blocks: LabelBlocks): LabelWrappings {
   let found = blocks.get(label);
   if (!found) {
-    found = { first: textBlock(label, M.edgeLabelSize, "regular", M.edgeLabelWidth, 3) };
+    found = { first: wrap(label, EDGE_LABEL) };
     blocks.set(label, found);
   }
   return found;

@@ -11,8 +11,19 @@ import {
   type Routed,
   routeEdges,
 } from "./edges.js";
-import { cutMessage, isCut, METRICS as M, place, textBlock } from "./metrics.js";
+import { cutMessage, isCut, METRICS as M, place } from "./metrics.js";
 import type { Channels, Room } from "./route.js";
+import {
+  BAND_INSET,
+  bandLabelWrap,
+  EDGE_LABEL,
+  LANE_LABEL,
+  mayCutText,
+  nodeWraps,
+  subtitleWrap,
+  titleWrap,
+  wrap,
+} from "./texts.js";
 import { roomFor } from "./tracks.js";
 import type { BandLayout, Box, Layout, NodeLayout, TextBlock } from "./types.js";
 
@@ -30,18 +41,14 @@ interface NodeContent {
 }
 
 function measureNode(node: DiagramNode): NodeContent {
-  const width = node.width ?? M.nodeWidth;
-  const withIcon = width >= 110;
-  const textWidth = width - 2 * M.nodePad - (withIcon ? M.iconSize + M.nodePad : 0);
-  const label = textBlock(node.label, M.labelSize, "semibold", textWidth, 3);
+  const wraps = nodeWraps(node);
+  const { width, withIcon } = wraps;
+  const label = wrap(node.label, wraps.label);
   const sublabel =
     node.sublabel !== undefined && node.sublabel !== ""
-      ? textBlock(node.sublabel, M.sublabelSize, "regular", textWidth, 3)
+      ? wrap(node.sublabel, wraps.sublabel)
       : undefined;
-  const tag =
-    node.tag !== undefined && node.tag !== ""
-      ? textBlock(node.tag, M.tagSize, "semibold", textWidth - 12, 1)
-      : undefined;
+  const tag = node.tag !== undefined && node.tag !== "" ? wrap(node.tag, wraps.tag) : undefined;
   let content = label.box.height;
   if (sublabel) content += 2 + sublabel.box.height;
   if (tag) content += 6 + tag.box.height + 4;
@@ -150,7 +157,7 @@ function widenGuttersForLabels(
     const from = colOf.get(e.from);
     const to = colOf.get(e.to);
     if (from === undefined || to === undefined || Math.abs(from - to) !== 1) continue;
-    const block = textBlock(e.label, M.edgeLabelSize, "regular", M.edgeLabelWidth, 3);
+    const block = wrap(e.label, EDGE_LABEL);
     const c = Math.min(from, to);
     need[c] = Math.max(need[c] as number, block.box.width + 8 + 2 * LABEL_ROOM);
   }
@@ -301,6 +308,12 @@ export function layoutDiagram(diagram: WorkflowDiagram): Layout {
  * placing the edge labels (which warn about nothing): what `validate` reports, made cheaply.
  */
 export function layoutWarnings(diagram: WorkflowDiagram): UnlocatedProblem[] {
+  // Only a requested route or channel (what routeEdges routes in such a pass) and text cut
+  // short can warn. Most descriptions have neither, and that is known without a layout.
+  const requests = diagram.edges.some(
+    (e) => e.route !== undefined || e.channelX !== undefined || e.channelY !== undefined,
+  );
+  if (!requests && !mayCutText(diagram)) return [];
   // Growing the grid keeps every node, channel and coordinate in its order (and the title at
   // its width), so what the routes cannot honour is the same before it: one pass suffices.
   return layOut(diagram, measure(diagram), undefined, true).layout.warnings;
@@ -341,9 +354,7 @@ function layOut(
     laneH[li] = Math.max(laneH[li] as number, need);
   });
   widenGuttersForLabels(diagram, contents, colW);
-  const laneLabels = diagram.lanes.map((l) =>
-    textBlock(l.label, 12, "semibold", M.laneHeaderWidth - 24, 4),
-  );
+  const laneLabels = diagram.lanes.map((l) => wrap(l.label, LANE_LABEL));
   laneLabels.forEach((b, i) => {
     laneH[i] = Math.max(laneH[i] as number, b.box.height + 24);
   });
@@ -365,11 +376,11 @@ function layOut(
   );
   const bodyWidthOf = () => M.laneHeaderWidth + 2 * M.columnEdgePad + sum(colW) + sum(colGap);
   const naturalBody = M.laneHeaderWidth + 2 * M.columnEdgePad + sum(colW);
-  let title = textBlock(diagram.meta.title, M.titleSize, "semibold", naturalBody, 2);
+  let title = wrap(diagram.meta.title, titleWrap(naturalBody));
   const subtitleText = diagram.meta.subtitle;
   let subtitle =
     subtitleText !== undefined && subtitleText !== ""
-      ? textBlock(subtitleText, M.subtitleSize, "regular", naturalBody, 3)
+      ? wrap(subtitleText, subtitleWrap(naturalBody))
       : undefined;
   const headerHeight = () =>
     title.box.height +
@@ -409,10 +420,8 @@ function layOut(
   // for tracks never rewrap it, so its warnings do not depend on the routes.
   const titleWidth = Math.max(naturalBody, targetW - 2 * M.margin - outsideBase);
   if (titleWidth > naturalBody) {
-    title = textBlock(diagram.meta.title, M.titleSize, "semibold", titleWidth, 2);
-    if (subtitle && subtitleText) {
-      subtitle = textBlock(subtitleText, M.subtitleSize, "regular", titleWidth, 3);
-    }
+    title = wrap(diagram.meta.title, titleWrap(titleWidth));
+    if (subtitle && subtitleText) subtitle = wrap(subtitleText, subtitleWrap(titleWidth));
   }
   const filledHeight =
     2 * M.margin + headerHeight() + lanesHeight() + legendHeightOf(bodyWidthOf());
@@ -490,10 +499,10 @@ function layOut(
     };
   });
 
-  const bandLabel = (text: string, width: number) => textBlock(text, 11, "semibold", width - 16, 1);
+  const bandLabel = (text: string, width: number) => wrap(text, bandLabelWrap(width));
   const phaseLayouts: BandLayout[] = phases.map((p) => {
-    const bx = (colX[p.fromCol] as number) + 3;
-    const bw = (colX[p.toCol + 1] as number) - 3 - bx;
+    const bx = (colX[p.fromCol] as number) + BAND_INSET.phase;
+    const bw = (colX[p.toCol + 1] as number) - BAND_INSET.phase - bx;
     const label = bandLabel(p.label, bw);
     return {
       id: p.id,
@@ -519,8 +528,8 @@ function layOut(
   });
   const groupLayouts: BandLayout[] = groups.map((g) => {
     const li = laneIndex.get(g.lane) ?? 0;
-    const bx = (colX[g.fromCol] as number) + 8;
-    const bw = (colX[g.toCol + 1] as number) - 8 - bx;
+    const bx = (colX[g.fromCol] as number) + BAND_INSET.group;
+    const bw = (colX[g.toCol + 1] as number) - BAND_INSET.group - bx;
     const by = (laneY[li] as number) + 6;
     const bh = (laneH[li] as number) - 12;
     const label = bandLabel(g.label, bw);

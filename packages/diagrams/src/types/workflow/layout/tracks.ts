@@ -30,6 +30,7 @@ function trackOffsets(count: number, free: number[], room: Room, spread = false)
     return Array.from({ length: count }, (_, t) => room.lo + (t + 1) * spacing);
   }
   if (count <= free.length) return free.slice(0, count).sort((p, q) => p - q);
+  if (count === 1) return [(room.lo + room.hi) / 2];
   const spacing = (room.hi - room.lo) / (count - 1);
   return Array.from({ length: count }, (_, t) => room.lo + t * spacing);
 }
