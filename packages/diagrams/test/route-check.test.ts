@@ -96,6 +96,17 @@ describe("the routing checker finds each kind of defect in a real render", () =>
     expect(found).toContainEqual(expect.stringMatching(/^label-ambiguous bd: ab as near/));
   });
 
+  it("an edge through a lane beyond those of its ends", () => {
+    const three = two({ edges: [{ id: "ab", from: "a", to: "b" }] });
+    three.lanes.push({ id: "extra", label: "Extra" });
+    three.nodes.push({ id: "x", lane: "extra", col: 0, type: "service", label: "X" });
+    const extra = readSvgScene(renderSvg(three)).outlines.find((o) => o.id === "extra")?.box as Box;
+    const y = extra.y + extra.height / 2;
+    three.edges = [{ id: "ab", from: "a", to: "b", via: [{ x: 400, y }] }];
+    expect(defectsOf(three)).toContain("lane-detour ab: through extra");
+    expect(defectsOf(two({ edges: [{ id: "ab", from: "a", to: "b" }] }))).toEqual([]);
+  });
+
   it("a label over a lane's header cell", () => {
     const d = two({ edges: [{ id: "ab", from: "a", to: "b" }] });
     const header = readSvgScene(renderSvg(d)).captions.find((c) => c.id === "top")?.box as Box;

@@ -76,12 +76,46 @@ function boxSides(box: Box): [Point, Point][] {
   ];
 }
 
+/** How far into a lane's body a line goes before it counts as passing through the lane. */
+const LANE_DEPTH = 2;
+
+/**
+ * The lanes an edge passes through that lie outside the span of lanes its two ends are in
+ * (gaps between lanes excepted): a detour, since the lanes between the ends always offer a way.
+ */
+function throughLanes(scene: SvgScene, edge: SvgScene["edges"][number]): string[] {
+  const lanes = scene.outlines.filter((o) => o.kind === "lane");
+  const laneOf = (id: string) => {
+    const box = scene.nodes.find((n) => n.id === id)?.box;
+    if (!box) return -1;
+    const cy = box.y + box.height / 2;
+    return lanes.findIndex((l) => cy >= l.box.y && cy <= l.box.y + l.box.height);
+  };
+  const a = lanes[laneOf(edge.from)]?.box;
+  const b = lanes[laneOf(edge.to)]?.box;
+  if (!a || !b) return [];
+  const top = Math.min(a.y, b.y);
+  const bottom = Math.max(a.y + a.height, b.y + b.height);
+  const ys = edge.points.map((p) => p.y);
+  const y0 = Math.min(...ys);
+  const y1 = Math.max(...ys);
+  return lanes
+    .filter(
+      ({ box }) =>
+        (box.y + box.height <= top || box.y >= bottom) &&
+        y0 < box.y + box.height - LANE_DEPTH &&
+        y1 > box.y + LANE_DEPTH,
+    )
+    .map((l) => l.id);
+}
+
 /**
  * Every routing and labelling defect in a rendered workflow, one line each, as
  * `<rule> <edge>: <what>`. Rules: label-detached (a label does not touch its own edge),
  * label-ambiguous (another edge is as near to a label as its own), shared-track (two edges run
  * closer than MIN_SEPARATION), on-outline (an edge runs along a lane, phase or group outline),
- * through-node (an edge crosses a node it does not start or end at), text-overlap (a label
+ * through-node (an edge crosses a node it does not start or end at), lane-detour (an edge
+ * passes through a lane beyond those of its two ends), text-overlap (a label
  * covers a node, another label or a caption), label-over-arrow (a label covers an arrowhead).
  */
 export function routingDefects(scene: SvgScene): string[] {
@@ -147,6 +181,7 @@ export function routingDefects(scene: SvgScene): string[] {
       );
       if (on) out.push(`on-outline ${e.id}: ${o.kind} ${o.id}`);
     }
+    for (const lane of throughLanes(scene, e)) out.push(`lane-detour ${e.id}: through ${lane}`);
     segs.forEach(([a, b], k) => {
       for (const n of scene.nodes) {
         const isEnd = (n.id === e.from && k === 0) || (n.id === e.to && k === segs.length - 1);

@@ -3,7 +3,7 @@ import type { EdgeBox, NodeBox } from "../../../core/svg/boxes.js";
 import type { Frame, LegendLayout } from "../../../core/svg/document.js";
 import type { TextBlock } from "../../../core/text/block.js";
 import type { UnlocatedProblem } from "../../../core/validate/schema-problems.js";
-import type { BandVariant, DiagramNode, Edge, Point, Side } from "../model.js";
+import type { BandVariant, DiagramNode, Edge, Side } from "../model.js";
 
 export type { Box } from "../../../core/geometry.js";
 export type { TextBlock } from "../../../core/text/block.js";
@@ -43,14 +43,6 @@ export interface EdgeLayout extends EdgeBox {
 export type { LegendItem } from "../../../core/svg/document.js";
 
 export interface Layout extends Frame {
-  width: number;
-  height: number;
-  /** Uniform scale applied to the drawing to fit a meta.viewBox smaller than its content. */
-  scale: number;
-  /** Translation applied after scaling (centres a fitted drawing). */
-  offset: Point;
-  title: TextBlock;
-  subtitle?: TextBlock;
   /** The area the lanes cover (header column included). */
   body: Box;
   columns: { index: number; x: number; width: number }[];
