@@ -272,19 +272,19 @@ const MIN_SAVING = 16;
  * line) and is at most `widest` wide, or undefined when there is none.
  */
 function balanced(label: string, lines: number, widest: number): TextBlock | undefined {
-  const wrap = (width: number) => textBlock(label, M.edgeLabelSize, "regular", width, lines);
+  const wrapAt = (width: number) => textBlock(label, M.edgeLabelSize, "regular", width, lines);
   // Never narrower than the widest word: wrapping would break it between characters.
   const widestWord = Math.max(...label.split(/\s+/).map((w) => measureText(w, M.edgeLabelSize)));
   let lo = Math.ceil(Math.max(measureText(label, M.edgeLabelSize) / lines, widestWord));
   let hi = Math.floor(widest);
-  if (lo > hi || isCut(wrap(hi), label)) return undefined;
+  if (lo > hi || isCut(wrapAt(hi), label)) return undefined;
   // Wider never takes more lines, so the narrowest width that fits is found by halving.
   while (lo < hi) {
     const mid = Math.floor((lo + hi) / 2);
-    if (isCut(wrap(mid), label)) lo = mid + 1;
+    if (isCut(wrapAt(mid), label)) lo = mid + 1;
     else hi = mid;
   }
-  return wrap(hi);
+  return wrapAt(hi);
 }
 
 function wrappings(label: string, blocks: LabelBlocks): LabelWrappings {
