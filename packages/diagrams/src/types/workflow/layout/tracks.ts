@@ -35,30 +35,22 @@ function trackOffsets(count: number, free: number[], room: Room, spread = false)
   return Array.from({ length: count }, (_, t) => room.lo + t * spacing);
 }
 
-/** The channel whose room holds `at` (the nearest line first), or -1. */
-function channelOf(at: number, lines: number[], rooms: Room[]): number {
+/**
+ * The channel whose room, widened by `reach` either side, holds `at` (the nearest line first),
+ * or -1.
+ */
+function channelOf(at: number, lines: number[], rooms: Room[], reach = 0.01): number {
   let best = -1;
   let distance = Number.POSITIVE_INFINITY;
   lines.forEach((l, i) => {
     const room = rooms[i] as Room;
     const d = Math.abs(at - l);
-    if (at - l >= room.lo - 0.01 && at - l <= room.hi + 0.01 && d < distance) {
+    if (at - l >= room.lo - reach && at - l <= room.hi + reach && d < distance) {
       best = i;
       distance = d;
     }
   });
   return best;
-}
-
-/**
- * The lane gap whose room lies within OUTLINE_REACH of `at`, or -1: a run there lies along the
- * lane outline beside the room.
- */
-function channelBeside(at: number, lines: number[], rooms: Room[]): number {
-  return lines.findIndex((l, i) => {
-    const room = rooms[i] as Room;
-    return at - l >= room.lo - OUTLINE_REACH && at - l <= room.hi + OUTLINE_REACH;
-  });
 }
 
 /**
@@ -122,7 +114,7 @@ export function separateTracks(paths: Point[][], channels: Channels): Tracks {
         // gap's room lies along a lane outline: it is taken into the gap.
         let line = channelOf(at, lines, rooms);
         const outside = line < 0 && axis === "y";
-        if (outside) line = channelBeside(at, lines, rooms);
+        if (outside) line = channelOf(at, lines, rooms, OUTLINE_REACH);
         if (line < 0) continue;
         const offset = at - (lines[line] as number);
         const list = groups.get(line) ?? [];
