@@ -133,15 +133,11 @@ export function readSvgScene(svg: string): SvgScene {
     for (const g of groups(svg, new RegExp(`<g class="${kind}[ "][^>]*>`, "g"))) {
       const id = attr(g.tag, "data-id") ?? "";
       scene.outlines.push({ kind, id, box: firstShape(g.body) });
-      if (kind === "lane") {
-        // The header cell holding the lane's name, the second shape drawn.
-        const header = /<rect[^>]*>[\s\S]*?(<rect[^>]*>)/.exec(g.body)?.[1];
-        if (header) scene.captions.push({ id, box: rectOf(header) });
-        continue;
-      }
-      const caption =
-        kind === "phase" ? /<rect[^>]*>[\s\S]*?(<rect[^>]*>)/.exec(g.body)?.[1] : undefined;
-      const box = caption ? rectOf(caption) : captionBox(g.body);
+      // A lane's header cell and a phase's header strip are the second shape drawn; a group's
+      // caption (or a phase's without a strip) is its text.
+      const second =
+        kind === "group" ? undefined : /<rect[^>]*>[\s\S]*?(<rect[^>]*>)/.exec(g.body)?.[1];
+      const box = second ? rectOf(second) : kind === "lane" ? undefined : captionBox(g.body);
       if (box) scene.captions.push({ id, box });
     }
   }
