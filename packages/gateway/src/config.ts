@@ -82,6 +82,8 @@ export interface GatewayConfig {
   hashing: { concurrency: number; queue: number };
   /** Webhook delivery (webhooks/): where to, how long to retry, when to give up on an endpoint. */
   webhooks: WebhooksConfig;
+  /** How long the gateway waits for its store, for a whole request, and for its own shutdown. */
+  bounds: BoundsConfig;
 }
 
 export interface WebhooksConfig {
@@ -368,6 +370,55 @@ function webhooksFrom(env: Env): WebhooksConfig {
   return config;
 }
 
+/**
+ * The bounds that keep a failing store from hanging the gateway (docs/deploy.md, "When the
+ * store fails"): every PostgreSQL statement and connection, every request, and the shutdown.
+ */
+export interface BoundsConfig {
+  /** GATEWAY_PG_STATEMENT_TIMEOUT_MS: PostgreSQL statement_timeout; the client gives up 1 s later. */
+  pgStatementTimeoutMs: number;
+  /** GATEWAY_PG_CONNECT_TIMEOUT_MS: connecting to PostgreSQL, or waiting for a pooled connection. */
+  pgConnectTimeoutMs: number;
+  /** GATEWAY_REQUEST_TIMEOUT_MS: a request not answered by then gets 503 store_unavailable. */
+  requestTimeoutMs: number;
+  /** GATEWAY_SHUTDOWN_TIMEOUT_SECONDS: after SIGTERM the process exits by then, whatever is left. */
+  shutdownTimeoutSeconds: number;
+}
+
+export const BOUNDS_DEFAULTS: BoundsConfig = {
+  pgStatementTimeoutMs: 5000,
+  pgConnectTimeoutMs: 3000,
+  requestTimeoutMs: 10_000,
+  // Under Kubernetes' default grace period of 30 s, so the process ends before SIGKILL.
+  shutdownTimeoutSeconds: 25,
+};
+
+function boundsFrom(env: Env): BoundsConfig {
+  const d = BOUNDS_DEFAULTS;
+  const ranged = (name: string, fallback: number, min: number, max: number): number => {
+    const value = intFrom(env, name, fallback);
+    if (value < min || value > max)
+      throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+    return value;
+  };
+  return {
+    pgStatementTimeoutMs: ranged(
+      "GATEWAY_PG_STATEMENT_TIMEOUT_MS",
+      d.pgStatementTimeoutMs,
+      100,
+      600_000,
+    ),
+    pgConnectTimeoutMs: ranged("GATEWAY_PG_CONNECT_TIMEOUT_MS", d.pgConnectTimeoutMs, 100, 60_000),
+    requestTimeoutMs: ranged("GATEWAY_REQUEST_TIMEOUT_MS", d.requestTimeoutMs, 100, 600_000),
+    shutdownTimeoutSeconds: ranged(
+      "GATEWAY_SHUTDOWN_TIMEOUT_SECONDS",
+      d.shutdownTimeoutSeconds,
+      1,
+      3600,
+    ),
+  };
+}
+
 export function loadConfig(
   env: Env = process.env,
   overrides: Partial<GatewayConfig> = {},
@@ -432,6 +483,7 @@ export function loadConfig(
       queue: intFrom(env, "GATEWAY_HASH_QUEUE", DEFAULTS.hashQueue),
     },
     webhooks,
+    bounds: boundsFrom(env),
     ...overrides,
   };
 }

@@ -85,6 +85,8 @@ export async function openCore(
     (await openStore(config.databaseUrl, {
       synchronous: config.sqliteSynchronous,
       poolMax: config.pgPoolMax,
+      statementTimeoutMs: config.bounds.pgStatementTimeoutMs,
+      connectTimeoutMs: config.bounds.pgConnectTimeoutMs,
       create,
     }));
   let master: ReturnType<typeof deriveMasterKeys>;
@@ -175,6 +177,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     drainMs: config.drainSeconds * 1000,
+    requestTimeoutMs: config.bounds.requestTimeoutMs,
     trustProxy: config.trustProxy,
     routes: async (instance) => {
       // Delivery runs in processes that serve (not in the admin CLI's, nor under inject).

@@ -14,6 +14,8 @@ export interface AppOptions {
   bodyLimitBytes: number;
   /** How long open connections are answered 503 after close starts (graceful-close.ts). */
   drainMs?: number;
+  /** A request not answered by then gets 503 store_unavailable (GATEWAY_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number;
   /** Which peers may set X-Forwarded-For (GATEWAY_TRUST_PROXY); `request.ip` follows it. */
   trustProxy?: false | number | string[];
   /** Registers the feature plugins (auth, orders) once the common parts are in place. */
@@ -37,6 +39,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         : (options.trustProxy ?? false),
     // Requests are small; a slow client must not hold a socket open for long.
     requestTimeout: 30_000,
+    // From routing to the reply: a store that hangs must not hold a partner's request forever
+    // (error-handler.ts answers it as a store outage; the work left running is bounded too).
+    handlerTimeout: options.requestTimeoutMs ?? 0,
     ajv: { customOptions: { removeAdditional: false } },
     routerOptions: { ignoreTrailingSlash: true },
     // Errors before routing answer problem+json too.

@@ -1,5 +1,6 @@
 import type { ErrorObject } from "ajv";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { isStoreOutage } from "../store/outage.js";
 import { ApiError, type ErrorCode, type Problem, problemOf } from "./errors.js";
 import { fieldErrorsOf } from "./validation.js";
 
@@ -60,6 +61,30 @@ function classify(error: FastifyError): {
   };
 }
 
+/**
+ * How long a client should wait before retrying after a store outage: long enough for a
+ * failover or a restart to make progress, short enough that a blip costs little.
+ */
+export const STORE_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * A store outage, or a request that ran past its deadline (GATEWAY_REQUEST_TIMEOUT_MS, which
+ * only a store that does not answer makes happen): retryable, so 503 with Retry-After, never a
+ * 500. An order that got this may or may not be stored; a retry with the same Idempotency-Key
+ * settles it.
+ */
+function storeUnavailable(error: FastifyError): Problem | undefined {
+  const timedOut = error.code === "FST_ERR_HANDLER_TIMEOUT";
+  if (!timedOut && !isStoreOutage(error)) return undefined;
+  return problemOf(
+    "store_unavailable",
+    timedOut
+      ? `The store did not answer in time; retry in ${STORE_RETRY_AFTER_SECONDS} s.`
+      : `The store cannot be reached right now; retry in ${STORE_RETRY_AFTER_SECONDS} s.`,
+    { retry_after: STORE_RETRY_AFTER_SECONDS },
+  );
+}
+
 export function installErrorHandling(
   app: FastifyInstance,
   allowedMethods: (path: string) => string[],
@@ -71,6 +96,15 @@ export function installErrorHandling(
         reply,
         problemOf(error.code, error.message, { ...error.extensions, request_id: request.id }),
         error.headers,
+      );
+    }
+    const outage = storeUnavailable(error);
+    if (outage) {
+      request.log.warn({ code: outage.code, err: error.message }, "store unavailable");
+      return send(
+        reply,
+        { ...outage, request_id: request.id },
+        { "retry-after": String(STORE_RETRY_AFTER_SECONDS) },
       );
     }
     const { code, detail, extra } = classify(error);

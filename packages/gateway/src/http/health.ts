@@ -15,12 +15,42 @@ const STATUS = {
 } as const;
 
 /**
+ * How long `/ready` waits for the store. A load balancer's probe must get an answer (503) in
+ * a few seconds while the store hangs; the store's own timeouts may be longer.
+ */
+export const READY_PROBE_MS = 2000;
+
+/**
+ * The schema version, or an error after READY_PROBE_MS. Probes that arrive while one is
+ * waiting share it, so a hung store does not collect a query per probe.
+ */
+function boundedProbe(store: Store): () => Promise<number> {
+  let inFlight: Promise<number> | undefined;
+  return () => {
+    inFlight ??= store.schemaVersion().finally(() => {
+      inFlight = undefined;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer in ${READY_PROBE_MS} ms`)),
+        READY_PROBE_MS,
+      );
+    });
+    // The shared probe may still fail after this caller gave up: that is not unhandled.
+    inFlight.catch(() => {});
+    return Promise.race([inFlight, timeout]).finally(() => clearTimeout(timer));
+  };
+}
+
+/**
  * `/health`: the process is up and serving HTTP (liveness: restart it when this fails).
  * `/ready`: the store answers and has every migration this build needs (readiness: send it
  * traffic only while this is 200). Neither needs credentials nor says anything secret.
  */
 export async function healthRoutes(app: FastifyInstance, { store }: { store: Store }) {
   const expected = latestVersion(store.kind as Dialect);
+  const probe = boundedProbe(store);
   app.get(
     "/health",
     {
@@ -46,7 +76,7 @@ export async function healthRoutes(app: FastifyInstance, { store }: { store: Sto
     async (request, reply) => {
       const base = { store: store.kind, expected_schema_version: expected };
       try {
-        const version = await store.schemaVersion();
+        const version = await probe();
         if (version >= expected) return { status: "ok" as const, ...base, schema_version: version };
         return reply.code(503).send({
           status: "unavailable",

@@ -10,6 +10,9 @@ export interface OpenStoreOptions {
   synchronous?: SqliteSynchronous;
   /** PostgreSQL connections per process. */
   poolMax?: number;
+  /** PostgreSQL statement and connection bounds (config.bounds). */
+  statementTimeoutMs?: number;
+  connectTimeoutMs?: number;
   /**
    * True (default): create the store when it does not exist and apply pending migrations, what
    * `serve` and `migrate` do. False: open an existing store at the schema this build needs, or
@@ -59,7 +62,11 @@ export async function openStore(
   const where = whereOf(databaseUrl);
   if (!create) assertStoreFileExists(databaseUrl);
   const store = isPostgresUrl(databaseUrl)
-    ? new PostgresStore(databaseUrl, options.poolMax === undefined ? {} : { max: options.poolMax })
+    ? new PostgresStore(databaseUrl, {
+        max: options.poolMax,
+        statementTimeoutMs: options.statementTimeoutMs,
+        connectTimeoutMs: options.connectTimeoutMs,
+      })
     : new SqliteStore(where, options);
   try {
     if (create) await store.migrate();

@@ -14,6 +14,9 @@ import { unsealSecret } from "./signing-secret.js";
 /** Outbox events fanned out per statement. */
 const DISPATCH_BATCH = 200;
 
+/** After failed rounds (the store is out) the poll interval doubles, up to this. */
+const MAX_FAILURE_BACKOFF_MS = 30_000;
+
 interface WorkerLog {
   info(object: object, message: string): void;
   warn(object: object, message: string): void;
@@ -42,6 +45,8 @@ export class WebhookWorker {
   #running: Promise<void> | undefined;
   #again = false;
   #stopped = true;
+  /** Rounds failed in a row: the store is out, so poll less often until it answers again. */
+  #failedRounds = 0;
 
   constructor(
     private readonly store: Store,
@@ -95,7 +100,11 @@ export class WebhookWorker {
         this.#again = false;
         setImmediate(() => this.wake());
       } else {
-        this.#timer = setTimeout(() => this.wake(), this.config.pollMs);
+        const backoff = Math.min(
+          MAX_FAILURE_BACKOFF_MS,
+          this.config.pollMs * 2 ** Math.min(this.#failedRounds, 16),
+        );
+        this.#timer = setTimeout(() => this.wake(), Math.max(this.config.pollMs, backoff));
         this.#timer.unref();
       }
     });
@@ -106,6 +115,7 @@ export class WebhookWorker {
       while (
         (await this.store.webhooks.dispatchEvents(DISPATCH_BATCH, this.now())) === DISPATCH_BATCH
       );
+      this.#failedRounds = 0;
       const free = this.config.concurrency - this.#inFlight.size;
       if (free <= 0) return;
       const at = this.now();
@@ -137,8 +147,14 @@ export class WebhookWorker {
       }
       if (claimed.length === free) this.#again = true;
     } catch (error) {
+      this.#failedRounds += 1;
+      this.#again = false;
       this.log.warn(
-        { event: "webhook_worker_failed", err: (error as Error).message },
+        {
+          event: "webhook_worker_failed",
+          err: (error as Error).message,
+          failed_rounds: this.#failedRounds,
+        },
         "webhook worker round failed",
       );
     }

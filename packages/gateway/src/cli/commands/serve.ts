@@ -2,6 +2,7 @@ import { createGateway } from "../../gateway.js";
 import { ensureDemo } from "../demo.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
 import { configFrom, stringOption } from "../options.js";
+import { closeWithin } from "../shutdown-deadline.js";
 import { type CommandSpec, helpOf, parseFor } from "../spec.js";
 
 export const SERVE: CommandSpec = {
@@ -31,6 +32,8 @@ export const SERVE: CommandSpec = {
 export interface RunningServer {
   url: string;
   close(): Promise<void>;
+  /** How long a SIGTERM shutdown may take before the process exits anyway. */
+  shutdownTimeoutSeconds: number;
 }
 
 export async function serve(args: string[], io: CliIo): Promise<RunningServer> {
@@ -64,7 +67,11 @@ export async function serve(args: string[], io: CliIo): Promise<RunningServer> {
     const text = await ensureDemo(gateway, config.dataDir, url, io.cwd);
     if (text) io.stdout(text);
   }
-  return { url, close: () => gateway.close() };
+  return {
+    url,
+    close: () => gateway.close(),
+    shutdownTimeoutSeconds: config.bounds.shutdownTimeoutSeconds,
+  };
 }
 
 /** `serve` as a long-running command: stops cleanly on SIGINT/SIGTERM, finishing in-flight requests. */
@@ -73,7 +80,14 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const stop = () => {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
-    server.close().then(
+    closeWithin(
+      () => server.close(),
+      server.shutdownTimeoutSeconds,
+      (message) => {
+        io.stderr(`${message}\n`);
+        process.exit(EXIT.failure);
+      },
+    ).then(
       () => io.stdout("Gateway stopped.\n"),
       (error: unknown) => io.stderr(`Error while stopping: ${(error as Error).message}\n`),
     );

@@ -14,24 +14,72 @@ const types = {
 export interface PoolOptions {
   /** Connections per gateway process (GATEWAY_PG_POOL_MAX). */
   max?: number;
+  /** Server-side statement_timeout of every session (GATEWAY_PG_STATEMENT_TIMEOUT_MS). */
+  statementTimeoutMs?: number;
+  /** Connecting, or waiting for a free pooled connection (GATEWAY_PG_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
 }
 
 export const DEFAULT_POOL_MAX = 16;
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 3000;
+
+/**
+ * How much longer than statement_timeout the client waits for an answer. The server cancels a
+ * slow statement itself (57014) and the connection stays usable; the client-side timeout only
+ * fires when the server does not answer at all (hung, or a network that drops packets).
+ */
+const QUERY_TIMEOUT_MARGIN_MS = 1000;
 
 /** A connection pool for a `postgres://` URL, with the gateway's type parsing and timeouts. */
 export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
+  const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? DEFAULT_POOL_MAX,
     types,
-    // A server that does not answer fails the request instead of queueing it forever.
-    connectionTimeoutMillis: 10_000,
+    // A server that does not answer fails the request instead of queueing it forever; the same
+    // bound applies to waiting for a pooled connection when all are busy.
+    connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    statement_timeout: statementTimeoutMs || undefined,
+    query_timeout: statementTimeoutMs ? statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS : undefined,
     idleTimeoutMillis: 30_000,
+    keepAlive: true,
     application_name: "orderline-gateway",
   });
   // An idle connection dropped by the server must not crash the process; the pool replaces it.
   pool.on("error", () => {});
   return pool;
+}
+
+/**
+ * Runs `work` on a client of its own (a transaction, a session lock) and gives it back. While
+ * checked out a client has no listener of the pool's, and an 'error' event without a listener
+ * (the server ended the session, the socket reset) kills the process: this one listens for the
+ * whole checkout. After a failure the client is released with the error, so the pool destroys
+ * it instead of lending out a connection that is dead, mid-transaction or still running a
+ * statement the client stopped waiting for.
+ */
+export async function withClient<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const onError = (error: Error) => {
+    broken ??= error;
+  };
+  client.on("error", onError);
+  try {
+    const result = await work(client);
+    client.off("error", onError);
+    client.release(broken);
+    return result;
+  } catch (error) {
+    client.off("error", onError);
+    client.release(broken ?? (error instanceof Error ? error : new Error(String(error))));
+    throw error;
+  }
 }
 
 export function isPostgresUrl(url: string): boolean {
@@ -47,4 +95,26 @@ export function redactedUrl(url: string): string {
   } catch {
     return "(unparsable URL)";
   }
+}
+
+/**
+ * Runs `work` in a transaction on a client of its own (withClient): COMMIT when `work` returns
+ * and `keep` approves of what it returned, ROLLBACK otherwise.
+ */
+export function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+  keep: (result: T) => boolean = () => true,
+): Promise<T> {
+  return withClient(pool, async (client) => {
+    await client.query("BEGIN");
+    try {
+      const result = await work(client);
+      await client.query(keep(result) ? "COMMIT" : "ROLLBACK");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    }
+  });
 }

@@ -15,6 +15,7 @@ import {
   toEvent,
   whyNotMoved,
 } from "../order-moves.js";
+import { isStoreOutage } from "../outage.js";
 import {
   createdOrder,
   type OrderRow,
@@ -48,10 +49,21 @@ import type {
 } from "../store.js";
 import { migratePostgres, postgresSchemaVersion } from "./migrate.js";
 import { insertOrderRows, insertOrders } from "./order-batch.js";
-import { createPool, DEFAULT_POOL_MAX, type PoolOptions, redactedUrl } from "./pool.js";
+import {
+  createPool,
+  DEFAULT_POOL_MAX,
+  inTransaction,
+  type PoolOptions,
+  redactedUrl,
+} from "./pool.js";
 import { numbered } from "./runner.js";
 import { PostgresTenantStore } from "./tenant-store.js";
 import { PostgresWebhookStore } from "./webhook-store.js";
+
+const failed = (error: unknown): BatchOutcome<never> => ({
+  ok: false,
+  error: error instanceof Error ? error : new Error(String(error)),
+});
 
 /**
  * The PostgreSQL store, for several gateway instances on one database. Every rule that must hold
@@ -105,17 +117,24 @@ export class PostgresStore implements Store {
 
   /**
    * One batch in one statement. When the statement fails as a whole (say, one order names an
-   * unknown partner), each order is retried alone, so only the faulty one fails.
+   * unknown partner), each order is retried alone, so only the faulty one fails. Not when the
+   * store is out: one by one, each would wait out its own timeout.
    */
   async #insertBatch(orders: NewSalesOrder[]): Promise<BatchOutcome<CreateOrderOutcome>[]> {
     const duplicateOf = (order: NewSalesOrder) => this.#duplicateOf(order);
     try {
       return await insertOrders(this.pool, orders, duplicateOf);
     } catch (error) {
-      if (orders.length === 1) return [{ ok: false, error: error as Error }];
-      // One by one, in order, so seqs keep the order of arrival.
+      if (orders.length === 1 || isStoreOutage(error)) return orders.map(() => failed(error));
+      // One by one, in order, so seqs keep the order of arrival; after an outage the rest fail
+      // at once.
       const results: BatchOutcome<CreateOrderOutcome>[] = [];
-      for (const order of orders) results.push(...(await this.#insertBatch([order])));
+      let outage: unknown;
+      for (const order of orders) {
+        const [result = failed(outage)] = outage ? [] : await this.#insertBatch([order]);
+        if (!result.ok && isStoreOutage(result.error)) outage = result.error;
+        results.push(result);
+      }
       return results;
     }
   }
@@ -248,30 +267,21 @@ export class PostgresStore implements Store {
     // Without a key: group commit, one statement for every order waiting; the unique index
     // decides a purchase_order_no race.
     if (idempotency === undefined) return this.#orders.submit(order);
-    const client = await this.pool.connect();
-    let outcome: CreateOrderOutcome | "key_taken" | "po_taken";
-    try {
-      await client.query("BEGIN");
-      try {
+    const outcome = await inTransaction(
+      this.pool,
+      async (client): Promise<CreateOrderOutcome | "key_taken" | "po_taken"> => {
         // The key row first: a racing request with the same key waits here for this transaction
         // and then sees its committed key (replay) or, if it rolled back, takes the key itself.
         const claimed = await client.query(
           "INSERT INTO idempotency_keys (partner_id, idem_key, request_hash, order_id, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (partner_id, idem_key) DO NOTHING",
           [order.partnerId, idempotency.key, idempotency.requestHash, order.id, order.createdAt],
         );
-        if (claimed.rowCount !== 1) outcome = "key_taken";
-        else {
-          const number = (await insertOrderRows(client, [order])).get(order.id);
-          outcome = number ? { kind: "created", order: createdOrder(order, number) } : "po_taken";
-        }
-        await client.query(typeof outcome === "string" ? "ROLLBACK" : "COMMIT");
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => {});
-        throw error;
-      }
-    } finally {
-      client.release();
-    }
+        if (claimed.rowCount !== 1) return "key_taken";
+        const number = (await insertOrderRows(client, [order])).get(order.id);
+        return number ? { kind: "created", order: createdOrder(order, number) } : "po_taken";
+      },
+      (outcome) => typeof outcome !== "string",
+    );
     if (outcome === "po_taken") return this.#duplicateOf(order);
     if (outcome === "key_taken") return this.#replayOf(order, idempotency);
     return outcome;
@@ -320,33 +330,24 @@ export class PostgresStore implements Store {
   }
 
   async moveOrder(move: OrderMove): Promise<OrderMoveOutcome> {
-    const client = await this.pool.connect();
-    try {
-      await client.query("BEGIN");
-      try {
+    return inTransaction(
+      this.pool,
+      async (client): Promise<OrderMoveOutcome> => {
         // FOR UPDATE: a racing move (any instance) waits here, then reads the committed result.
         const find = findInScope(move, "FOR UPDATE");
         const [current] = (await client.query<OrderRow>(numbered(find.sql), find.params)).rows;
         const refused = whyNotMoved(move, current);
-        if (refused !== undefined || current === undefined) {
-          await client.query("ROLLBACK");
-          return refused ?? { kind: "not_found" };
-        }
+        if (refused !== undefined || current === undefined) return refused ?? { kind: "not_found" };
         const update = moveStatement(move);
         const [moved] = (await client.query<OrderRow>(numbered(update.sql), update.params)).rows;
         const history = historyStatement(move, current.status);
         await client.query(numbered(history.sql), history.params);
         const event = moveEventStatement(move, newId(move.at), current.partner_id, current.status);
         await client.query(numbered(event.sql), event.params);
-        await client.query("COMMIT");
         return { kind: "moved", order: toOrder(moved as OrderRow) };
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => {});
-        throw error;
-      }
-    } finally {
-      client.release();
-    }
+      },
+      (outcome) => outcome.kind === "moved",
+    );
   }
 
   async orderHistory(orderId: string): Promise<OrderChangeRecord[]> {

@@ -1,6 +1,7 @@
 import type pg from "pg";
 import type { Statement } from "../order-moves.js";
 import type { SqlRunner, StatementResult } from "../sql-runner.js";
+import { inTransaction } from "./pool.js";
 
 /** `?` placeholders to PostgreSQL's `$1, $2, …` (none of the shared statements quote a `?`). */
 export const numbered = (sql: string): string => {
@@ -31,22 +32,14 @@ export class PostgresRunner implements SqlRunner {
     return (await this.pool.query(this.#text(sql), params)).rowCount ?? 0;
   }
 
-  async atomically(statements: Statement[]): Promise<StatementResult[]> {
-    const client = await this.pool.connect();
-    try {
-      await client.query("BEGIN");
+  atomically(statements: Statement[]): Promise<StatementResult[]> {
+    return inTransaction(this.pool, async (client) => {
       const results: StatementResult[] = [];
       for (const s of statements) {
         const result = await client.query(this.#text(s.sql), s.params);
         results.push({ rows: result.rows, changes: result.rowCount ?? 0 });
       }
-      await client.query("COMMIT");
       return results;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 }

@@ -18,6 +18,23 @@ export interface CreateJob {
 export type BatchResult = { ok: true; value: CreateOrderOutcome } | { ok: false; error: Error };
 
 /**
+ * An error as it crosses from the writer thread: structured clone keeps an Error's message but
+ * drops its `code` (SQLITE_BUSY, SQLITE_IOERR…), which says whether it is an outage.
+ */
+export interface WireError {
+  message: string;
+  code?: string;
+}
+
+export const toWire = (error: unknown): WireError => ({
+  message: error instanceof Error ? error.message : String(error),
+  code: (error as { code?: unknown })?.code as string | undefined,
+});
+
+export const fromWire = (wire: WireError): Error =>
+  Object.assign(new Error(wire.message), wire.code === undefined ? {} : { code: wire.code });
+
+/**
  * The order-creation logic for one SQLite connection: a batch of jobs in one IMMEDIATE
  * transaction (one commit, one fsync), each job in its own savepoint so a failing job does not
  * undo the others. IMMEDIATE takes the write lock up front, so the duplicate checks see the

@@ -53,7 +53,13 @@ import type {
   Store,
 } from "../store.js";
 import { openConnection } from "./connection.js";
-import { type BatchResult, type CreateJob, createOrderWriter } from "./order-writer.js";
+import {
+  type BatchResult,
+  type CreateJob,
+  createOrderWriter,
+  fromWire,
+  type WireError,
+} from "./order-writer.js";
 import { SqliteTenantStore } from "./tenant-store.js";
 import { SqliteWebhookStore } from "./webhook-store.js";
 
@@ -62,6 +68,8 @@ import { SqliteWebhookStore } from "./webhook-store.js";
  * and orders are written on the calling thread instead: same SQL, same transactions.
  */
 const WRITER_THREAD = fileURLToPath(new URL("./writer-thread.js", import.meta.url));
+
+type WireResult = { ok: true; value: CreateOrderOutcome } | { ok: false; error: WireError };
 
 /** Sends batches to the writer thread and matches the answers to them. */
 class WriterThread {
@@ -76,11 +84,17 @@ class WriterThread {
     this.#worker = new Worker(WRITER_THREAD, { workerData: { path, synchronous } });
     this.#worker.on(
       "message",
-      (message: { id: number; results?: BatchResult[]; error?: Error }) => {
+      (message: { id: number; results?: WireResult[]; error?: WireError }) => {
         const pending = this.#pending.get(message.id);
         this.#pending.delete(message.id);
-        if (message.results) pending?.resolve(message.results);
-        else pending?.reject(message.error ?? new Error("writer thread failed"));
+        if (message.results)
+          pending?.resolve(
+            message.results.map((r) => (r.ok ? r : { ok: false, error: fromWire(r.error) })),
+          );
+        else
+          pending?.reject(
+            message.error ? fromWire(message.error) : new Error("writer thread failed"),
+          );
       },
     );
     const failAll = (error: Error) => {

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { SqliteSynchronous } from "../../config.js";
 import { openConnection } from "./connection.js";
-import { type CreateJob, createOrderWriter } from "./order-writer.js";
+import { type CreateJob, createOrderWriter, toWire } from "./order-writer.js";
 
 /**
  * The order writer thread: owns one connection and commits batches of order creations, so the
@@ -19,12 +19,12 @@ if (port) {
       return;
     }
     try {
-      port.postMessage({ id: message.id, results: write(message.jobs) });
+      const results = write(message.jobs).map((r) =>
+        r.ok ? r : { ok: false, error: toWire(r.error) },
+      );
+      port.postMessage({ id: message.id, results });
     } catch (error) {
-      port.postMessage({
-        id: message.id,
-        error: error instanceof Error ? error : new Error(String(error)),
-      });
+      port.postMessage({ id: message.id, error: toWire(error) });
     }
   });
 }
