@@ -49,6 +49,12 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
   });
   // An idle connection dropped by the server must not crash the process; the pool replaces it.
   pool.on("error", () => {});
+  // Nor one dropped while checked out. The server's goodbye (57P01 when a session is
+  // terminated) can arrive in the same read as the answer to the last query: the client is
+  // handed to the next borrower and the error emitted before that borrower's code runs. So
+  // every client listens from birth; its queries still fail, and the pool drops it on release
+  // (a dead client is not queryable).
+  pool.on("connect", (client) => client.on("error", () => {}));
   return pool;
 }
 
@@ -64,12 +70,19 @@ export async function withClient<T>(
   pool: pg.Pool,
   work: (client: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
-  const client = await pool.connect();
   let broken: Error | undefined;
   const onError = (error: Error) => {
     broken ??= error;
   };
-  client.on("error", onError);
+  // The callback form: the pool calls it as it hands the client over, so the listener is on
+  // before any more of the socket's data is read (a promise would resume a tick too late).
+  const client = await new Promise<pg.PoolClient>((resolve, reject) =>
+    pool.connect((error, client) => {
+      if (error || client === undefined) return reject(error ?? new Error("no client"));
+      client.on("error", onError);
+      resolve(client);
+    }),
+  );
   try {
     const result = await work(client);
     client.off("error", onError);
