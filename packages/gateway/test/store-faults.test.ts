@@ -376,7 +376,7 @@ describe("the gateway on a SQLite file locked by another process", () => {
       databaseUrl: `sqlite:${file}`,
       dataDir: dir,
       // A deadline past SQLite's 5 s busy_timeout, so the store's own error is what is answered.
-      extra: { ...BOUNDS, GATEWAY_REQUEST_TIMEOUT_MS: "12000" },
+      extra: { ...BOUNDS, GATEWAY_REQUEST_TIMEOUT_MS: "12000", GATEWAY_WEBHOOK_POLL_MS: "0" },
     };
     cli(env, ["migrate"]);
     const partner = createPartnerWithCli(env, rsaKeys(), "Locked");
