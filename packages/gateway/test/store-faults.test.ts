@@ -145,7 +145,13 @@ describe.runIf(pgBin !== undefined)("the gateway on a PostgreSQL server that fai
     return started;
   };
   const create = (headers: Record<string, string> = {}, body = order()) =>
-    call(gw.url, "POST", "/api/v1/sales-orders", { ...signedOver(partner, token), ...headers }, body);
+    call(
+      gw.url,
+      "POST",
+      "/api/v1/sales-orders",
+      { ...signedOver(partner, token), ...headers },
+      body,
+    );
   const createAcknowledged = async () => {
     const answer = await create();
     if (answer.status === 201 && answer.id) acknowledged.add(answer.id);
@@ -299,7 +305,12 @@ describe.runIf(pgBin !== undefined)("the gateway on a PostgreSQL server that fai
   it("has lost no acknowledged order", async () => {
     expect(acknowledged.size).toBeGreaterThan(20);
     for (const id of acknowledged) {
-      const read = await call(gw.url, "GET", `/api/v1/sales-orders/${id}`, signedOver(partner, token));
+      const read = await call(
+        gw.url,
+        "GET",
+        `/api/v1/sales-orders/${id}`,
+        signedOver(partner, token),
+      );
       expect(read.status, id).toBe(200);
       expect(read.id).toBe(id);
     }
@@ -311,9 +322,13 @@ describe("the gateway when Redis goes away", () => {
   let redis: ChildProcess | undefined;
   let port: number;
   const startRedis = async () => {
-    redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-      stdio: "ignore",
-    });
+    redis = spawn(
+      "redis-server",
+      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+      {
+        stdio: "ignore",
+      },
+    );
     const child = redis;
     cleanups.push(() => child.kill("SIGKILL"));
     await new Promise((r) => setTimeout(r, 300));
@@ -327,7 +342,11 @@ describe("the gateway when Redis goes away", () => {
     const env: ProcessEnv = {
       databaseUrl: `sqlite:${join(dir, "gateway.db")}`,
       dataDir: dir,
-      extra: { ...BOUNDS, GATEWAY_RATE_LIMIT_ORDERS: "1000", REDIS_URL: `redis://127.0.0.1:${port}` },
+      extra: {
+        ...BOUNDS,
+        GATEWAY_RATE_LIMIT_ORDERS: "1000",
+        REDIS_URL: `redis://127.0.0.1:${port}`,
+      },
     };
     cli(env, ["migrate"]);
     const partner = createPartnerWithCli(env, rsaKeys(), "Redis");
@@ -353,7 +372,13 @@ describe("the gateway when Redis goes away", () => {
     const started = Date.now();
     for (;;) {
       expect((await create()).status).toBe(201);
-      const keys = spawn("redis-cli", ["-p", String(port), "--scan", "--pattern", "orderline:ratelimit:*"]);
+      const keys = spawn("redis-cli", [
+        "-p",
+        String(port),
+        "--scan",
+        "--pattern",
+        "orderline:ratelimit:*",
+      ]);
       let out = "";
       keys.stdout.on("data", (c) => {
         out += c;

@@ -30,7 +30,8 @@ export function postgresBinDir(): string | undefined {
     const versions = readdirSync(debian)
       .filter((v) => /^\d+$/.test(v))
       .sort((a, b) => Number(b) - Number(a));
-    for (const version of versions) if (has(join(debian, version, "bin"))) return join(debian, version, "bin");
+    for (const version of versions)
+      if (has(join(debian, version, "bin"))) return join(debian, version, "bin");
   }
   try {
     const dir = execFileSync("pg_config", ["--bindir"], { encoding: "utf8" }).trim();
@@ -137,7 +138,16 @@ export class PgCluster {
       "-c full_page_writes=off",
       `-c max_connections=${this.#maxConnections}`,
     ].join(" ");
-    this.#run("pg_ctl", ["-D", this.#dataDir, "-l", join(this.dir, "log"), "-w", "-o", options, "start"]);
+    this.#run("pg_ctl", [
+      "-D",
+      this.#dataDir,
+      "-l",
+      join(this.dir, "log"),
+      "-w",
+      "-o",
+      options,
+      "start",
+    ]);
   }
 
   /** Stops the server: `fast` ends sessions (57P01) and shuts down cleanly. */
@@ -196,7 +206,10 @@ export class PgCluster {
 
   /** A superuser client on this cluster (end it when done). */
   async admin<T>(work: (client: pg.Client) => Promise<T>, database = "postgres"): Promise<T> {
-    const client = new pg.Client({ connectionString: this.url(database), connectionTimeoutMillis: 3000 });
+    const client = new pg.Client({
+      connectionString: this.url(database),
+      connectionTimeoutMillis: 3000,
+    });
     client.on("error", () => {});
     await client.connect();
     try {
