@@ -265,17 +265,32 @@ describe.runIf(pgBin !== undefined)("the gateway on a PostgreSQL server that fai
     await until(() => call(gw.url, "GET", "/ready"), 200, RECOVERS_MS);
   }, 40_000);
 
-  it("ends on SIGTERM within the shutdown deadline while the server hangs", async () => {
+  it("ends on SIGTERM while the server hangs: bounded calls let it close, the deadline ends the rest", async () => {
+    // A second instance whose drain (30 s, a kept-alive connection stays open) outlasts its
+    // shutdown deadline (2 s): the deadline must end it.
+    const stuck = await startProcess({
+      ...env,
+      extra: { ...BOUNDS, GATEWAY_DRAIN_SECONDS: "30", GATEWAY_SHUTDOWN_TIMEOUT_SECONDS: "2" },
+    });
+    cleanups.push(() => stuck.child.kill("SIGKILL"));
     cluster.pause();
     try {
       const inFlight = create().catch(() => undefined);
+      expectOutage(
+        await call(stuck.url, "GET", "/api/v1/sales-orders", signedOver(partner, token)),
+      );
       await new Promise((r) => setTimeout(r, 200));
       const started = Date.now();
       gw.child.kill("SIGTERM");
-      await gw.exited;
+      stuck.child.kill("SIGTERM");
+      const [code, stuckCode] = await Promise.all([gw.exited, stuck.exited]);
       const tookMs = Date.now() - started;
       expect(tookMs).toBeLessThan(SIGTERM_EXITS_MS);
-      // GATEWAY_SHUTDOWN_TIMEOUT_SECONDS=5: the deadline, not the store, ended it.
+      // Every store call is bounded, so the first finishes closing (exit 0; its sockets to the
+      // hung server are left to its 5 s deadline); the second is ended by its 2 s deadline with
+      // its close unfinished (exit 1), not by its 30 s drain.
+      expect(code).toBe(0);
+      expect(stuckCode).toBe(1);
       expect(tookMs).toBeLessThan(10_000);
       const answer = await inFlight;
       // The request in flight was never acknowledged: a 503, or its connection closed.

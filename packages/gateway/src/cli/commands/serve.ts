@@ -83,9 +83,9 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
     closeWithin(
       () => server.close(),
       server.shutdownTimeoutSeconds,
-      (message) => {
+      (code, message) => {
         io.stderr(`${message}\n`);
-        process.exit(EXIT.failure);
+        process.exit(code);
       },
     ).then(
       () => io.stdout("Gateway stopped.\n"),
