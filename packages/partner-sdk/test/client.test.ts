@@ -333,6 +333,23 @@ describe("retries", () => {
     expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(950);
   });
 
+  it("retries a create the gateway answered 503 store_unavailable, after its Retry-After, with the same key", async () => {
+    const sdk = client();
+    proxy.faults = [
+      {
+        kind: "respond",
+        status: 503,
+        headers: { "retry-after": "1" },
+        body: { code: "store_unavailable", detail: "The store cannot be reached right now" },
+      },
+    ];
+    const created = await sdk.salesOrders.create(order1("STORE-1"));
+    expect(created.id).toBeDefined();
+    const [first, second] = proxy.orderAttempts();
+    expect(second?.headers["idempotency-key"]).toBe(first?.headers["idempotency-key"]);
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(950);
+  });
+
   it("does not wait for a Retry-After beyond the limit: the 429 reaches the caller", async () => {
     const sdk = client({ maxRetryAfterMs: 1000 });
     proxy.faults = [
