@@ -59,12 +59,11 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
 }
 
 /**
- * Runs `work` on a client of its own (a transaction, a session lock) and gives it back. While
- * checked out a client has no listener of the pool's, and an 'error' event without a listener
- * (the server ended the session, the socket reset) kills the process: this one listens for the
- * whole checkout. After a failure the client is released with the error, so the pool destroys
- * it instead of lending out a connection that is dead, mid-transaction or still running a
- * statement the client stopped waiting for.
+ * Runs `work` on a client of its own (a transaction, a session lock) and gives it back. It
+ * notes an 'error' event during the checkout (the server ended the session, the socket reset),
+ * and after one, or after `work` failed, releases the client with the error, so the pool
+ * destroys it instead of lending out a connection that is dead, mid-transaction or still
+ * running a statement the client stopped waiting for.
  */
 export async function withClient<T>(
   pool: pg.Pool,
