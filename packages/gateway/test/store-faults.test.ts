@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../src/config.js";
 import { isStoreOutage, StoreOutageError } from "../src/store/outage.js";
 import { order, rsaKeys, tempDir } from "./helpers.js";
 import { freePort, PgCluster, postgresBinDir } from "./support/pg-cluster.js";
@@ -127,6 +128,33 @@ describe("store outages are classified, not mistaken for defects", () => {
     ["a plain bug", new TypeError("cannot read properties of undefined")],
     ["not an error", "ECONNREFUSED"],
   ])("%s is not", (_, error) => expect(isStoreOutage(error)).toBe(false));
+});
+
+describe("the bounds settings", () => {
+  it("default under a Kubernetes grace period and read the environment", () => {
+    expect(loadConfig({}).bounds).toEqual({
+      pgStatementTimeoutMs: 5000,
+      pgConnectTimeoutMs: 3000,
+      requestTimeoutMs: 10_000,
+      shutdownTimeoutSeconds: 25,
+    });
+    expect(loadConfig(BOUNDS).bounds).toEqual({
+      pgStatementTimeoutMs: 1000,
+      pgConnectTimeoutMs: 1000,
+      requestTimeoutMs: 4000,
+      shutdownTimeoutSeconds: 5,
+    });
+  });
+
+  it.each([
+    ["GATEWAY_PG_STATEMENT_TIMEOUT_MS", "0"],
+    ["GATEWAY_PG_CONNECT_TIMEOUT_MS", "120000"],
+    ["GATEWAY_REQUEST_TIMEOUT_MS", "5s"],
+    ["GATEWAY_SHUTDOWN_TIMEOUT_SECONDS", "0"],
+  ])("refuse %s=%s, naming it", (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
 });
 
 describe.runIf(pgBin !== undefined)("the gateway on a PostgreSQL server that fails", () => {
