@@ -205,6 +205,7 @@ describe.each(storeKinds)("three instances purging at once (%s store)", (kind) =
       loginFailureSeconds: DAY,
       purgeIntervalSeconds: 600,
       webhookSeconds: 30 * DAY,
+      orderEventSeconds: 30 * DAY,
     };
     const reports = await Promise.all(
       [a, b, c].map((store) => purgeExpired(store, retention, now, 7)),
@@ -229,6 +230,7 @@ describe("the purge schedule", () => {
       loginFailureSeconds: DAY,
       purgeIntervalSeconds: 600,
       webhookSeconds: 30 * DAY,
+      orderEventSeconds: 30 * DAY,
     };
     const lines: { object: object; message: string }[] = [];
     const log = {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { type Dialect, latestVersion } from "../store/migrations.js";
 import type { Store } from "../store/store.js";
+import type { Readiness } from "./readiness.js";
 
 const STATUS = {
   type: "object",
@@ -19,7 +20,10 @@ const STATUS = {
  * `/ready`: the store answers and has every migration this build needs (readiness: send it
  * traffic only while this is 200). Neither needs credentials nor says anything secret.
  */
-export async function healthRoutes(app: FastifyInstance, { store }: { store: Store }) {
+export async function healthRoutes(
+  app: FastifyInstance,
+  { store, readiness }: { store: Store; readiness?: Readiness },
+) {
   const expected = latestVersion(store.kind as Dialect);
   app.get(
     "/health",
@@ -45,6 +49,12 @@ export async function healthRoutes(app: FastifyInstance, { store }: { store: Sto
     },
     async (request, reply) => {
       const base = { store: store.kind, expected_schema_version: expected };
+      if (readiness?.leaving)
+        return reply.code(503).send({
+          status: "unavailable",
+          ...base,
+          detail: "This instance is shutting down; it still serves requests for a few seconds.",
+        });
       try {
         const version = await store.schemaVersion();
         if (version >= expected) return { status: "ok" as const, ...base, schema_version: version };
