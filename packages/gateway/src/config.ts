@@ -257,6 +257,15 @@ export function sqlitePathOf(databaseUrl: string, cwd = process.cwd()): string {
   return path === ":memory:" ? path : resolve(cwd, path.replace(/^\/\/(?=\/)/, ""));
 }
 
+/** A parser's refusal as a ConfigError (exit 2), its message kept. */
+function asConfigError<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+}
+
 /** A rule between settings that each are valid alone; `message` says why it exists. */
 function requireAtLeast(
   name: keyof Settings,
@@ -406,7 +415,7 @@ export function loadConfig(
       ordersMax: s.GATEWAY_RATE_LIMIT_ORDERS,
       loginMax: s.GATEWAY_RATE_LIMIT_LOGINS,
     },
-    corsOrigins: corsOriginsFrom(s.GATEWAY_CORS_ORIGINS),
+    corsOrigins: asConfigError(() => corsOriginsFrom(s.GATEWAY_CORS_ORIGINS)),
     consoleDir: consoleDirFrom(s.GATEWAY_CONSOLE_DIR),
     drainSeconds: s.GATEWAY_DRAIN_SECONDS,
     drainReadySeconds: s.GATEWAY_DRAIN_READY_SECONDS,

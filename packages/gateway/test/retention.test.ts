@@ -278,7 +278,7 @@ describe("retention settings", () => {
       /at least the token lifetime plus GATEWAY_REFRESH_GRACE_SECONDS \(129600\)/,
     );
     expect(() => loadConfig({ GATEWAY_LOGIN_FAILURE_RETENTION_SECONDS: "60" })).toThrow(
-      /at least 3600/,
+      /GATEWAY_LOGIN_FAILURE_RETENTION_SECONDS=60 is not valid: .*at least .*\(3600\)/,
     );
     expect(
       loadConfig({
