@@ -101,6 +101,7 @@ export async function openCore(
       master.keyEncryptionKey,
       now,
       (config.jwt.ttlSeconds + config.jwt.refreshGraceSeconds) * 1000,
+      config.jwksMaxAgeSeconds * 1000,
     );
     await signingKeys.init();
   } catch (error) {
@@ -197,7 +198,12 @@ async function wireGateway(
       await installCors(instance, config.corsOrigins);
       if (config.consoleDir) await instance.register(consoleRoutes, { root: config.consoleDir });
       await instance.register(healthRoutes, { store, readiness });
-      await instance.register(authRoutes, { sessions, signingKeys, rateLimiter });
+      await instance.register(authRoutes, {
+        sessions,
+        signingKeys,
+        rateLimiter,
+        jwksMaxAgeSeconds: config.jwksMaxAgeSeconds,
+      });
       await instance.register(orderRoutes, { orders, authenticator, rateLimiter });
       // The tenant API (/v1/…): tenant users, with user tokens.
       await instance.register(userAuthRoutes, { sessions: userSessions, rateLimiter });

@@ -49,6 +49,9 @@ export interface SigningKeyRecord {
   /** The private key, sealed with the key-encryption key (see lib/seal.ts). */
   privateKeySealed: string;
   createdAt: number;
+  /** When it starts signing; it is published in the JWKS from `createdAt`. */
+  signsFrom: number;
+  /** When it stops signing (may be ahead: the moment its successor starts). */
   retiredAt: number | null;
 }
 

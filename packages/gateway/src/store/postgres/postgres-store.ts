@@ -215,8 +215,8 @@ export class PostgresStore implements Store {
 
   async addSigningKey(k: SigningKeyRecord): Promise<void> {
     await this.pool.query(
-      "INSERT INTO signing_keys (kid, alg, public_jwk, private_key_sealed, created_at, retired_at) VALUES ($1, $2, $3, $4, $5, $6)",
-      [k.kid, k.alg, k.publicJwk, k.privateKeySealed, k.createdAt, k.retiredAt],
+      "INSERT INTO signing_keys (kid, alg, public_jwk, private_key_sealed, created_at, signs_from, retired_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+      [k.kid, k.alg, k.publicJwk, k.privateKeySealed, k.createdAt, k.signsFrom, k.retiredAt],
     );
   }
 

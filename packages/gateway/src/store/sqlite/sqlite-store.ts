@@ -293,8 +293,8 @@ export class SqliteStore implements Store {
 
   async addSigningKey(k: SigningKeyRecord): Promise<void> {
     this.#prepare(
-      "INSERT INTO signing_keys (kid, alg, public_jwk, private_key_sealed, created_at, retired_at) VALUES (?, ?, ?, ?, ?, ?)",
-    ).run(k.kid, k.alg, k.publicJwk, k.privateKeySealed, k.createdAt, k.retiredAt);
+      "INSERT INTO signing_keys (kid, alg, public_jwk, private_key_sealed, created_at, signs_from, retired_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    ).run(k.kid, k.alg, k.publicJwk, k.privateKeySealed, k.createdAt, k.signsFrom, k.retiredAt);
   }
 
   async retireSigningKey(kid: string, at: number): Promise<void> {
