@@ -81,7 +81,10 @@ export const SETTINGS = {
   GATEWAY_MAX_SKEW_SECONDS: int(1, 300, 3600),
   GATEWAY_PARTNER_CACHE_MS: int(0, 1000, 60_000),
   GATEWAY_LANGUAGES: text({ accepts: "comma-separated BCP 47 tags" }),
-  GATEWAY_SCRYPT_COST: text({ check: "scryptCost", accepts: "a power of two from 1024 to 1048576" }),
+  GATEWAY_SCRYPT_COST: text({
+    check: "scryptCost",
+    accepts: "a power of two from 1024 to 1048576",
+  }),
   GATEWAY_SQLITE_SYNCHRONOUS: oneOf(["full", "normal"], "full"),
   GATEWAY_PG_POOL_MAX: int(1, 16, 1000),
   GATEWAY_INSTANCES: int(1, 1, 1000),

@@ -2,10 +2,6 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { corsOriginsFrom } from "./http/cors.js";
-import { parseMasterKey } from "./lib/master-key.js";
-import { isPostgresUrl, redactedUrl } from "./store/postgres/pool.js";
-import type { PrivateAddressPolicy } from "./webhooks/address-guard.js";
 import {
   ConfigError,
   invalidSetting,
@@ -13,6 +9,10 @@ import {
   unknownSettingWarnings,
   validatedSettings,
 } from "./config-schema.js";
+import { corsOriginsFrom } from "./http/cors.js";
+import { parseMasterKey } from "./lib/master-key.js";
+import { isPostgresUrl, redactedUrl } from "./store/postgres/pool.js";
+import type { PrivateAddressPolicy } from "./webhooks/address-guard.js";
 
 export { ConfigError, unknownSettingWarnings };
 

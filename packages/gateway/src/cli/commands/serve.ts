@@ -1,7 +1,7 @@
 import { unknownSettingWarnings } from "../../config.js";
 import { createGateway, type Gateway } from "../../gateway.js";
-import { PostgresStore } from "../../store/postgres/postgres-store.js";
 import { poolFit, poolFitWarning } from "../../store/postgres/pool-fit.js";
+import { PostgresStore } from "../../store/postgres/postgres-store.js";
 import { ensureDemo } from "../demo.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
 import { configFrom, stringOption } from "../options.js";
@@ -49,7 +49,9 @@ async function warnWhenPoolCannotFit(gateway: Gateway, io: CliIo): Promise<void>
     const warning = poolFitWarning(fit, config.pgPoolMax, config.instances);
     if (warning) io.stderr(`orderline-gateway: warning: ${warning}\n`);
   } catch (error) {
-    io.stderr(`orderline-gateway: warning: could not read max_connections: ${(error as Error).message}\n`);
+    io.stderr(
+      `orderline-gateway: warning: could not read max_connections: ${(error as Error).message}\n`,
+    );
   }
 }
 

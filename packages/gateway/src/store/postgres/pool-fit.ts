@@ -27,7 +27,11 @@ export async function poolFit(pool: pg.Pool, poolMax: number, instances: number)
 }
 
 /** The start-up warning when the pools cannot fit, else undefined. */
-export function poolFitWarning(fit: PoolFit, poolMax: number, instances: number): string | undefined {
+export function poolFitWarning(
+  fit: PoolFit,
+  poolMax: number,
+  instances: number,
+): string | undefined {
   const available = fit.maxConnections - fit.reserved;
   if (fit.wanted <= available) return undefined;
   const who =
