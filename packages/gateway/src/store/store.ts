@@ -205,6 +205,13 @@ export interface Store {
     at: number,
   ): Promise<void>;
 
+  /**
+   * Makes the next order number of each partner (or of `partnerId` only) at least `floor + 1`:
+   * after restoring an older backup, numbers already handed out are not issued again. Never
+   * lowers a count. Resolves how many partners it raised.
+   */
+  raiseOrderNumberFloor(floor: number, partnerId?: string): Promise<number>;
+
   listSigningKeys(): Promise<SigningKeyRecord[]>;
   addSigningKey(key: SigningKeyRecord): Promise<void>;
   retireSigningKey(kid: string, at: number): Promise<void>;

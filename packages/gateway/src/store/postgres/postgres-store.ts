@@ -207,6 +207,14 @@ export class PostgresStore implements Store {
     );
   }
 
+  async raiseOrderNumberFloor(floor: number, partnerId?: string): Promise<number> {
+    const result = await this.pool.query(
+      `UPDATE partners SET orders_issued = $1 WHERE orders_issued < $1${partnerId === undefined ? "" : " AND id = $2"}`,
+      partnerId === undefined ? [floor] : [floor, partnerId],
+    );
+    return result.rowCount ?? 0;
+  }
+
   async listSigningKeys(): Promise<SigningKeyRecord[]> {
     return (
       await this.#rows<SigningKeyRow>("SELECT * FROM signing_keys ORDER BY created_at, kid")

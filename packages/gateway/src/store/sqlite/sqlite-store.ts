@@ -285,6 +285,12 @@ export class SqliteStore implements Store {
     );
   }
 
+  async raiseOrderNumberFloor(floor: number, partnerId?: string): Promise<number> {
+    const sql = `UPDATE partners SET orders_issued = ? WHERE orders_issued < ?${partnerId === undefined ? "" : " AND id = ?"}`;
+    const params = partnerId === undefined ? [floor, floor] : [floor, floor, partnerId];
+    return this.#prepare(sql).run(...params).changes;
+  }
+
   async listSigningKeys(): Promise<SigningKeyRecord[]> {
     return (
       this.#prepare("SELECT * FROM signing_keys ORDER BY created_at, kid").all() as SigningKeyRow[]
