@@ -96,7 +96,9 @@ export const SETTINGS = {
   GATEWAY_RATE_LIMIT_ORDERS: int(0, 6000),
   GATEWAY_RATE_LIMIT_LOGINS: int(0, 60),
   GATEWAY_CORS_ORIGINS: text({ accepts: "comma-separated origins (scheme://host[:port])" }),
-  GATEWAY_CONSOLE_DIR: text({ accepts: "a directory or 'off'" }),
+  GATEWAY_CONSOLE_DIR: text({
+    accepts: "'off' or a directory holding the built console's index.html",
+  }),
   GATEWAY_DRAIN_READY_SECONDS: int(0, 5, 300),
   GATEWAY_DRAIN_SECONDS: int(0, 5, 300),
   GATEWAY_IDEMPOTENCY_RETENTION_SECONDS: int(60, 7 * DAY),

@@ -437,7 +437,12 @@ const BUNDLED_CONSOLE = fileURLToPath(new URL("../../../apps/console/dist", impo
 
 function consoleDirFrom(raw: string | undefined): string | undefined {
   if (raw === "off") return undefined;
-  if (raw !== undefined && raw !== "") return resolve(raw);
+  if (raw !== undefined && raw !== "") {
+    // A directory without the built console would serve nothing but 404s, with only a warning.
+    if (!existsSync(join(resolve(raw), "index.html")))
+      throw invalidSetting("GATEWAY_CONSOLE_DIR", raw);
+    return resolve(raw);
+  }
   return existsSync(join(BUNDLED_CONSOLE, "index.html")) ? BUNDLED_CONSOLE : undefined;
 }
 

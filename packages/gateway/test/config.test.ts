@@ -143,6 +143,7 @@ describe("serve with a bad setting (real processes)", () => {
     { GATEWAY_WEBHOOK_RETENTION_SECONDS: "60" },
     { GATEWAY_HASH_CONCURRENCY: "65" },
     { GATEWAY_DRAIN_READY_SECONDS: "soon" },
+    { GATEWAY_CONSOLE_DIR: "/nonexistent/console" },
     { DATABASE_URL: "mysql://db.internal/orderline" },
   ];
 
