@@ -2,18 +2,26 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  ConfigError,
+  invalidSetting,
+  type Settings,
+  unknownSettingWarnings,
+  validatedSettings,
+} from "./config-schema.js";
 import { corsOriginsFrom } from "./http/cors.js";
+import { parseMasterKey } from "./lib/master-key.js";
 import { isPostgresUrl, redactedUrl } from "./store/postgres/pool.js";
-import { RESET_AFTER_MS } from "./users/login-throttle.js";
 import type { PrivateAddressPolicy } from "./webhooks/address-guard.js";
 
-/** How long the sign-in throttle remembers a failure; its rows are useless after that. */
-const THROTTLE_MEMORY_SECONDS = RESET_AFTER_MS / 1000;
+export { ConfigError, unknownSettingWarnings };
 
-/** A setting the gateway cannot run with; the message names the setting and what it accepts. */
-export class ConfigError extends Error {
-  override name = "ConfigError";
-}
+/**
+ * How long the sign-in throttle (users/login-throttle.ts) remembers a failure; its rows are
+ * useless after that. Here, below both, so the configuration needs nothing from the throttle.
+ */
+export const RESET_AFTER_MS = 60 * 60 * 1000;
+const THROTTLE_MEMORY_SECONDS = RESET_AFTER_MS / 1000;
 
 /** Everything the gateway can be told, with the defaults a single-machine install uses. */
 export interface GatewayConfig {
@@ -69,6 +77,22 @@ export interface GatewayConfig {
   consoleDir: string | undefined;
   /** After SIGTERM, how long open connections are answered 503 before the listener closes. */
   drainSeconds: number;
+  /**
+   * After SIGTERM and before the drain: how long `/ready` answers 503 while every other request
+   * is still served, so load balancers take the instance out before it refuses anything.
+   */
+  drainReadySeconds: number;
+  /** Cache-Control max-age of the JWKS; a new signing key is published this long before it signs. */
+  jwksMaxAgeSeconds: number;
+  /** GATEWAY_INSTANCES: gateway processes sharing the PostgreSQL server (for the pool check). */
+  instances: number;
+  /** PostgreSQL: longest statement, and longest wait for a connection (store-faults). */
+  pgStatementTimeoutMs: number;
+  pgConnectTimeoutMs: number;
+  /** Longest a request may take before it is answered 503. */
+  requestTimeoutMs: number;
+  /** After SIGTERM, the process ends within this, whatever the store does. */
+  shutdownTimeoutSeconds: number;
   /** How long bookkeeping rows are kept (store/purge.ts); orders themselves are never purged. */
   retention: RetentionConfig;
   /**
@@ -82,8 +106,6 @@ export interface GatewayConfig {
   hashing: { concurrency: number; queue: number };
   /** Webhook delivery (webhooks/): where to, how long to retry, when to give up on an endpoint. */
   webhooks: WebhooksConfig;
-  /** How long the gateway waits for its store, for a whole request, and for its own shutdown. */
-  bounds: BoundsConfig;
 }
 
 export interface WebhooksConfig {
@@ -128,6 +150,11 @@ export interface RetentionConfig {
   purgeIntervalSeconds: number;
   /** Webhook deliveries and attempts, from their last change; at least the retry window. */
   webhookSeconds: number;
+  /**
+   * Order events (the webhook outbox), from their order's last event; an order's events go
+   * together and only once none has a delivery left. At least the webhook retention.
+   */
+  orderEventSeconds: number;
 }
 
 export type SqliteSynchronous = "full" | "normal";
@@ -142,7 +169,6 @@ export interface UsersConfig {
 }
 
 export const DEFAULTS = {
-  port: 3000,
   // Loopback unless told otherwise: `npm start` leaves demo credentials on disk, and nothing
   // should reach them from the network before an operator chooses to expose the gateway.
   host: "127.0.0.1",
@@ -150,34 +176,11 @@ export const DEFAULTS = {
   issuer: "orderline-gateway",
   audience: "orderline-partner-api",
   ttlSeconds: 12 * 60 * 60,
-  refreshGraceSeconds: 24 * 60 * 60,
-  sessionMaxSeconds: 30 * 24 * 60 * 60,
-  maxSkewSeconds: 300,
-  partnerCacheMs: 1000,
   bodyLimitBytes: 1024 * 1024,
-  pgPoolMax: 16,
-  rateLimitWindowSeconds: 60,
-  rateLimitOrders: 6000,
-  rateLimitLogins: 60,
   userAudience: "orderline-tenant-api",
   languages: ["en", "de", "fr", "es", "it", "nl", "pt", "pl", "sv", "ja", "zh-CN", "id"],
   scryptCost: 2 ** 17,
-  drainSeconds: 5,
-  idempotencyRetentionSeconds: 7 * 24 * 60 * 60,
-  loginFailureRetentionSeconds: 24 * 60 * 60,
-  purgeIntervalSeconds: 10 * 60,
   loginThrottle: { perAccountAndAddress: 5, perAddress: 50, perAccount: 1000 },
-  hashQueue: 16,
-  webhooks: {
-    timeoutMs: 10_000,
-    retryWindowSeconds: 3 * 24 * 60 * 60,
-    disableAfterSeconds: 3 * 24 * 60 * 60,
-    backoffBaseMs: 30_000,
-    backoffMaxMs: 60 * 60 * 1000,
-    pollMs: 500,
-    concurrency: 8,
-    secretGraceSeconds: 24 * 60 * 60,
-  },
   webhookRetentionSeconds: 30 * 24 * 60 * 60,
 } as const;
 
@@ -194,29 +197,17 @@ export function defaultHashConcurrency(
   return Math.max(1, Math.min(pool - 2, cores - 1));
 }
 
-/** Each concurrent hash is a thread of its own holding 128 MiB while it runs. */
-const MAX_HASH_CONCURRENCY = 64;
-
-function hashConcurrencyFrom(env: Env): number {
-  const value = intFrom(env, "GATEWAY_HASH_CONCURRENCY", defaultHashConcurrency(env));
-  if (value < 1 || value > MAX_HASH_CONCURRENCY) {
-    throw new Error(
-      `GATEWAY_HASH_CONCURRENCY must be between 1 and ${MAX_HASH_CONCURRENCY}, got ${value}`,
-    );
-  }
-  return value;
-}
-
 /** GATEWAY_TRUST_PROXY: unset or "false", a hop count, or a comma-separated list of addresses/CIDRs. */
 export function trustProxyFrom(raw: string | undefined): GatewayConfig["trustProxy"] {
   if (raw === undefined || raw.trim() === "" || raw.trim().toLowerCase() === "false") return false;
   const value = raw.trim();
   if (/^\d+$/.test(value)) return Number(value);
-  if (value.toLowerCase() === "true") {
-    throw new Error(
-      "GATEWAY_TRUST_PROXY=true would let any client choose its source address with X-Forwarded-For; name the proxies (addresses or CIDRs, comma-separated) or the number of proxy hops.",
+  if (value.toLowerCase() === "true")
+    throw invalidSetting(
+      "GATEWAY_TRUST_PROXY",
+      raw,
+      " (true would let any client choose its source address with X-Forwarded-For)",
     );
-  }
   const list = value
     .split(",")
     .map((v) => v.trim())
@@ -224,11 +215,7 @@ export function trustProxyFrom(raw: string | undefined): GatewayConfig["trustPro
   const bad = list.find(
     (v) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$|^(loopback|linklocal|uniquelocal)$/.test(v),
   );
-  if (bad !== undefined) {
-    throw new Error(
-      `GATEWAY_TRUST_PROXY must be false, a hop count, or addresses/CIDRs of the proxies; '${bad}' is none of these.`,
-    );
-  }
+  if (bad !== undefined) throw invalidSetting("GATEWAY_TRUST_PROXY", raw, `; '${bad}' is none`);
   return list;
 }
 
@@ -242,7 +229,7 @@ export function languagesFrom(raw: string | undefined): string[] {
   try {
     return [...new Set(Intl.getCanonicalLocales(tags))];
   } catch {
-    throw new ConfigError(`GATEWAY_LANGUAGES must be comma-separated BCP 47 tags, got '${raw}'`);
+    throw invalidSetting("GATEWAY_LANGUAGES", raw);
   }
 }
 
@@ -262,14 +249,6 @@ export function checkedDatabaseUrl(url: string): string {
   return url;
 }
 
-function intFrom(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  if (!/^\d+$/.test(raw))
-    throw new ConfigError(`${name} must be a non-negative integer, got '${raw}'`);
-  return Number(raw);
-}
-
 /** The SQLite file a `sqlite:` URL or plain path names, resolved against `cwd`. */
 export function sqlitePathOf(databaseUrl: string, cwd = process.cwd()): string {
   const path = databaseUrl.startsWith("sqlite:")
@@ -278,212 +257,177 @@ export function sqlitePathOf(databaseUrl: string, cwd = process.cwd()): string {
   return path === ":memory:" ? path : resolve(cwd, path.replace(/^\/\/(?=\/)/, ""));
 }
 
-function synchronousFrom(value: string | undefined): SqliteSynchronous {
-  if (value === undefined || value === "" || value.toLowerCase() === "full") return "full";
-  if (value.toLowerCase() === "normal") return "normal";
-  throw new ConfigError(`GATEWAY_SQLITE_SYNCHRONOUS must be 'full' or 'normal', got '${value}'`);
+/** A parser's refusal as a ConfigError (exit 2), its message kept. */
+function asConfigError<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+}
+
+/** A rule between settings that each are valid alone; `message` says why it exists. */
+function requireAtLeast(
+  name: keyof Settings,
+  value: number,
+  floor: number,
+  floorName: string,
+  why: string,
+): void {
+  if (value < floor)
+    throw new ConfigError(
+      `${name}=${value} is not valid: it must be at least ${floorName} (${floor})${why}.`,
+    );
 }
 
 function retentionFrom(
-  env: Env,
+  s: Settings,
   jwt: GatewayConfig["jwt"],
   webhooks: WebhooksConfig,
 ): RetentionConfig {
   // A refresh record must outlive the token it guards: ttl + grace after the refresh, the token
   // can no longer be refreshed, so the record can no longer catch a reuse.
   const refreshFloor = jwt.ttlSeconds + jwt.refreshGraceSeconds;
-  const retention = {
-    idempotencySeconds: intFrom(
-      env,
-      "GATEWAY_IDEMPOTENCY_RETENTION_SECONDS",
-      DEFAULTS.idempotencyRetentionSeconds,
-    ),
-    refreshSeconds: intFrom(env, "GATEWAY_REFRESH_RETENTION_SECONDS", refreshFloor),
-    loginFailureSeconds: intFrom(
-      env,
-      "GATEWAY_LOGIN_FAILURE_RETENTION_SECONDS",
-      DEFAULTS.loginFailureRetentionSeconds,
-    ),
-    purgeIntervalSeconds: intFrom(
-      env,
-      "GATEWAY_PURGE_INTERVAL_SECONDS",
-      DEFAULTS.purgeIntervalSeconds,
-    ),
-    webhookSeconds: intFrom(
-      env,
-      "GATEWAY_WEBHOOK_RETENTION_SECONDS",
-      Math.max(DEFAULTS.webhookRetentionSeconds, webhooks.retryWindowSeconds),
-    ),
+  const webhookSeconds =
+    s.GATEWAY_WEBHOOK_RETENTION_SECONDS ??
+    Math.max(DEFAULTS.webhookRetentionSeconds, webhooks.retryWindowSeconds);
+  const retention: RetentionConfig = {
+    idempotencySeconds: s.GATEWAY_IDEMPOTENCY_RETENTION_SECONDS,
+    refreshSeconds: s.GATEWAY_REFRESH_RETENTION_SECONDS ?? refreshFloor,
+    loginFailureSeconds: s.GATEWAY_LOGIN_FAILURE_RETENTION_SECONDS,
+    purgeIntervalSeconds: s.GATEWAY_PURGE_INTERVAL_SECONDS,
+    webhookSeconds,
+    orderEventSeconds: s.GATEWAY_ORDER_EVENT_RETENTION_SECONDS ?? webhookSeconds,
   };
-  if (retention.webhookSeconds < webhooks.retryWindowSeconds)
-    throw new ConfigError(
-      `GATEWAY_WEBHOOK_RETENTION_SECONDS must be at least GATEWAY_WEBHOOK_RETRY_WINDOW_SECONDS (${webhooks.retryWindowSeconds}), got ${retention.webhookSeconds}: a delivery still being retried must keep its attempts.`,
-    );
-  if (retention.refreshSeconds < refreshFloor)
-    throw new ConfigError(
-      `GATEWAY_REFRESH_RETENTION_SECONDS must be at least the token lifetime plus GATEWAY_REFRESH_GRACE_SECONDS (${refreshFloor}), got ${retention.refreshSeconds}: a shorter one would let a refreshed token be refreshed again.`,
-    );
-  if (retention.loginFailureSeconds < THROTTLE_MEMORY_SECONDS)
-    throw new ConfigError(
-      `GATEWAY_LOGIN_FAILURE_RETENTION_SECONDS must be at least ${THROTTLE_MEMORY_SECONDS} (how long the sign-in throttle counts failures), got ${retention.loginFailureSeconds}.`,
-    );
-  if (retention.idempotencySeconds < 60)
-    throw new ConfigError(
-      `GATEWAY_IDEMPOTENCY_RETENTION_SECONDS must be at least 60, got ${retention.idempotencySeconds}.`,
-    );
+  requireAtLeast(
+    "GATEWAY_WEBHOOK_RETENTION_SECONDS",
+    retention.webhookSeconds,
+    webhooks.retryWindowSeconds,
+    "GATEWAY_WEBHOOK_RETRY_WINDOW_SECONDS",
+    ": a delivery still being retried must keep its attempts",
+  );
+  requireAtLeast(
+    "GATEWAY_ORDER_EVENT_RETENTION_SECONDS",
+    retention.orderEventSeconds,
+    webhooks.retryWindowSeconds,
+    "GATEWAY_WEBHOOK_RETRY_WINDOW_SECONDS",
+    ": an event still being delivered must stay",
+  );
+  requireAtLeast(
+    "GATEWAY_REFRESH_RETENTION_SECONDS",
+    retention.refreshSeconds,
+    refreshFloor,
+    "the token lifetime plus GATEWAY_REFRESH_GRACE_SECONDS",
+    ": a shorter one would let a refreshed token be refreshed again",
+  );
+  requireAtLeast(
+    "GATEWAY_LOGIN_FAILURE_RETENTION_SECONDS",
+    retention.loginFailureSeconds,
+    THROTTLE_MEMORY_SECONDS,
+    "how long the sign-in throttle counts failures",
+    "",
+  );
   return retention;
 }
 
-function privatePolicyFrom(raw: string | undefined): PrivateAddressPolicy {
-  const value = (raw ?? "").trim().toLowerCase();
-  if (value === "" || value === "none") return "none";
-  if (value === "loopback" || value === "all") return value;
-  throw new ConfigError(
-    `GATEWAY_WEBHOOK_ALLOW_PRIVATE must be 'none', 'loopback' or 'all', got '${raw}'`,
-  );
-}
-
-function webhooksFrom(env: Env): WebhooksConfig {
-  const d = DEFAULTS.webhooks;
-  const config: WebhooksConfig = {
-    allowPrivate: privatePolicyFrom(env.GATEWAY_WEBHOOK_ALLOW_PRIVATE),
-    timeoutMs: intFrom(env, "GATEWAY_WEBHOOK_TIMEOUT_MS", d.timeoutMs),
-    retryWindowSeconds: intFrom(env, "GATEWAY_WEBHOOK_RETRY_WINDOW_SECONDS", d.retryWindowSeconds),
-    disableAfterSeconds: intFrom(
-      env,
-      "GATEWAY_WEBHOOK_DISABLE_AFTER_SECONDS",
-      d.disableAfterSeconds,
-    ),
-    backoffBaseMs: intFrom(env, "GATEWAY_WEBHOOK_BACKOFF_BASE_MS", d.backoffBaseMs),
-    backoffMaxMs: intFrom(env, "GATEWAY_WEBHOOK_BACKOFF_MAX_MS", d.backoffMaxMs),
-    pollMs: intFrom(env, "GATEWAY_WEBHOOK_POLL_MS", d.pollMs),
-    concurrency: Math.max(1, intFrom(env, "GATEWAY_WEBHOOK_CONCURRENCY", d.concurrency)),
+function webhooksFrom(s: Settings): WebhooksConfig {
+  return {
+    allowPrivate: s.GATEWAY_WEBHOOK_ALLOW_PRIVATE as PrivateAddressPolicy,
+    timeoutMs: s.GATEWAY_WEBHOOK_TIMEOUT_MS,
+    retryWindowSeconds: s.GATEWAY_WEBHOOK_RETRY_WINDOW_SECONDS,
+    disableAfterSeconds: s.GATEWAY_WEBHOOK_DISABLE_AFTER_SECONDS,
+    backoffBaseMs: s.GATEWAY_WEBHOOK_BACKOFF_BASE_MS,
+    backoffMaxMs: s.GATEWAY_WEBHOOK_BACKOFF_MAX_MS,
+    pollMs: s.GATEWAY_WEBHOOK_POLL_MS,
+    concurrency: s.GATEWAY_WEBHOOK_CONCURRENCY,
     // A claim outlasts the attempt it covers (and the reads and writes around it), or a second
     // instance could start the same delivery.
-    leaseMs: 3 * intFrom(env, "GATEWAY_WEBHOOK_TIMEOUT_MS", d.timeoutMs),
-    secretGraceSeconds: intFrom(env, "GATEWAY_WEBHOOK_SECRET_GRACE_SECONDS", d.secretGraceSeconds),
+    leaseMs: 3 * s.GATEWAY_WEBHOOK_TIMEOUT_MS,
+    secretGraceSeconds: s.GATEWAY_WEBHOOK_SECRET_GRACE_SECONDS,
   };
-  if (config.timeoutMs < 100 || config.timeoutMs > 60_000)
-    throw new ConfigError(
-      `GATEWAY_WEBHOOK_TIMEOUT_MS must be between 100 and 60000, got ${config.timeoutMs}`,
-    );
-  return config;
 }
 
 /**
- * The bounds that keep a failing store from hanging the gateway (docs/deploy.md, "When the
- * store fails"): every PostgreSQL statement and connection, every request, and the shutdown.
+ * The whole configuration from the environment (and `overrides`, which win), validated before
+ * anything is opened: a bad value throws a ConfigError naming the variable and what it accepts.
  */
-export interface BoundsConfig {
-  /** GATEWAY_PG_STATEMENT_TIMEOUT_MS: PostgreSQL statement_timeout; the client gives up 1 s later. */
-  pgStatementTimeoutMs: number;
-  /** GATEWAY_PG_CONNECT_TIMEOUT_MS: connecting to PostgreSQL, or waiting for a pooled connection. */
-  pgConnectTimeoutMs: number;
-  /** GATEWAY_REQUEST_TIMEOUT_MS: a request not answered by then gets 503 store_unavailable. */
-  requestTimeoutMs: number;
-  /** GATEWAY_SHUTDOWN_TIMEOUT_SECONDS: after SIGTERM the process exits by then, whatever is left. */
-  shutdownTimeoutSeconds: number;
-}
-
-export const BOUNDS_DEFAULTS: BoundsConfig = {
-  pgStatementTimeoutMs: 5000,
-  pgConnectTimeoutMs: 3000,
-  requestTimeoutMs: 10_000,
-  // Under Kubernetes' default grace period of 30 s, so the process ends before SIGKILL.
-  shutdownTimeoutSeconds: 25,
-};
-
-function boundsFrom(env: Env): BoundsConfig {
-  const d = BOUNDS_DEFAULTS;
-  const ranged = (name: string, fallback: number, min: number, max: number): number => {
-    const value = intFrom(env, name, fallback);
-    if (value < min || value > max)
-      throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
-    return value;
-  };
-  return {
-    pgStatementTimeoutMs: ranged(
-      "GATEWAY_PG_STATEMENT_TIMEOUT_MS",
-      d.pgStatementTimeoutMs,
-      100,
-      600_000,
-    ),
-    pgConnectTimeoutMs: ranged("GATEWAY_PG_CONNECT_TIMEOUT_MS", d.pgConnectTimeoutMs, 100, 60_000),
-    requestTimeoutMs: ranged("GATEWAY_REQUEST_TIMEOUT_MS", d.requestTimeoutMs, 100, 600_000),
-    shutdownTimeoutSeconds: ranged(
-      "GATEWAY_SHUTDOWN_TIMEOUT_SECONDS",
-      d.shutdownTimeoutSeconds,
-      1,
-      3600,
-    ),
-  };
-}
-
 export function loadConfig(
   env: Env = process.env,
   overrides: Partial<GatewayConfig> = {},
 ): GatewayConfig {
+  const s = validatedSettings(env);
   const databaseUrl = checkedDatabaseUrl(
-    overrides.databaseUrl ?? env.DATABASE_URL ?? DEFAULTS.databaseUrl,
+    overrides.databaseUrl ?? s.DATABASE_URL ?? DEFAULTS.databaseUrl,
   );
   const sqlitePath = isPostgresUrl(databaseUrl) ? ":memory:" : sqlitePathOf(databaseUrl);
   const dataDir =
     overrides.dataDir ??
-    env.GATEWAY_DATA_DIR ??
+    s.GATEWAY_DATA_DIR ??
     (sqlitePath === ":memory:" ? resolve("data") : dirname(sqlitePath));
-  const webhooks = webhooksFrom(env);
+  if (s.GATEWAY_MASTER_KEY !== undefined) {
+    try {
+      parseMasterKey(s.GATEWAY_MASTER_KEY);
+    } catch {
+      throw invalidSetting("GATEWAY_MASTER_KEY", s.GATEWAY_MASTER_KEY);
+    }
+  }
+  const webhooks = webhooksFrom(s);
   const jwt = {
-    issuer: env.GATEWAY_JWT_ISSUER ?? DEFAULTS.issuer,
-    audience: env.GATEWAY_JWT_AUDIENCE ?? DEFAULTS.audience,
+    issuer: s.GATEWAY_JWT_ISSUER ?? DEFAULTS.issuer,
+    audience: s.GATEWAY_JWT_AUDIENCE ?? DEFAULTS.audience,
     ttlSeconds: DEFAULTS.ttlSeconds,
-    refreshGraceSeconds: intFrom(
-      env,
-      "GATEWAY_REFRESH_GRACE_SECONDS",
-      DEFAULTS.refreshGraceSeconds,
-    ),
-    sessionMaxSeconds: intFrom(env, "GATEWAY_SESSION_MAX_SECONDS", DEFAULTS.sessionMaxSeconds),
+    refreshGraceSeconds: s.GATEWAY_REFRESH_GRACE_SECONDS,
+    sessionMaxSeconds: s.GATEWAY_SESSION_MAX_SECONDS,
   };
+  const userAudience = s.GATEWAY_USER_JWT_AUDIENCE ?? DEFAULTS.userAudience;
+  if (userAudience === jwt.audience)
+    throw invalidSetting(
+      "GATEWAY_USER_JWT_AUDIENCE",
+      userAudience,
+      ", different from GATEWAY_JWT_AUDIENCE",
+    );
   return {
-    host: env.HOST ?? DEFAULTS.host,
-    port: intFrom(env, "PORT", DEFAULTS.port),
+    host: s.HOST ?? DEFAULTS.host,
+    port: s.PORT,
     databaseUrl,
     dataDir,
-    masterKey: env.GATEWAY_MASTER_KEY,
-    logLevel: env.LOG_LEVEL ?? "info",
+    masterKey: s.GATEWAY_MASTER_KEY,
+    logLevel: s.LOG_LEVEL,
     jwt,
-    signature: {
-      maxSkewSeconds: intFrom(env, "GATEWAY_MAX_SKEW_SECONDS", DEFAULTS.maxSkewSeconds),
-    },
-    partnerCacheMs: intFrom(env, "GATEWAY_PARTNER_CACHE_MS", DEFAULTS.partnerCacheMs),
+    signature: { maxSkewSeconds: s.GATEWAY_MAX_SKEW_SECONDS },
+    partnerCacheMs: s.GATEWAY_PARTNER_CACHE_MS,
     bodyLimitBytes: DEFAULTS.bodyLimitBytes,
     users: {
-      audience: env.GATEWAY_USER_JWT_AUDIENCE ?? DEFAULTS.userAudience,
-      languages: languagesFrom(env.GATEWAY_LANGUAGES),
-      scryptCost: intFrom(env, "GATEWAY_SCRYPT_COST", DEFAULTS.scryptCost),
+      audience: userAudience,
+      languages: languagesFrom(s.GATEWAY_LANGUAGES),
+      scryptCost: Number(s.GATEWAY_SCRYPT_COST ?? DEFAULTS.scryptCost),
     },
-    sqliteSynchronous: synchronousFrom(env.GATEWAY_SQLITE_SYNCHRONOUS),
-    pgPoolMax: intFrom(env, "GATEWAY_PG_POOL_MAX", DEFAULTS.pgPoolMax),
-    redisUrl: env.REDIS_URL === "" ? undefined : env.REDIS_URL,
+    sqliteSynchronous: s.GATEWAY_SQLITE_SYNCHRONOUS as SqliteSynchronous,
+    pgPoolMax: s.GATEWAY_PG_POOL_MAX,
+    instances: s.GATEWAY_INSTANCES,
+    pgStatementTimeoutMs: s.GATEWAY_PG_STATEMENT_TIMEOUT_MS,
+    pgConnectTimeoutMs: s.GATEWAY_PG_CONNECT_TIMEOUT_MS,
+    requestTimeoutMs: s.GATEWAY_REQUEST_TIMEOUT_MS,
+    shutdownTimeoutSeconds: s.GATEWAY_SHUTDOWN_TIMEOUT_SECONDS,
+    redisUrl: s.REDIS_URL,
     rateLimit: {
-      windowSeconds: Math.max(
-        1,
-        intFrom(env, "GATEWAY_RATE_LIMIT_WINDOW_SECONDS", DEFAULTS.rateLimitWindowSeconds),
-      ),
-      ordersMax: intFrom(env, "GATEWAY_RATE_LIMIT_ORDERS", DEFAULTS.rateLimitOrders),
-      loginMax: intFrom(env, "GATEWAY_RATE_LIMIT_LOGINS", DEFAULTS.rateLimitLogins),
+      windowSeconds: s.GATEWAY_RATE_LIMIT_WINDOW_SECONDS,
+      ordersMax: s.GATEWAY_RATE_LIMIT_ORDERS,
+      loginMax: s.GATEWAY_RATE_LIMIT_LOGINS,
     },
-    corsOrigins: corsOriginsFrom(env.GATEWAY_CORS_ORIGINS),
-    consoleDir: consoleDirFrom(env.GATEWAY_CONSOLE_DIR),
-    drainSeconds: intFrom(env, "GATEWAY_DRAIN_SECONDS", DEFAULTS.drainSeconds),
-    retention: retentionFrom(env, jwt, webhooks),
-    trustProxy: trustProxyFrom(env.GATEWAY_TRUST_PROXY),
+    corsOrigins: asConfigError(() => corsOriginsFrom(s.GATEWAY_CORS_ORIGINS)),
+    consoleDir: consoleDirFrom(s.GATEWAY_CONSOLE_DIR),
+    drainSeconds: s.GATEWAY_DRAIN_SECONDS,
+    drainReadySeconds: s.GATEWAY_DRAIN_READY_SECONDS,
+    jwksMaxAgeSeconds: s.GATEWAY_JWKS_MAX_AGE_SECONDS,
+    retention: retentionFrom(s, jwt, webhooks),
+    trustProxy: trustProxyFrom(s.GATEWAY_TRUST_PROXY),
     loginThrottle: { ...DEFAULTS.loginThrottle },
     hashing: {
-      concurrency: hashConcurrencyFrom(env),
-      queue: intFrom(env, "GATEWAY_HASH_QUEUE", DEFAULTS.hashQueue),
+      concurrency: s.GATEWAY_HASH_CONCURRENCY ?? defaultHashConcurrency(env),
+      queue: s.GATEWAY_HASH_QUEUE,
     },
     webhooks,
-    bounds: boundsFrom(env),
     ...overrides,
   };
 }
@@ -493,7 +437,12 @@ const BUNDLED_CONSOLE = fileURLToPath(new URL("../../../apps/console/dist", impo
 
 function consoleDirFrom(raw: string | undefined): string | undefined {
   if (raw === "off") return undefined;
-  if (raw !== undefined && raw !== "") return resolve(raw);
+  if (raw !== undefined && raw !== "") {
+    // A directory without the built console would serve nothing but 404s, with only a warning.
+    if (!existsSync(join(resolve(raw), "index.html")))
+      throw invalidSetting("GATEWAY_CONSOLE_DIR", raw);
+    return resolve(raw);
+  }
   return existsSync(join(BUNDLED_CONSOLE, "index.html")) ? BUNDLED_CONSOLE : undefined;
 }
 

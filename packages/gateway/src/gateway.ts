@@ -14,6 +14,7 @@ import { installCors } from "./http/cors.js";
 import { healthRoutes } from "./http/health.js";
 import { createLogger } from "./http/logger.js";
 import { ClientRateLimiter, createRateCounter } from "./http/rate-limit.js";
+import { Readiness } from "./http/readiness.js";
 import { BoundedConcurrency } from "./lib/bounded-concurrency.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { deriveMasterKeys, loadOrCreateMasterKey } from "./lib/master-key.js";
@@ -67,6 +68,8 @@ export interface Gateway {
   webhookWorker: WebhookWorker;
   /** Every password check of this process (user sign-in) runs through this. */
   hashing: BoundedConcurrency;
+  /** `/ready`'s answer while the process is up; `leave()` starts the drain's first phase. */
+  readiness: Readiness;
   close(): Promise<void>;
 }
 
@@ -85,8 +88,8 @@ export async function openCore(
     (await openStore(config.databaseUrl, {
       synchronous: config.sqliteSynchronous,
       poolMax: config.pgPoolMax,
-      statementTimeoutMs: config.bounds.pgStatementTimeoutMs,
-      connectTimeoutMs: config.bounds.pgConnectTimeoutMs,
+      statementTimeoutMs: config.pgStatementTimeoutMs,
+      connectTimeoutMs: config.pgConnectTimeoutMs,
       create,
     }));
   let master: ReturnType<typeof deriveMasterKeys>;
@@ -100,6 +103,7 @@ export async function openCore(
       master.keyEncryptionKey,
       now,
       (config.jwt.ttlSeconds + config.jwt.refreshGraceSeconds) * 1000,
+      config.jwksMaxAgeSeconds * 1000,
     );
     await signingKeys.init();
   } catch (error) {
@@ -129,8 +133,21 @@ export async function openCore(
 }
 
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
+  const core = await openCore(options.config, options);
+  try {
+    return await wireGateway(options, core);
+  } catch (error) {
+    // A start that fails after the store opened must not leave it (and the process) alive.
+    if (!options.store) await core.store.close();
+    throw error;
+  }
+}
+
+async function wireGateway(
+  options: GatewayOptions,
+  core: Awaited<ReturnType<typeof openCore>>,
+): Promise<Gateway> {
   const { config } = options;
-  const core = await openCore(config, options);
   const { now, store, master, signingKeys, directory, partners, tenants, users, vocabulary } = core;
   const { webhooks } = core;
   const tokens = new TokenService(signingKeys, config.jwt, now);
@@ -138,9 +155,6 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const sessions = new SessionService(store, tokens, master.secretPepper, now, throttle, directory);
   const authenticator = new SignedRequestAuthenticator(tokens, directory, config.signature, now);
   const orders = new OrderService(store, now);
-  if (config.users.audience === config.jwt.audience) {
-    throw new Error("The user token audience must differ from the partner token audience.");
-  }
   const userTokens = new UserTokens(
     signingKeys,
     { ...config.jwt, audience: config.users.audience },
@@ -159,6 +173,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   );
   const userAuthenticator = new UserAuthenticator(userTokens, store.tenants);
   const logger = options.logger ?? createLogger(config.logLevel);
+  const readiness = new Readiness();
 
   const rateLimiter = new ClientRateLimiter(createRateCounter(config.redisUrl), {
     orders: { max: config.rateLimit.ordersMax, windowMs: config.rateLimit.windowSeconds * 1000 },
@@ -177,7 +192,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     drainMs: config.drainSeconds * 1000,
-    requestTimeoutMs: config.bounds.requestTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
     trustProxy: config.trustProxy,
     routes: async (instance) => {
       // Delivery runs in processes that serve (not in the admin CLI's, nor under inject).
@@ -185,8 +200,13 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       instance.addHook("onClose", async () => webhookWorker.stop());
       await installCors(instance, config.corsOrigins);
       if (config.consoleDir) await instance.register(consoleRoutes, { root: config.consoleDir });
-      await instance.register(healthRoutes, { store });
-      await instance.register(authRoutes, { sessions, signingKeys, rateLimiter });
+      await instance.register(healthRoutes, { store, readiness });
+      await instance.register(authRoutes, {
+        sessions,
+        signingKeys,
+        rateLimiter,
+        jwksMaxAgeSeconds: config.jwksMaxAgeSeconds,
+      });
       await instance.register(orderRoutes, { orders, authenticator, rateLimiter });
       // The tenant API (/v1/…): tenant users, with user tokens.
       await instance.register(userAuthRoutes, { sessions: userSessions, rateLimiter });
@@ -222,6 +242,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     webhooks,
     webhookWorker,
     hashing,
+    readiness,
     async close() {
       await app.close();
       await purge.stop();

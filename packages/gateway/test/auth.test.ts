@@ -245,7 +245,7 @@ describe.each(storeKinds)("%s store", (kind) => {
     it("refuses HS256 signed with the published public key (algorithm confusion)", async () => {
       const good = await login(gw, partner);
       const { kid } = decodeProtectedHeader(good);
-      const jwks = gw.signingKeys.jwks();
+      const jwks = await gw.signingKeys.jwks();
       const publicKeyMaterial = JSON.stringify(jwks.keys[0]);
       const header = b64url({ alg: "HS256", typ: "JWT", kid });
       const payload = b64url(decodeJwt(good));
@@ -296,19 +296,25 @@ describe.each(storeKinds)("%s store", (kind) => {
       expect(payload.client_id).toBe(partner.clientId);
     });
 
-    it("keeps verifying tokens signed before a signing-key rotation and signs new ones with the new kid", async () => {
+    it("publishes a rotated key at once, signs with it once cached JWKS have expired, and keeps verifying older tokens", async () => {
       const before = await login(gw, partner);
       const oldKid = decodeProtectedHeader(before).kid;
-      const newKid = await gw.signingKeys.rotate();
-      const after = await login(gw, partner);
-      expect(decodeProtectedHeader(after).kid).toBe(newKid);
+      const { kid: newKid, signsFrom } = await gw.signingKeys.rotate();
       expect(newKid).not.toBe(oldKid);
-      expect(
-        gw.signingKeys
-          .jwks()
-          .keys.map((k) => k.kid)
-          .sort(),
-      ).toEqual([oldKid, newKid].sort());
+      // The JWKS is cached for max-age (300 s), and instances re-read keys every 60 s at most.
+      expect(signsFrom - clock.ms).toBe((300 + 60) * 1000);
+      const jwks = await gw.app.inject({ method: "GET", url: "/.well-known/jwks.json" });
+      expect(jwks.headers["cache-control"]).toBe("public, max-age=300");
+      const published = jwks.json().keys.map((k: { kid: string }) => k.kid);
+      expect(published.sort()).toEqual([oldKid, newKid].sort());
+      expect(decodeProtectedHeader(await login(gw, partner)).kid).toBe(oldKid);
+      clock.advanceSeconds(359);
+      expect(decodeProtectedHeader(await login(gw, partner)).kid).toBe(oldKid);
+      clock.advanceSeconds(1);
+      expect(decodeProtectedHeader(await login(gw, partner)).kid).toBe(newKid);
+      // The retired key stays published while its tokens can still be refreshed.
+      const keys = (await gw.signingKeys.jwks()).keys.map((k) => k.kid);
+      expect(keys.sort()).toEqual([oldKid, newKid].sort());
       expect((await refresh(before)).statusCode).toBe(200);
     });
   });

@@ -1,5 +1,16 @@
-import { describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.js";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig, unknownSettingWarnings } from "../src/config.js";
+import { tempDir } from "./helpers.js";
+import { CLI } from "./support/processes.js";
+import { freshPostgresUrl } from "./support/stores.js";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
 
 describe("loadConfig", () => {
   it("defaults to the contract's values and the embedded store under ./data", () => {
@@ -52,10 +63,145 @@ describe("loadConfig", () => {
   });
 
   it("refuses values it cannot use instead of guessing", () => {
-    expect(() => loadConfig({ PORT: "eighty" })).toThrow("PORT must be a non-negative integer");
-    expect(() => loadConfig({ GATEWAY_SQLITE_SYNCHRONOUS: "off" })).toThrow("'full' or 'normal'");
+    expect(() => loadConfig({ PORT: "eighty" })).toThrow(
+      "PORT='eighty' is not valid: it must be an integer from 0 to 65535.",
+    );
+    expect(() => loadConfig({ GATEWAY_SQLITE_SYNCHRONOUS: "off" })).toThrow(
+      "one of 'full', 'normal'",
+    );
     expect(() => loadConfig({ GATEWAY_RATE_LIMIT_ORDERS: "-1" })).toThrow(
-      "GATEWAY_RATE_LIMIT_ORDERS must be a non-negative integer",
+      "GATEWAY_RATE_LIMIT_ORDERS='-1' is not valid: it must be an integer of at least 0.",
+    );
+    // Zero connections used to mean pg's default of 10 without a word.
+    expect(() => loadConfig({ GATEWAY_PG_POOL_MAX: "0" })).toThrow("an integer from 1 to 1000");
+  });
+
+  it("names a URL's password nowhere and a master key not at all", () => {
+    expect(() => loadConfig({ REDIS_URL: "redis//:hunter2@cache" })).toThrow(/^(?!.*hunter2)/);
+    expect(() => loadConfig({ GATEWAY_MASTER_KEY: "secret-but-short" })).toThrow(
+      "GATEWAY_MASTER_KEY=(hidden) is not valid",
+    );
+  });
+
+  it("warns about GATEWAY_* names it does not know, with the nearest known one", () => {
+    expect(
+      unknownSettingWarnings({
+        GATEWAY_PG_POOL_MAXX: "4",
+        GATEWAY_DRAIN_SECONDS: "1",
+        GATEWAY_SOMETHING_ELSE_ENTIRELY: "x",
+        GATEWAY_URL: "http://demo",
+        HOME: "/root",
+      }),
+    ).toEqual([
+      "Unknown setting GATEWAY_PG_POOL_MAXX is ignored. Did you mean GATEWAY_PG_POOL_MAX?",
+      "Unknown setting GATEWAY_SOMETHING_ELSE_ENTIRELY is ignored.",
+    ]);
+  });
+});
+
+/** `serve` with `env` added, to completion (or the timeout); what an operator would see. */
+function serveWith(
+  env: Record<string, string>,
+  dir: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn("node", [CLI, "serve"], {
+    timeout: 60_000,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      PORT: "0",
+      REDIS_URL: "",
+      DATABASE_URL: `sqlite:${join(dir, "gw.db")}`,
+      ...env,
+    },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve) =>
+    child.once("close", (status) => resolve({ status, stdout, stderr })),
+  );
+}
+
+describe("serve with a bad setting (real processes)", () => {
+  const BAD: Record<string, string>[] = [
+    { LOG_LEVEL: "verbose" },
+    { REDIS_URL: "redis//cache.internal:6379" },
+    { GATEWAY_PG_POOL_MAX: "0" },
+    { PORT: "99999" },
+    { GATEWAY_TRUST_PROXY: "true" },
+    { GATEWAY_MASTER_KEY: "too-short" },
+    { GATEWAY_LANGUAGES: "en,!!" },
+    { GATEWAY_SCRYPT_COST: "1000" },
+    { GATEWAY_CORS_ORIGINS: "app.example.com" },
+    { GATEWAY_USER_JWT_AUDIENCE: "orderline-partner-api" },
+    { GATEWAY_WEBHOOK_RETENTION_SECONDS: "60" },
+    { GATEWAY_HASH_CONCURRENCY: "65" },
+    { GATEWAY_DRAIN_READY_SECONDS: "soon" },
+    { GATEWAY_CONSOLE_DIR: "/nonexistent/console" },
+    { DATABASE_URL: "mysql://db.internal/orderline" },
+  ];
+
+  it("exits 2 with one line naming the variable, before it opens (or creates) anything", async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const results = [];
+    // A few at a time: each is a whole Node process starting.
+    for (let i = 0; i < BAD.length; i += 4)
+      results.push(...(await Promise.all(BAD.slice(i, i + 4).map((env) => serveWith(env, dir)))));
+    for (const [i, env] of BAD.entries()) {
+      const [name] = Object.keys(env);
+      const result = results[i] ?? { status: null, stdout: "", stderr: "" };
+      expect(result.status, `${name}: ${result.stderr}`).toBe(2);
+      const lines = result.stderr.trim().split("\n");
+      expect(lines, name).toHaveLength(1);
+      expect(lines[0], name).toMatch(new RegExp(`^orderline-gateway: ${name}[= ]`));
+      expect(result.stdout, name).not.toContain("listening");
+      // Validation comes first: not even the store file was created.
+      expect(existsSync(join(dir, "gw.db")), name).toBe(false);
+    }
+  }, 180_000);
+
+  it("starts on PostgreSQL, warning about an unknown setting and pools that cannot fit max_connections", async () => {
+    const databaseUrl = await freshPostgresUrl();
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const child = spawn("node", [CLI, "serve", "--port", "0", "--log-level", "warn"], {
+      env: {
+        ...process.env,
+        REDIS_URL: "",
+        DATABASE_URL: databaseUrl,
+        GATEWAY_DATA_DIR: dir,
+        GATEWAY_DRAIN_SECOND: "1",
+        GATEWAY_PG_POOL_MAX: "50",
+        // 50 × 1000 is more than any server here allows.
+        GATEWAY_INSTANCES: "1000",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    cleanups.push(async () => {
+      child.kill("SIGINT");
+      await exited;
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on("data", (chunk) => String(chunk).includes("listening") && resolve());
+      child.once("exit", () => reject(new Error(`exited early: ${stderr}`)));
+    });
+    expect(stderr).toContain(
+      "warning: Unknown setting GATEWAY_DRAIN_SECOND is ignored. Did you mean GATEWAY_DRAIN_SECONDS?",
+    );
+    expect(stderr).toMatch(
+      /warning: GATEWAY_PG_POOL_MAX=50 × GATEWAY_INSTANCES=1000 = 50000 connections cannot fit the PostgreSQL server's max_connections=\d+ minus \d+ reserved/,
     );
   });
 });

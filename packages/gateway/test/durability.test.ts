@@ -20,11 +20,19 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setUp(kind: StoreKind) {
+/** `extra`: settings of the instance; by default without the not-ready phase (tested below). */
+async function setUp(
+  kind: StoreKind,
+  extra: Record<string, string> = { GATEWAY_DRAIN_READY_SECONDS: "0" },
+) {
   expect(existsSync(CLI), "build the package first (npm run build)").toBe(true);
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
-  const env: ProcessEnv = { databaseUrl: await freshDatabaseUrl(kind, dir), dataDir: dir };
+  const env: ProcessEnv = {
+    databaseUrl: await freshDatabaseUrl(kind, dir),
+    dataDir: dir,
+    extra,
+  };
   cli(env, ["migrate"]);
   const partner = createPartnerWithCli(env, rsaKeys());
   const start = async () => {
@@ -134,8 +142,8 @@ describe.each(storeKinds)("the built gateway process (%s store)", (kind) => {
     expect(await stored()).toEqual(["PO-IN-FLIGHT"]);
   });
 
-  it("drains after SIGTERM: a kept-alive connection gets 503 problem+json, an in-flight request its answer", async () => {
-    const { partner, start, stored } = await setUp(kind);
+  it("after SIGTERM: /ready says 503 while requests are served, then a kept-alive connection gets 503 problem+json, an in-flight request its answer", async () => {
+    const { partner, start, stored } = await setUp(kind, { GATEWAY_DRAIN_READY_SECONDS: "2" });
     const gateway = await start();
     const token = await loginOver(gateway.url, partner);
     const { hostname, port } = new URL(gateway.url);
@@ -200,6 +208,13 @@ describe.each(storeKinds)("the built gateway process (%s store)", (kind) => {
 
     await taken;
     gateway.child.kill("SIGTERM");
+    // First the load balancer hears it: /ready answers 503, every other request is served.
+    const readyStatus = async () => (await fetch(`${gateway.url}/ready`)).status;
+    const phaseDeadline = Date.now() + 5_000;
+    while ((await readyStatus()) === 200 && Date.now() < phaseDeadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await readyStatus()).toBe(503);
+    expect((await list()).status).toBe(200);
     // The kept-alive connection is answered until the signal lands, then refused politely; never
     // reset (list() would reject).
     let answer = await list();

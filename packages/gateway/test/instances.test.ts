@@ -67,7 +67,8 @@ describe.runIf(onPostgres)("two gateway instances on one PostgreSQL database", (
   it("accepts on B a token issued by A, even one signed with a key B has not loaded yet", async () => {
     const partner = newPartner("Tokens");
     // A new signing key, made by the admin CLI while both instances run: B has not seen it.
-    cli(env, ["signing-keys", "rotate"]);
+    // (Without a JWKS cache time to wait out, it signs at once.)
+    cli({ ...env, extra: { GATEWAY_JWKS_MAX_AGE_SECONDS: "0" } }, ["signing-keys", "rotate"]);
     const c = await startProcess(env); // signs with the new key
     cleanups.push(() => c.child.kill("SIGKILL"));
     const token = await loginOver(c.url, partner);

@@ -156,6 +156,7 @@ describe.each(storeKinds)("retention (%s store)", (kind) => {
       revoked_sessions: 0,
       webhook_attempts: 0,
       webhook_deliveries: 0,
+      order_events: 0,
     });
     expect(await counts()).toEqual({
       token_refreshes: 1,
@@ -205,6 +206,7 @@ describe.each(storeKinds)("three instances purging at once (%s store)", (kind) =
       loginFailureSeconds: DAY,
       purgeIntervalSeconds: 600,
       webhookSeconds: 30 * DAY,
+      orderEventSeconds: 30 * DAY,
     };
     const reports = await Promise.all(
       [a, b, c].map((store) => purgeExpired(store, retention, now, 7)),
@@ -212,6 +214,91 @@ describe.each(storeKinds)("three instances purging at once (%s store)", (kind) =
     expect(reports.reduce((sum, r) => sum + r.login_failures, 0)).toBe(200);
     expect(await rowCount(kind, url, "login_failures")).toBe(5);
     for (let i = 0; i < 5; i++) expect(await a.tenants.loginFailures(`new-${i}`)).toBeDefined();
+  });
+});
+
+/** Runs one statement straight on the database (what a finished delivery leaves behind). */
+async function execute(kind: StoreKind, url: string, sql: string, params: unknown[]) {
+  if (kind === "sqlite") {
+    const db = new Database(sqlitePathOf(url));
+    try {
+      db.prepare(sql).run(...params);
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    let n = 0;
+    await client.query(
+      sql.replace(/\?/g, () => `$${++n}`),
+      params,
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+describe.each(storeKinds)("order event retention (%s store)", (kind) => {
+  it("purges an order's events past retention, never while one of its deliveries is left", async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const url = await freshDatabaseUrl(kind, dir);
+    const clock = new FakeClock();
+    const gw = await startGateway({ dir, clock, config: { databaseUrl: url } });
+    cleanups.push(() => gw.close());
+    const quiet = await createPartner(gw, undefined, "No Webhooks");
+    const hooked = await createPartner(gw, undefined, "With Webhooks");
+    await gw.webhooks.create(
+      { clientId: hooked.clientId },
+      { url: "https://hooks.example.com/orderline", events: ["*"] },
+    );
+    for (const partner of [quiet, hooked]) {
+      const login = await gw.app.inject({
+        method: "POST",
+        url: "/api/v1/auth/login",
+        payload: { client_id: partner.clientId, client_secret: partner.clientSecret },
+      });
+      const created = await gw.app.inject({
+        method: "POST",
+        url: "/api/v1/sales-orders",
+        headers: signedHeaders(partner, login.json().token, String(clock.seconds)),
+        payload: order(),
+      });
+      expect(created.statusCode).toBe(201);
+    }
+    // Fan-out (what the webhook worker does first; SQLite queues deliveries at creation).
+    await gw.store.webhooks.dispatchEvents(100, clock.now());
+    expect(await rowCount(kind, url, "order_events")).toBe(2);
+    expect(await rowCount(kind, url, "webhook_deliveries")).toBe(1);
+    const retention = gw.config.retention;
+    expect(retention.orderEventSeconds).toBe(30 * DAY);
+
+    // 31 days on, with the delivery still pending (an attempt just made): the event without
+    // deliveries goes; the one with the pending delivery stays, as does the delivery.
+    clock.advanceSeconds(31 * DAY);
+    await execute(kind, url, "UPDATE webhook_deliveries SET updated_at = ?", [clock.now()]);
+    let purged = await purgeExpired(gw.store, retention, clock.now());
+    expect(purged).toMatchObject({ order_events: 1, webhook_deliveries: 0 });
+    expect(await rowCount(kind, url, "order_events")).toBe(1);
+    expect(await rowCount(kind, url, "webhook_deliveries")).toBe(1);
+
+    // Delivered now: the delivery is kept for the webhook retention, and its event with it…
+    await execute(kind, url, "UPDATE webhook_deliveries SET state = 'succeeded', updated_at = ?", [
+      clock.now(),
+    ]);
+    clock.advanceSeconds(29 * DAY);
+    purged = await purgeExpired(gw.store, retention, clock.now());
+    expect(purged).toMatchObject({ order_events: 0, webhook_deliveries: 0 });
+    // …then both go, the delivery first, in the same purge.
+    clock.advanceSeconds(2 * DAY);
+    purged = await purgeExpired(gw.store, retention, clock.now());
+    expect(purged).toMatchObject({ order_events: 1, webhook_deliveries: 1 });
+    expect(await rowCount(kind, url, "order_events")).toBe(0);
+    // The orders themselves are never purged.
+    expect(await rowCount(kind, url, "sales_orders" as ExpiringTable)).toBe(2);
   });
 });
 
@@ -229,6 +316,7 @@ describe("the purge schedule", () => {
       loginFailureSeconds: DAY,
       purgeIntervalSeconds: 600,
       webhookSeconds: 30 * DAY,
+      orderEventSeconds: 30 * DAY,
     };
     const lines: { object: object; message: string }[] = [];
     const log = {
@@ -258,6 +346,7 @@ describe("the purge schedule", () => {
               revoked_sessions: 0,
               webhook_attempts: 0,
               webhook_deliveries: 0,
+              order_events: 0,
             },
           },
           message: "expired bookkeeping rows deleted",
@@ -276,7 +365,7 @@ describe("retention settings", () => {
       /at least the token lifetime plus GATEWAY_REFRESH_GRACE_SECONDS \(129600\)/,
     );
     expect(() => loadConfig({ GATEWAY_LOGIN_FAILURE_RETENTION_SECONDS: "60" })).toThrow(
-      /at least 3600/,
+      /GATEWAY_LOGIN_FAILURE_RETENTION_SECONDS=60 is not valid: .*at least .*\(3600\)/,
     );
     expect(
       loadConfig({

@@ -142,6 +142,7 @@ describe.each(storeKinds)("Store contract (%s)", (kind) => {
       publicJwk: "{}",
       privateKeySealed: "s",
       createdAt: 1,
+      signsFrom: 301,
       retiredAt: null,
     };
     await store.addSigningKey(signing);

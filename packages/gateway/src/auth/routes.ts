@@ -23,12 +23,14 @@ export interface AuthRoutesOptions {
   signingKeys: SigningKeyRing;
   /** Login attempts per source address. */
   rateLimiter?: ClientRateLimiter;
+  /** Cache-Control max-age of the JWKS (GATEWAY_JWKS_MAX_AGE_SECONDS). */
+  jwksMaxAgeSeconds: number;
 }
 
 /** Login, refresh and the JWKS. Login and refresh carry no security scheme, as the seed says. */
 export async function authRoutes(
   app: FastifyInstance,
-  { sessions, signingKeys, rateLimiter }: AuthRoutesOptions,
+  { sessions, signingKeys, rateLimiter, jwksMaxAgeSeconds }: AuthRoutesOptions,
 ): Promise<void> {
   app.post<{ Body: { client_id: string; client_secret: string } }>(
     "/api/v1/auth/login",
@@ -89,7 +91,7 @@ export async function authRoutes(
       },
     },
     async (_request, reply) => {
-      reply.header("cache-control", "public, max-age=300");
+      reply.header("cache-control", `public, max-age=${jwksMaxAgeSeconds}`);
       return signingKeys.jwks();
     },
   );

@@ -5,6 +5,7 @@ import { StoreUnavailableError } from "../store/open.js";
 import { AdminError } from "../tenant/tenants.js";
 import { WebhookError } from "../webhooks/endpoint-admin.js";
 import { MIGRATE, migrateCommand } from "./commands/migrate.js";
+import { ORDERS, ordersCommand } from "./commands/orders.js";
 import { PARTNERS, partnersCommand } from "./commands/partners.js";
 import { SERVE, serveCommand } from "./commands/serve.js";
 import { SIGNING_KEYS, signingKeysCommand } from "./commands/signing-keys.js";
@@ -34,6 +35,7 @@ const COMMANDS: Record<string, Command> = {
   overrides: { spec: OVERRIDES, run: overridesCommand },
   webhooks: { spec: WEBHOOKS, run: webhooksCommand },
   migrate: { spec: MIGRATE, run: migrateCommand },
+  orders: { spec: ORDERS, run: ordersCommand },
 };
 
 const isGroup = (spec: CommandGroup | CommandSpec): spec is CommandGroup => "subcommands" in spec;

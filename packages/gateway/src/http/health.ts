@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { type Dialect, latestVersion } from "../store/migrations.js";
 import type { Store } from "../store/store.js";
+import type { Readiness } from "./readiness.js";
 
 const STATUS = {
   type: "object",
@@ -48,7 +49,10 @@ function boundedProbe(store: Store): () => Promise<number> {
  * `/ready`: the store answers and has every migration this build needs (readiness: send it
  * traffic only while this is 200). Neither needs credentials nor says anything secret.
  */
-export async function healthRoutes(app: FastifyInstance, { store }: { store: Store }) {
+export async function healthRoutes(
+  app: FastifyInstance,
+  { store, readiness }: { store: Store; readiness?: Readiness },
+) {
   const expected = latestVersion(store.kind as Dialect);
   const probe = boundedProbe(store);
   app.get(
@@ -75,6 +79,12 @@ export async function healthRoutes(app: FastifyInstance, { store }: { store: Sto
     },
     async (request, reply) => {
       const base = { store: store.kind, expected_schema_version: expected };
+      if (readiness?.leaving)
+        return reply.code(503).send({
+          status: "unavailable",
+          ...base,
+          detail: "This instance is shutting down; it still serves requests for a few seconds.",
+        });
       try {
         const version = await probe();
         if (version >= expected) return { status: "ok" as const, ...base, schema_version: version };

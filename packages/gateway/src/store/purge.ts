@@ -20,6 +20,8 @@ function cutoffs(retention: RetentionConfig, now: number): PurgeReport {
     revoked_sessions: now,
     webhook_attempts: now - retention.webhookSeconds * 1000,
     webhook_deliveries: now - retention.webhookSeconds * 1000,
+    // After the deliveries: an event goes only once none is left.
+    order_events: now - retention.orderEventSeconds * 1000,
   };
 }
 

@@ -43,6 +43,8 @@ export interface SigningKeyRow {
   public_jwk: string;
   private_key_sealed: string;
   created_at: number;
+  /** NULL only in rows written before migration 012 by an older build. */
+  signs_from: number | null;
   retired_at: number | null;
 }
 
@@ -76,6 +78,7 @@ export const toSigningKey = (r: SigningKeyRow): SigningKeyRecord => ({
   publicJwk: r.public_jwk,
   privateKeySealed: r.private_key_sealed,
   createdAt: r.created_at,
+  signsFrom: r.signs_from ?? r.created_at,
   retiredAt: r.retired_at,
 });
 

@@ -23,7 +23,17 @@ const EXPIRING: Record<ExpiringTable, { key: string; time: string }> = {
   webhook_attempts: { key: "id", time: "attempted_at" },
   // A delivery's attempts go with it (ON DELETE CASCADE).
   webhook_deliveries: { key: "(endpoint_id, event_id)", time: "updated_at" },
+  order_events: { key: "seq", time: "created_at" },
 };
+
+/**
+ * Order events go by order, all at once: only when every event of the order is past the cutoff,
+ * fanned out, and has no delivery left (deliveries go first, by webhook retention). A resend
+ * needs its event, and a delivery's body counts the order's earlier events.
+ */
+function orderEventsPurge(lock: string): string {
+  return `DELETE FROM order_events WHERE seq IN (SELECT e.seq FROM order_events e, (SELECT CAST(? AS BIGINT) AS t) cutoff WHERE e.created_at < cutoff.t AND NOT EXISTS (SELECT 1 FROM order_events n WHERE n.order_id = e.order_id AND (n.created_at >= cutoff.t OR n.dispatched_at IS NULL OR EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = n.id))) LIMIT ?${lock ? ` ${lock.replace("FOR UPDATE", "FOR UPDATE OF e")}` : ""})`;
+}
 
 /**
  * At most `limit` rows older than a cutoff, by primary key: one short transaction per batch, so
@@ -32,6 +42,7 @@ const EXPIRING: Record<ExpiringTable, { key: string; time: string }> = {
  * disjoint rows instead of waiting on, or deadlocking over, each other's).
  */
 export function purgeStatement(table: ExpiringTable, lock = ""): string {
+  if (table === "order_events") return orderEventsPurge(lock);
   const { key, time } = EXPIRING[table];
   const columns = key.replace(/[()]/g, "");
   return `DELETE FROM ${table} WHERE ${key} IN (SELECT ${columns} FROM ${table} WHERE ${time} < ? LIMIT ?${lock ? ` ${lock}` : ""})`;

@@ -49,6 +49,9 @@ export interface SigningKeyRecord {
   /** The private key, sealed with the key-encryption key (see lib/seal.ts). */
   privateKeySealed: string;
   createdAt: number;
+  /** When it starts signing; it is published in the JWKS from `createdAt`. */
+  signsFrom: number;
+  /** When it stops signing (may be ahead: the moment its successor starts). */
   retiredAt: number | null;
 }
 
@@ -201,6 +204,13 @@ export interface Store {
     version: SignatureVersion,
     at: number,
   ): Promise<void>;
+
+  /**
+   * Makes the next order number of each partner (or of `partnerId` only) at least `floor + 1`:
+   * after restoring an older backup, numbers already handed out are not issued again. Never
+   * lowers a count. Resolves how many partners it raised.
+   */
+  raiseOrderNumberFloor(floor: number, partnerId?: string): Promise<number>;
 
   listSigningKeys(): Promise<SigningKeyRecord[]>;
   addSigningKey(key: SigningKeyRecord): Promise<void>;

@@ -40,7 +40,10 @@ export interface OverridesRecord {
   updatedBy: string | null;
 }
 
-/** The bookkeeping tables whose rows expire (store/purge.ts); orders and keys never do. */
+/**
+ * The bookkeeping tables whose rows expire (store/purge.ts), in the order they are purged;
+ * orders and keys never do.
+ */
 export type ExpiringTable =
   | "token_refreshes"
   | "user_token_refreshes"
@@ -48,7 +51,8 @@ export type ExpiringTable =
   | "login_failures"
   | "revoked_sessions"
   | "webhook_attempts"
-  | "webhook_deliveries";
+  | "webhook_deliveries"
+  | "order_events";
 
 export interface LoginFailures {
   failures: number;

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import type { LoginThrottleConfig } from "../config.js";
+import { type LoginThrottleConfig, RESET_AFTER_MS } from "../config.js";
 import { ApiError } from "../http/errors.js";
 import type { Clock } from "../lib/clock.js";
 import type { TenantStore } from "../store/tenant-store.js";
@@ -23,7 +23,7 @@ import type { TenantStore } from "../store/tenant-store.js";
  */
 export const FREE_FAILURES = 5;
 export const MAX_DELAY_SECONDS = 15 * 60;
-export const RESET_AFTER_MS = 60 * 60 * 1000;
+export { RESET_AFTER_MS };
 
 /** The lock after `failures` failures in a bucket whose first `free` failures cost nothing. */
 export function lockSecondsFor(failures: number, free: number): number {

@@ -43,11 +43,11 @@ export interface RunningGateway {
   exited: Promise<number | null>;
 }
 
-/** Starts `orderline-gateway serve` on a free port and resolves once it listens. */
-export function startProcess(options: ProcessEnv): Promise<RunningGateway> {
+/** Starts `orderline-gateway serve` on `port` (0: a free one) and resolves once it listens. */
+export function startProcess(options: ProcessEnv, port = 0): Promise<RunningGateway> {
   const child = spawn(
     "node",
-    [CLI, "serve", "--port", "0", "--host", "127.0.0.1", "--log-level", "warn"],
+    [CLI, "serve", "--port", String(port), "--host", "127.0.0.1", "--log-level", "warn"],
     { stdio: ["ignore", "pipe", "inherit"], env: envOf(options) },
   );
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));

@@ -1,4 +1,7 @@
-import { createGateway } from "../../gateway.js";
+import { unknownSettingWarnings } from "../../config.js";
+import { createGateway, type Gateway } from "../../gateway.js";
+import { poolFit, poolFitWarning } from "../../store/postgres/pool-fit.js";
+import { PostgresStore } from "../../store/postgres/postgres-store.js";
 import { ensureDemo } from "../demo.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
 import { configFrom, stringOption } from "../options.js";
@@ -31,9 +34,28 @@ export const SERVE: CommandSpec = {
 
 export interface RunningServer {
   url: string;
+  /** Seconds `/ready` says 503 after SIGTERM while requests are still served. */
+  drainReadySeconds: number;
+  /** `/ready` answers 503 from now on; requests are still served. */
+  leave(): void;
   close(): Promise<void>;
   /** How long a SIGTERM shutdown may take before the process exits anyway. */
   shutdownTimeoutSeconds: number;
+}
+
+/** Warns (does not refuse) when the pools of every instance cannot fit the server's limit. */
+async function warnWhenPoolCannotFit(gateway: Gateway, io: CliIo): Promise<void> {
+  const { store, config } = gateway;
+  if (!(store instanceof PostgresStore)) return;
+  try {
+    const fit = await poolFit(store.pool, config.pgPoolMax, config.instances);
+    const warning = poolFitWarning(fit, config.pgPoolMax, config.instances);
+    if (warning) io.stderr(`orderline-gateway: warning: ${warning}\n`);
+  } catch (error) {
+    io.stderr(
+      `orderline-gateway: warning: could not read max_connections: ${(error as Error).message}\n`,
+    );
+  }
 }
 
 export async function serve(args: string[], io: CliIo): Promise<RunningServer> {
@@ -41,14 +63,18 @@ export async function serve(args: string[], io: CliIo): Promise<RunningServer> {
   const portOption = stringOption(values, "port");
   if (portOption !== undefined && !/^\d{1,5}$/.test(portOption))
     throw new UsageError("--port must be a number.", helpOf(SERVE));
-  const base = configFrom(io, values.db);
-  const config = {
-    ...base,
-    port: portOption === undefined ? base.port : Number(portOption),
-    host: stringOption(values, "host") ?? base.host,
-    logLevel: stringOption(values, "log-level") ?? base.logLevel,
+  // Flags go through the same validation as the variables they stand for.
+  const env = {
+    ...io.env,
+    PORT: portOption ?? io.env.PORT,
+    HOST: stringOption(values, "host") ?? io.env.HOST,
+    LOG_LEVEL: stringOption(values, "log-level") ?? io.env.LOG_LEVEL,
   };
+  const config = configFrom({ ...io, env }, values.db);
+  for (const warning of unknownSettingWarnings(io.env))
+    io.stderr(`orderline-gateway: warning: ${warning}\n`);
   const gateway = await createGateway({ config });
+  await warnWhenPoolCannotFit(gateway, io);
   let address: string;
   try {
     address = await gateway.app.listen({ port: config.port, host: config.host });
@@ -69,20 +95,34 @@ export async function serve(args: string[], io: CliIo): Promise<RunningServer> {
   }
   return {
     url,
+    drainReadySeconds: config.drainReadySeconds,
+    leave: () => gateway.readiness.leave(),
     close: () => gateway.close(),
-    shutdownTimeoutSeconds: config.bounds.shutdownTimeoutSeconds,
+    shutdownTimeoutSeconds: config.shutdownTimeoutSeconds,
   };
 }
 
-/** `serve` as a long-running command: stops cleanly on SIGINT/SIGTERM, finishing in-flight requests. */
+/**
+ * `serve` as a long-running command: stops cleanly on SIGINT/SIGTERM, finishing in-flight
+ * requests. SIGTERM (an orchestrator's stop) first has `/ready` answer 503 for
+ * GATEWAY_DRAIN_READY_SECONDS while requests are still served, so load balancers stop sending
+ * before the drain refuses anything; SIGINT (a terminal's Ctrl-C), or a second signal, skips it.
+ */
 export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const server = await serve(args, io);
+  let leaving: NodeJS.Timeout | undefined;
+  // The shutdown deadline counts from the first signal, so the ready-drain phase spends from the
+  // same budget and the whole stop stays inside an orchestrator's grace period.
+  let signalledAt: number | undefined;
   const stop = () => {
+    clearTimeout(leaving);
     process.off("SIGINT", stop);
+    process.off("SIGTERM", leave);
     process.off("SIGTERM", stop);
+    const spentSeconds = signalledAt === undefined ? 0 : (Date.now() - signalledAt) / 1000;
     closeWithin(
       () => server.close(),
-      server.shutdownTimeoutSeconds,
+      Math.max(1, Math.round(server.shutdownTimeoutSeconds - spentSeconds)),
       (code, message) => {
         io.stderr(`${message}\n`);
         process.exit(code);
@@ -92,7 +132,14 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
       (error: unknown) => io.stderr(`Error while stopping: ${(error as Error).message}\n`),
     );
   };
+  const leave = () => {
+    signalledAt = Date.now();
+    process.off("SIGTERM", leave);
+    process.on("SIGTERM", stop);
+    server.leave();
+    leaving = setTimeout(stop, server.drainReadySeconds * 1000);
+  };
   process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+  process.on("SIGTERM", leave);
   return EXIT.ok;
 }

@@ -15,7 +15,7 @@ export const SIGNING_KEYS: CommandGroup = {
     rotate: {
       name: "signing-keys rotate",
       summary:
-        "Creates a new signing key; the previous one keeps verifying until its tokens can no longer be refreshed.",
+        "Creates a new signing key: published in the JWKS at once, signing once every cached JWKS has expired (GATEWAY_JWKS_MAX_AGE_SECONDS plus the instances' reload interval). The previous key signs until then and keeps verifying until its tokens can no longer be refreshed.",
       options: {},
     },
   },
@@ -28,17 +28,21 @@ export async function signingKeysCommand(args: string[], io: CliIo): Promise<num
   const core = await openCore(configFrom(io, values.db), { create: false });
   try {
     if (sub === "rotate") {
-      const kid = await core.signingKeys.rotate();
+      const { kid, signsFrom } = await core.signingKeys.rotate();
+      const at = new Date(signsFrom).toISOString();
+      const inSeconds = Math.ceil((signsFrom - core.now()) / 1000);
       io.stdout(
         values.json
-          ? `${JSON.stringify({ kid })}\n`
-          : `New signing key ${kid}. Running gateways pick it up within a minute.\n`,
+          ? `${JSON.stringify({ kid, signs_from: at })}\n`
+          : `New signing key ${kid}: published in /.well-known/jwks.json now, signs from ${at} (in ${inSeconds} s, once every cached JWKS lists it).\n`,
       );
     }
+    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
     const keys = core.signingKeys.list().map((k) => ({
       kid: k.kid,
-      created_at: new Date(k.createdAt).toISOString(),
-      retired_at: k.retiredAt === null ? null : new Date(k.retiredAt).toISOString(),
+      created_at: iso(k.createdAt),
+      signs_from: iso(k.signsFrom),
+      retired_at: iso(k.retiredAt),
     }));
     if (sub === "list") {
       io.stdout(
@@ -47,7 +51,7 @@ export async function signingKeysCommand(args: string[], io: CliIo): Promise<num
           : keys
               .map(
                 (k) =>
-                  `${k.kid}  created ${k.created_at}  ${k.retired_at ? `retired ${k.retired_at}` : "signing"}\n`,
+                  `${k.kid}  created ${k.created_at}  signs from ${k.signs_from}  ${k.retired_at ? `retired ${k.retired_at}` : "current"}\n`,
               )
               .join(""),
       );

@@ -226,6 +226,14 @@ export class PostgresStore implements Store {
     );
   }
 
+  async raiseOrderNumberFloor(floor: number, partnerId?: string): Promise<number> {
+    const result = await this.pool.query(
+      `UPDATE partners SET orders_issued = $1 WHERE orders_issued < $1${partnerId === undefined ? "" : " AND id = $2"}`,
+      partnerId === undefined ? [floor] : [floor, partnerId],
+    );
+    return result.rowCount ?? 0;
+  }
+
   async listSigningKeys(): Promise<SigningKeyRecord[]> {
     return (
       await this.#rows<SigningKeyRow>("SELECT * FROM signing_keys ORDER BY created_at, kid")
@@ -234,8 +242,8 @@ export class PostgresStore implements Store {
 
   async addSigningKey(k: SigningKeyRecord): Promise<void> {
     await this.pool.query(
-      "INSERT INTO signing_keys (kid, alg, public_jwk, private_key_sealed, created_at, retired_at) VALUES ($1, $2, $3, $4, $5, $6)",
-      [k.kid, k.alg, k.publicJwk, k.privateKeySealed, k.createdAt, k.retiredAt],
+      "INSERT INTO signing_keys (kid, alg, public_jwk, private_key_sealed, created_at, signs_from, retired_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+      [k.kid, k.alg, k.publicJwk, k.privateKeySealed, k.createdAt, k.signsFrom, k.retiredAt],
     );
   }
 

@@ -299,6 +299,12 @@ export class SqliteStore implements Store {
     );
   }
 
+  async raiseOrderNumberFloor(floor: number, partnerId?: string): Promise<number> {
+    const sql = `UPDATE partners SET orders_issued = ? WHERE orders_issued < ?${partnerId === undefined ? "" : " AND id = ?"}`;
+    const params = partnerId === undefined ? [floor, floor] : [floor, floor, partnerId];
+    return this.#prepare(sql).run(...params).changes;
+  }
+
   async listSigningKeys(): Promise<SigningKeyRecord[]> {
     return (
       this.#prepare("SELECT * FROM signing_keys ORDER BY created_at, kid").all() as SigningKeyRow[]
@@ -307,8 +313,8 @@ export class SqliteStore implements Store {
 
   async addSigningKey(k: SigningKeyRecord): Promise<void> {
     this.#prepare(
-      "INSERT INTO signing_keys (kid, alg, public_jwk, private_key_sealed, created_at, retired_at) VALUES (?, ?, ?, ?, ?, ?)",
-    ).run(k.kid, k.alg, k.publicJwk, k.privateKeySealed, k.createdAt, k.retiredAt);
+      "INSERT INTO signing_keys (kid, alg, public_jwk, private_key_sealed, created_at, signs_from, retired_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    ).run(k.kid, k.alg, k.publicJwk, k.privateKeySealed, k.createdAt, k.signsFrom, k.retiredAt);
   }
 
   async retireSigningKey(kid: string, at: number): Promise<void> {
