@@ -132,13 +132,24 @@ describe("store outages are classified, not mistaken for defects", () => {
 
 describe("the bounds settings", () => {
   it("default under a Kubernetes grace period and read the environment", () => {
-    expect(loadConfig({}).bounds).toEqual({
+    const bounds = ({
+      pgStatementTimeoutMs,
+      pgConnectTimeoutMs,
+      requestTimeoutMs,
+      shutdownTimeoutSeconds,
+    }: ReturnType<typeof loadConfig>) => ({
+      pgStatementTimeoutMs,
+      pgConnectTimeoutMs,
+      requestTimeoutMs,
+      shutdownTimeoutSeconds,
+    });
+    expect(bounds(loadConfig({}))).toEqual({
       pgStatementTimeoutMs: 5000,
       pgConnectTimeoutMs: 3000,
       requestTimeoutMs: 10_000,
       shutdownTimeoutSeconds: 25,
     });
-    expect(loadConfig(BOUNDS).bounds).toEqual({
+    expect(bounds(loadConfig(BOUNDS))).toEqual({
       pgStatementTimeoutMs: 1000,
       pgConnectTimeoutMs: 1000,
       requestTimeoutMs: 4000,
