@@ -45,6 +45,10 @@ const SIGTERM_EXITS_MS = 35_000;
 const RECOVERS_MS = 5000;
 
 const pgBin = postgresBinDir();
+// Without PostgreSQL's server binaries these are skipped, but never in CI: there they fail.
+const withCluster = pgBin !== undefined || Boolean(process.env.CI);
+if (!withCluster)
+  console.warn("\n!!! initdb/pg_ctl not found: SKIPPING the PostgreSQL fault tests.\n");
 const cleanups: (() => unknown)[] = [];
 afterAll(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -168,7 +172,7 @@ describe("the bounds settings", () => {
   });
 });
 
-describe.runIf(pgBin !== undefined)("the gateway on a PostgreSQL server that fails", () => {
+describe.runIf(withCluster)("the gateway on a PostgreSQL server that fails", () => {
   let cluster: PgCluster;
   let env: ProcessEnv;
   let gw: RunningGateway;
@@ -372,45 +376,53 @@ describe.runIf(pgBin !== undefined)("the gateway on a PostgreSQL server that fai
   }, 20_000);
 });
 
-describe("the gateway when Redis goes away", () => {
+describe("the gateway on SQLite, when Redis goes away and when the file stays locked", () => {
   let redis: ChildProcess | undefined;
   let port: number;
+  let file: string;
+  let gw: RunningGateway;
+  let create: () => Promise<Answer>;
   const startRedis = async () => {
     redis = spawn(
       "redis-server",
       ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-      {
-        stdio: "ignore",
-      },
+      { stdio: "ignore" },
     );
     const child = redis;
     cleanups.push(() => child.kill("SIGKILL"));
     await new Promise((r) => setTimeout(r, 300));
   };
 
-  it("keeps taking orders with Redis hung, killed and restarted, and counts again once it is back", async () => {
+  beforeAll(async () => {
     port = await freePort();
     await startRedis();
     const { dir, cleanup } = tempDir();
     cleanups.push(cleanup);
+    file = join(dir, "gateway.db");
     const env: ProcessEnv = {
-      databaseUrl: `sqlite:${join(dir, "gateway.db")}`,
+      databaseUrl: `sqlite:${file}`,
       dataDir: dir,
       extra: {
         ...BOUNDS,
         GATEWAY_RATE_LIMIT_ORDERS: "1000",
         REDIS_URL: `redis://127.0.0.1:${port}`,
+        // A deadline past SQLite's 5 s busy_timeout, so the store's own error is what is
+        // answered; no webhook worker writing on the HTTP thread meanwhile.
+        GATEWAY_REQUEST_TIMEOUT_MS: "12000",
+        GATEWAY_WEBHOOK_POLL_MS: "0",
       },
     };
     cli(env, ["migrate"]);
     const partner = createPartnerWithCli(env, rsaKeys(), "Redis");
-    const gw = await startProcess(env);
+    gw = await startProcess(env);
     cleanups.push(() => gw.child.kill("SIGKILL"));
     const token = await loginOver(gw.url, partner);
-    const create = () =>
+    create = () =>
       call(gw.url, "POST", "/api/v1/sales-orders", signedOver(partner, token), order());
-    expect((await create()).status).toBe(201);
+  }, 30_000);
 
+  it("keeps taking orders with Redis hung, killed and restarted, and counts again once it is back", async () => {
+    expect((await create()).status).toBe(201);
     redis?.kill("SIGSTOP");
     const whileHung = await create();
     expect(whileHung.status).toBe(201);
@@ -443,29 +455,9 @@ describe("the gateway when Redis goes away", () => {
       await new Promise((r) => setTimeout(r, 200));
     }
     expect(alive(gw)).toBe(true);
-  }, 40_000);
-});
+  }, 30_000);
 
-describe("the gateway on a SQLite file locked by another process", () => {
-  it("answers 503 store_unavailable once busy_timeout has passed, and 201 when the lock is gone", async () => {
-    const { dir, cleanup } = tempDir();
-    cleanups.push(cleanup);
-    const file = join(dir, "gateway.db");
-    const env: ProcessEnv = {
-      databaseUrl: `sqlite:${file}`,
-      dataDir: dir,
-      // A deadline past SQLite's 5 s busy_timeout, so the store's own error is what is answered.
-      extra: { ...BOUNDS, GATEWAY_REQUEST_TIMEOUT_MS: "12000", GATEWAY_WEBHOOK_POLL_MS: "0" },
-    };
-    cli(env, ["migrate"]);
-    const partner = createPartnerWithCli(env, rsaKeys(), "Locked");
-    const gw = await startProcess(env);
-    cleanups.push(() => gw.child.kill("SIGKILL"));
-    const token = await loginOver(gw.url, partner);
-    const create = () =>
-      call(gw.url, "POST", "/api/v1/sales-orders", signedOver(partner, token), order());
-    expect((await create()).status).toBe(201);
-
+  it("answers 503 store_unavailable once SQLite's busy_timeout has passed, and 201 when the lock is gone", async () => {
     const holder = new Database(file);
     holder.exec("BEGIN EXCLUSIVE");
     try {
