@@ -123,3 +123,29 @@ export async function exportMermaid(diagram: Description): Promise<string> {
 /** Problems as `FILE:LINE:COL: message` lines, the way the CLI prints them. */
 export const formatIssues = (file: string, issues: ImportIssue[]): string =>
   issues.map((i) => `${file}:${i.line}:${i.col}: ${i.message}\n`).join("");
+
+/** Whether a path names a Mermaid file (what `preview` imports before drawing). */
+export const isMermaidFile = (path: string): boolean => /\.(mmd|mermaid)$/i.test(path);
+
+/**
+ * Mermaid text → description JSON text, checked by the description's own validation; what the
+ * CLI `import` command and the preview share. `issues` are the import's (not carried over);
+ * `problems` what the validation found in the result, formatted.
+ */
+export async function importToJson(
+  source: string,
+  options: { file: string; type?: TypeName; fallbackTitle?: string },
+): Promise<
+  | { ok: true; json: string; diagram: Description; issues: ImportIssue[] }
+  | { ok: false; issues: ImportIssue[]; problems: string }
+> {
+  const imported = await importMermaid(source, options);
+  if (!imported.ok) return { ok: false, issues: imported.issues, problems: "" };
+  const json = `${JSON.stringify(imported.diagram, null, 2)}\n`;
+  const { validateSource, formatProblems } = await import("../validate/index.js");
+  const checked = await validateSource(json, { file: `${options.file} (imported)` });
+  if (!checked.ok) {
+    return { ok: false, issues: imported.issues, problems: formatProblems(checked.problems, "text") };
+  }
+  return { ok: true, json, diagram: imported.diagram, issues: imported.issues };
+}
