@@ -11,10 +11,13 @@ import { exportMermaid, importMermaid } from "../src/mermaid/index.js";
 import { normalise } from "../src/mermaid/normalise.js";
 import { validateSource } from "../src/validate/index.js";
 import { EXAMPLES_DIR } from "./support/cases.js";
+import { mermaidParse } from "./support/mermaid-parse.js";
 
 const examples = readdirSync(EXAMPLES_DIR)
   .filter((f) => f.endsWith(".json"))
-  .map((f) => [f, JSON.parse(readFileSync(join(EXAMPLES_DIR, f), "utf8"))] as [string, Description]);
+  .map(
+    (f) => [f, JSON.parse(readFileSync(join(EXAMPLES_DIR, f), "utf8"))] as [string, Description],
+  );
 
 const generated: [string, Description][] = [
   ["sequence 8×120", generateSequence({ participants: 8, messages: 120 })],
@@ -38,12 +41,13 @@ async function roundTrip(d: Description) {
   return { text, back };
 }
 
-describe("Mermaid export → import gives the description back", () => {
+describe("Mermaid export parses with Mermaid, and import gives the description back", () => {
   for (const [name, d] of [...examples, ...generated]) {
     it(`${name} (${d.diagram_type})`, async () => {
       const valid = await validateSource(JSON.stringify(d));
       expect(valid.problems).toEqual([]);
       const { text, back } = await roundTrip(d);
+      await mermaidParse(text);
       expect(back.issues, text).toEqual([]);
       expect(back.diagram).toEqual(normalise(d));
       const again = await validateSource(JSON.stringify(back.diagram));

@@ -29,7 +29,10 @@ export function detectKind(header: string): MermaidKind | undefined {
 }
 
 /** The description type a Mermaid kind becomes, `type` (from --type) choosing for flowcharts. */
-export function targetType(kind: MermaidKind, type: TypeName | undefined): TypeName | { error: string } {
+export function targetType(
+  kind: MermaidKind,
+  type: TypeName | undefined,
+): TypeName | { error: string } {
   const fixed = kind === "sequence" ? "sequence" : kind === "state" ? "lifecycle" : undefined;
   if (fixed) {
     if (type !== undefined && type !== fixed) {
@@ -56,7 +59,10 @@ export async function importMermaid(
   const header = scanned.header;
   const title = options.fallbackTitle ?? "Imported diagram";
   if (!header) {
-    return { ok: false, issues: [...scanned.issues, { line: 1, col: 1, message: "no diagram: the file is empty" }] };
+    return {
+      ok: false,
+      issues: [...scanned.issues, { line: 1, col: 1, message: "no diagram: the file is empty" }],
+    };
   }
   const kind = detectKind(header.text);
   if (!kind) {
@@ -95,7 +101,10 @@ export async function importMermaid(
       : target === "data-flow"
         ? await import("./flowchart/to-data-flow.js")
         : await import("./flowchart/to-architecture.js");
-  const r = mapper.fromFlowchart(chart, scanned, title) as { diagram: Description; issues: ImportIssue[] };
+  const r = mapper.fromFlowchart(chart, scanned, title) as {
+    diagram: Description;
+    issues: ImportIssue[];
+  };
   return { ok: true, kind, diagram: r.diagram, issues: sorted(r.issues) };
 }
 
@@ -110,7 +119,9 @@ export async function exportMermaid(diagram: Description): Promise<string> {
     case "lifecycle":
       return (await import("./state/export.js")).exportState(diagram as never);
     case "architecture":
-      return (await import("./flowchart/from-architecture.js")).exportArchitecture(diagram as never);
+      return (await import("./flowchart/from-architecture.js")).exportArchitecture(
+        diagram as never,
+      );
     case "workflow":
       return (await import("./flowchart/from-workflow.js")).exportWorkflow(diagram as never);
     case "data-flow":
@@ -145,7 +156,11 @@ export async function importToJson(
   const { validateSource, formatProblems } = await import("../validate/index.js");
   const checked = await validateSource(json, { file: `${options.file} (imported)` });
   if (!checked.ok) {
-    return { ok: false, issues: imported.issues, problems: formatProblems(checked.problems, "text") };
+    return {
+      ok: false,
+      issues: imported.issues,
+      problems: formatProblems(checked.problems, "text"),
+    };
   }
   return { ok: true, json, diagram: imported.diagram, issues: imported.issues };
 }

@@ -60,7 +60,9 @@ function sequence(d: SequenceDiagram): SequenceDiagram {
     }
   };
   walk(d.steps);
-  const later = created.map((id) => d.participants.find((p) => p.id === id)).filter((p) => p !== undefined);
+  const later = created
+    .map((id) => d.participants.find((p) => p.id === id))
+    .filter((p) => p !== undefined);
   d.participants = [...d.participants.filter((p) => !created.includes(p.id)), ...later];
   return d;
 }

@@ -107,7 +107,9 @@ export function scan(source: string): Scanned {
     if (trimmed === "") continue;
     if (trimmed.startsWith("%%")) {
       const note = ANNOTATION.exec(trimmed);
-      const value = note ? safeJson<Record<string, unknown> | undefined>(note[2] as string, undefined) : undefined;
+      const value = note
+        ? safeJson<Record<string, unknown> | undefined>(note[2] as string, undefined)
+        : undefined;
       if (note && value) {
         if (note[1] === "diagram") Object.assign(scanned.diagram, value);
         else if (note[1] === "ids") Object.assign(scanned.ids, value);
@@ -173,15 +175,13 @@ export function encodeText(text: string): string {
  * The annotation that turns what the importer makes of a statement (`read`) back into the
  * description's object (`original`): the fields that differ, and null for those to remove.
  */
-export function annotationFor(
-  original: object,
-  read: object,
-): Record<string, unknown> | undefined {
+export function annotationFor(original: object, read: object): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   const a = original as Record<string, unknown>;
   const b = read as Record<string, unknown>;
   for (const key of Object.keys(a)) {
-    if (a[key] !== undefined && JSON.stringify(a[key]) !== JSON.stringify(b[key])) out[key] = a[key];
+    if (a[key] !== undefined && JSON.stringify(a[key]) !== JSON.stringify(b[key]))
+      out[key] = a[key];
   }
   for (const key of Object.keys(b)) {
     if (b[key] !== undefined && a[key] === undefined) out[key] = null;
@@ -190,12 +190,18 @@ export function annotationFor(
 }
 
 /** The annotation line for `annotationFor`'s result, or nothing. */
-export function annotationLine(indent: string, fields: Record<string, unknown> | undefined): string[] {
+export function annotationLine(
+  indent: string,
+  fields: Record<string, unknown> | undefined,
+): string[] {
   return fields ? [`${indent}%% @orderline ${JSON.stringify(fields)}`] : [];
 }
 
 /** Applies a statement's annotation to the object read from it (null removes a field). */
-export function applyNote<T extends object>(target: T, note: Record<string, unknown> | undefined): T {
+export function applyNote<T extends object>(
+  target: T,
+  note: Record<string, unknown> | undefined,
+): T {
   if (!note) return target;
   const t = target as Record<string, unknown>;
   for (const [key, value] of Object.entries(note)) {
@@ -224,7 +230,8 @@ export function mermaidIds(ids: Iterable<string>): {
   const taken = new Set<string>();
   const back: Record<string, string> = {};
   const all = [...ids];
-  const plain = (id: string) => /^[A-Za-z][A-Za-z0-9_]*$/.test(id) && !RESERVED.has(id.toLowerCase());
+  const plain = (id: string) =>
+    /^[A-Za-z][A-Za-z0-9_]*$/.test(id) && !RESERVED.has(id.toLowerCase());
   for (const id of all) if (plain(id)) taken.add(id);
   for (const id of all) {
     if (map.has(id)) continue;
@@ -248,7 +255,20 @@ export const idsLine = (back: Record<string, string>): string[] =>
   Object.keys(back).length > 0 ? [`%% @orderline ids ${JSON.stringify(back)}`] : [];
 
 /** Words Mermaid reads as keywords where an id stands. */
-const RESERVED = new Set(["end", "graph", "subgraph", "style", "class", "classdef", "click", "state", "note", "as", "default", "direction"]);
+const RESERVED = new Set([
+  "end",
+  "graph",
+  "subgraph",
+  "style",
+  "class",
+  "classdef",
+  "click",
+  "state",
+  "note",
+  "as",
+  "default",
+  "direction",
+]);
 
 /**
  * A Mermaid id as a description id (letters, digits, `_`, `-`, starting with a letter), through
@@ -300,7 +320,10 @@ export function carried<D extends { diagram_type: string }>(d: D, keys: (keyof D
  * The `%% @orderline diagram {…}` line for what the description holds beyond what the Mermaid
  * carries (`read`: the top level as the importer makes it, meta with the title only).
  */
-export function diagramNoteLine(original: { meta: object }, read: Record<string, unknown>): string[] {
+export function diagramNoteLine(
+  original: { meta: object },
+  read: Record<string, unknown>,
+): string[] {
   const meta = annotationFor(original.meta, read.meta as object);
   const { meta: _a, ...restOriginal } = original as Record<string, unknown>;
   const { meta: _b, ...restRead } = read as Record<string, unknown>;

@@ -4,8 +4,8 @@ import type { AddressInfo } from "node:net";
 import { basename, dirname, resolve } from "node:path";
 import type { VisualPreset } from "../core/model.js";
 import { exportDiagram } from "../export/index.js";
-import { formatProblems, validateSource } from "../validate/index.js";
 import type { TypeName } from "../types/index.js";
+import { formatProblems, validateSource } from "../validate/index.js";
 import { previewPage } from "./page.js";
 
 /** What the page shows: the drawing, or the problems that stop it being drawn. */

@@ -44,7 +44,8 @@ export const command: Command = {
     if (!parsed) return EXIT.usage;
     const { values, positionals } = parsed;
     if (positionals.length !== 1) return usageError(command, io, "name exactly one FILE");
-    if (values.to === undefined) return usageError(command, io, "say which format with --to mermaid");
+    if (values.to === undefined)
+      return usageError(command, io, "say which format with --to mermaid");
     if (!(FORMATS as readonly string[]).includes(values.to)) {
       return usageError(command, io, `--to ${values.to}: formats are ${FORMATS.join(", ")}`);
     }
@@ -53,7 +54,8 @@ export const command: Command = {
     try {
       source = file === "-" ? readFileSync(0, "utf8") : readFileSync(resolve(io.cwd, file), "utf8");
     } catch (error) {
-      const reason = (error as { code?: string }).code === "ENOENT" ? "no such file" : String(error);
+      const reason =
+        (error as { code?: string }).code === "ENOENT" ? "no such file" : String(error);
       io.stderr(`orderline-diagrams export: cannot read ${file}: ${reason}\n`);
       return EXIT.usage;
     }
@@ -72,7 +74,9 @@ export const command: Command = {
     try {
       writeFileSync(resolve(io.cwd, values.out), text);
     } catch (error) {
-      io.stderr(`orderline-diagrams export: cannot write ${values.out}: ${(error as Error).message}\n`);
+      io.stderr(
+        `orderline-diagrams export: cannot write ${values.out}: ${(error as Error).message}\n`,
+      );
       return EXIT.usage;
     }
     io.stdout(`wrote ${values.out}\n`);

@@ -63,7 +63,8 @@ export const command: Command = {
     try {
       source = file === "-" ? readFileSync(0, "utf8") : readFileSync(resolve(io.cwd, file), "utf8");
     } catch (error) {
-      const reason = (error as { code?: string }).code === "ENOENT" ? "no such file" : String(error);
+      const reason =
+        (error as { code?: string }).code === "ENOENT" ? "no such file" : String(error);
       io.stderr(`orderline-diagrams import: cannot read ${file}: ${reason}\n`);
       return EXIT.usage;
     }
@@ -77,15 +78,23 @@ export const command: Command = {
       if (typeof target !== "string") return usageError(command, io, target.error);
     }
     const fallbackTitle = file === "-" ? "Imported diagram" : basename(file, extname(file));
-    const result = await importToJson(source, { file: name, ...(type ? { type } : {}), fallbackTitle });
+    const result = await importToJson(source, {
+      file: name,
+      ...(type ? { type } : {}),
+      fallbackTitle,
+    });
     const level = values.strict ? "error" : "warning";
-    for (const i of result.issues) io.stderr(`${name}:${i.line}:${i.col}: ${result.ok ? level : "error"}: ${i.message}\n`);
+    for (const i of result.issues)
+      io.stderr(`${name}:${i.line}:${i.col}: ${result.ok ? level : "error"}: ${i.message}\n`);
     if (!result.ok) {
-      if (result.problems) io.stderr(`the imported description does not validate:\n${result.problems}`);
+      if (result.problems)
+        io.stderr(`the imported description does not validate:\n${result.problems}`);
       return EXIT.invalid;
     }
     if (values.strict && result.issues.length > 0) {
-      io.stderr(`${name}: ${count(result.issues.length)} not carried over; nothing written (--strict)\n`);
+      io.stderr(
+        `${name}: ${count(result.issues.length)} not carried over; nothing written (--strict)\n`,
+      );
       return EXIT.invalid;
     }
     const d = result.diagram;
@@ -95,7 +104,9 @@ export const command: Command = {
       try {
         writeFileSync(resolve(io.cwd, values.out), result.json);
       } catch (error) {
-        io.stderr(`orderline-diagrams import: cannot write ${values.out}: ${(error as Error).message}\n`);
+        io.stderr(
+          `orderline-diagrams import: cannot write ${values.out}: ${(error as Error).message}\n`,
+        );
         return EXIT.usage;
       }
       io.stdout(

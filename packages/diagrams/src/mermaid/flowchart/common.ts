@@ -3,7 +3,7 @@
  * an edge's ends lose) and on the way out (node and edge lines, class definitions).
  */
 import { encodeText, type ImportIssue } from "../source.js";
-import type { Direction, FlowEdge, FlowNode, Flowchart, Shape } from "./parse.js";
+import type { Direction, Flowchart, FlowEdge, FlowNode, Shape } from "./parse.js";
 import { SHAPE_SYNTAX } from "./parse.js";
 
 export type FamilyDirection = "right" | "down" | "left" | "up";
@@ -49,13 +49,19 @@ export function reportUnusedClasses(
   for (const [name, at] of chart.classDefs) {
     if (mapped(name)) continue;
     reported.add(name);
-    issues.push({ ...at, message: `classDef "${name}" not carried over (only classes naming a kind are read)` });
+    issues.push({
+      ...at,
+      message: `classDef "${name}" not carried over (only classes naming a kind are read)`,
+    });
   }
   for (const n of chart.nodes) {
     for (const c of n.classes) {
       if (mapped(c) || reported.has(c)) continue;
       reported.add(c);
-      issues.push({ ...n.at, message: `class "${c}" not carried over (only classes naming a kind are read)` });
+      issues.push({
+        ...n.at,
+        message: `class "${c}" not carried over (only classes naming a kind are read)`,
+      });
     }
   }
 }
@@ -65,7 +71,8 @@ export function reportUnusedClasses(
  * and an arrowhead; false when the edge itself is not carried over (an invisible link).
  */
 export function reportEdge(e: FlowEdge, issues: ImportIssue[], keepsLine: boolean): boolean {
-  const say = (message: string) => issues.push({ ...e.at, message: `${e.from} → ${e.to}: ${message}` });
+  const say = (message: string) =>
+    issues.push({ ...e.at, message: `${e.from} → ${e.to}: ${message}` });
   if (e.line === "invisible") {
     say("invisible link (~~~) not carried over");
     return false;
@@ -78,9 +85,17 @@ export function reportEdge(e: FlowEdge, issues: ImportIssue[], keepsLine: boolea
 }
 
 /** The shape and label a node is reported with when its shape has no match. */
-export function reportShape(node: FlowNode, shapes: readonly Shape[], issues: ImportIssue[], as: string): void {
+export function reportShape(
+  node: FlowNode,
+  shapes: readonly Shape[],
+  issues: ImportIssue[],
+  as: string,
+): void {
   if (node.shape && !shapes.includes(node.shape)) {
-    issues.push({ ...node.at, message: `${node.id}: ${node.shape} shape not carried over (read as ${as})` });
+    issues.push({
+      ...node.at,
+      message: `${node.id}: ${node.shape} shape not carried over (read as ${as})`,
+    });
   }
 }
 

@@ -50,7 +50,9 @@ export function exportArchitecture(d: ArchitectureDiagram): string {
     if (r.label) read.label = r.label;
     if (r.kind === "async") read.kind = "async";
     body.push(...annotationLine("  ", annotationFor(r, read)));
-    body.push(`  ${edgeLine(ids.of(r.from), ids.of(r.to), r.kind === "async" ? "-.->" : "-->", r.label)}`);
+    body.push(
+      `  ${edgeLine(ids.of(r.from), ids.of(r.to), r.kind === "async" ? "-.->" : "-->", r.label)}`,
+    );
   }
   const read = {
     ...carried(d, ["elements", "boundaries", "relationships"]),

@@ -41,7 +41,8 @@ export function exportDataFlow(d: DataFlowDiagram): string {
   };
   const known = new Set(boundaries.map((b) => b.id));
   for (const e of d.elements) element(e, "  ");
-  for (const b of boundaries) if (b.boundary === undefined || !known.has(b.boundary)) boundary(b, "  ");
+  for (const b of boundaries)
+    if (b.boundary === undefined || !known.has(b.boundary)) boundary(b, "  ");
   for (const f of d.flows) {
     const read = { from: f.from, to: f.to, label: f.label } as Flow;
     body.push(...annotationLine("  ", annotationFor(f, read)));

@@ -36,9 +36,20 @@ export function exportWorkflow(d: WorkflowDiagram): string {
   const classes: string[] = [];
   // Steps first, in the description's order; naming them again inside a lane's subgraph is
   // what places them there.
+  const incoming = new Set(d.edges.map((e) => e.to));
   for (const n of d.nodes) {
-    const read: Partial<DiagramNode> = { id: n.id, lane: n.lane, type: n.type, label: n.label };
-    const cls = n.type === "service" ? undefined : n.type;
+    // Start and end read from the stadium shape and the edges ("end" is a Mermaid keyword,
+    // so it cannot be a class); service is the plain rectangle's default.
+    const byShape = n.type === "service" || n.type === "start" || n.type === "end";
+    const cls = byShape ? undefined : n.type;
+    const shapeType =
+      TYPE_SHAPE[n.type] === "stadium" ? (incoming.has(n.id) ? "end" : "start") : "service";
+    const read: Partial<DiagramNode> = {
+      id: n.id,
+      lane: n.lane,
+      type: cls ?? shapeType,
+      label: n.label,
+    };
     if (cls) classes.push(cls);
     body.push(...annotationLine("  ", annotationFor(n, read)));
     body.push(`  ${nodeLine(ids.of(n.id), TYPE_SHAPE[n.type] ?? "rect", n.label, cls)}`);

@@ -3,7 +3,7 @@
  * with line style and ends, subgraphs), with positions. The three mappers (to-architecture,
  * to-workflow, to-data-flow) read this tree; what none of them uses is reported here.
  */
-import { clip, decodeText, type ImportIssue, type Scanned, type Statement } from "../source.js";
+import { clip, decodeText, type ImportIssue, type Scanned } from "../source.js";
 
 export type Shape =
   | "rect"
@@ -139,12 +139,16 @@ function readEdge(
 }
 
 const unquote = (text: string) =>
-  decodeText(text.startsWith('"') && text.endsWith('"') && text.length >= 2 ? text.slice(1, -1) : text);
+  decodeText(
+    text.startsWith('"') && text.endsWith('"') && text.length >= 2 ? text.slice(1, -1) : text,
+  );
 
 /** A node at the start of `text`: id, optional shape and text, optional :::class. */
 function readNode(
   text: string,
-): { id: string; shape?: Shape; text?: string; classes: string[]; meta?: string; length: number } | undefined {
+):
+  | { id: string; shape?: Shape; text?: string; classes: string[]; meta?: string; length: number }
+  | undefined {
   const lead = /^\s*/.exec(text)?.[0].length ?? 0;
   const idMatch = ID.exec(text.slice(lead));
   if (!idMatch) return undefined;
@@ -192,7 +196,14 @@ function readNode(
     classes.push(cls[1] as string);
     at += cls[0].length;
   }
-  const node: { id: string; shape?: Shape; text?: string; classes: string[]; meta?: string; length: number } = {
+  const node: {
+    id: string;
+    shape?: Shape;
+    text?: string;
+    classes: string[];
+    meta?: string;
+    length: number;
+  } = {
     id,
     classes,
     length: at,
@@ -219,7 +230,8 @@ export function parseFlowchart(scanned: Scanned): Flowchart {
     classDefs: new Map(),
     issues,
   };
-  if (given && !DIRECTIONS[given] && scanned.header) report(scanned.header, `direction "${given}" not carried over`);
+  if (given && !DIRECTIONS[given] && scanned.header)
+    report(scanned.header, `direction "${given}" not carried over`);
   const byId = new Map<string, FlowNode>();
   const stack: Subgraph[] = [];
   const subgraphIds = new Set<string>();
@@ -251,12 +263,14 @@ export function parseFlowchart(scanned: Scanned): Flowchart {
       const m = /^([^\s[\]"]+)?\s*(?:\[\s*"?(.*?)"?\s*\])?$/.exec(rest);
       let id: string;
       let title: string | undefined;
-      if (m && m[1] && (m[2] !== undefined || !/\s/.test(rest))) {
+      if (m?.[1] && (m[2] !== undefined || !/\s/.test(rest))) {
         id = m[1];
         title = m[2] !== undefined ? decodeText(m[2]) : undefined;
       } else {
         title = unquote(rest);
-        id = title.replace(/[^A-Za-z0-9_]+/g, "_").replace(/^_+|_+$/g, "") || `subgraph${chart.subgraphs.length + 1}`;
+        id =
+          title.replace(/[^A-Za-z0-9_]+/g, "_").replace(/^_+|_+$/g, "") ||
+          `subgraph${chart.subgraphs.length + 1}`;
       }
       const sub: Subgraph = { id, at: s };
       if (title !== undefined) sub.title = title;
@@ -290,7 +304,10 @@ export function parseFlowchart(scanned: Scanned): Flowchart {
       continue;
     }
     if (word === "style" || word === "linkstyle" || word === "click" || word.startsWith("acc")) {
-      report(s, `"${clip(text)}" not carried over (no per-item styles, links or callbacks in descriptions)`);
+      report(
+        s,
+        `"${clip(text)}" not carried over (no per-item styles, links or callbacks in descriptions)`,
+      );
       continue;
     }
     // A chain: group (edge group)*, each group nodes joined by &.
@@ -342,7 +359,10 @@ export function parseFlowchart(scanned: Scanned): Flowchart {
       pos += pending.length;
     }
     if (failed) {
-      report({ line: s.line, col: s.col + pos }, `cannot read "${clip(text.slice(pos))}"; not carried over`);
+      report(
+        { line: s.line, col: s.col + pos },
+        `cannot read "${clip(text.slice(pos))}"; not carried over`,
+      );
     }
     if (s.note) {
       if (made.length === 1) (made[0] as FlowEdge).note = s.note;

@@ -10,7 +10,13 @@ import {
   type ElementKind,
   type Relationship,
 } from "../../types/architecture/model.js";
-import { applyDiagramNote, applyNote, type ImportIssue, idReader, type Scanned } from "../source.js";
+import {
+  applyDiagramNote,
+  applyNote,
+  type ImportIssue,
+  idReader,
+  type Scanned,
+} from "../source.js";
 import { DIRECTION_OF, kindOf, reportEdge, reportShape, reportUnusedClasses } from "./common.js";
 import type { Flowchart, Shape } from "./parse.js";
 
@@ -63,10 +69,13 @@ export function fromFlowchart(
   const boundaries = new Map<string, Boundary>();
   const top: Boundary[] = [];
   for (const sub of chart.subgraphs) {
-    const b = applyNote({ id: idOf(sub.id, sub.at), label: sub.title ?? sub.id } as Boundary, sub.note);
+    const b = applyNote(
+      { id: idOf(sub.id, sub.at), label: sub.title ?? sub.id } as Boundary,
+      sub.note,
+    );
     boundaries.set(sub.id, b);
     const parent = sub.parent ? boundaries.get(sub.parent) : undefined;
-    if (parent) (parent.boundaries ??= []).push(b);
+    if (parent) parent.boundaries = [...(parent.boundaries ?? []), b];
     else top.push(b);
   }
   const elements: Element[] = [];
@@ -75,10 +84,14 @@ export function fromFlowchart(
     reportShape(n, READ_SHAPES, issues, kind);
     const e = applyNote({ id: idOf(n.id, n.at), kind, label: n.text || n.id } as Element, n.note);
     const inside = n.subgraph ? boundaries.get(n.subgraph) : undefined;
-    if (inside) (inside.elements ??= []).push(e);
+    if (inside) inside.elements = [...(inside.elements ?? []), e];
     else elements.push(e);
   }
-  reportUnusedClasses(chart, (c) => (ELEMENT_KINDS as readonly string[]).includes(c) || c.toLowerCase() in ALIASES, issues);
+  reportUnusedClasses(
+    chart,
+    (c) => (ELEMENT_KINDS as readonly string[]).includes(c) || c.toLowerCase() in ALIASES,
+    issues,
+  );
   const relationships: Relationship[] = [];
   for (const e of chart.edges) {
     if (!reportEdge(e, issues, false)) continue;

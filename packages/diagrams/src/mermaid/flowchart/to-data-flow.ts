@@ -11,7 +11,13 @@ import {
   type Flow,
   type TrustBoundary,
 } from "../../types/data-flow/model.js";
-import { applyDiagramNote, applyNote, type ImportIssue, idReader, type Scanned } from "../source.js";
+import {
+  applyDiagramNote,
+  applyNote,
+  type ImportIssue,
+  idReader,
+  type Scanned,
+} from "../source.js";
 import { DIRECTION_OF, kindOf, reportEdge, reportShape, reportUnusedClasses } from "./common.js";
 import type { Flowchart, Shape } from "./parse.js";
 
@@ -36,7 +42,15 @@ export const SHAPE_KIND: Record<Shape, ElementKind> = {
   trapezoid: "entity",
 };
 
-const READ_SHAPES: Shape[] = ["rect", "subroutine", "round", "stadium", "circle", "doublecircle", "cylinder"];
+const READ_SHAPES: Shape[] = [
+  "rect",
+  "subroutine",
+  "round",
+  "stadium",
+  "circle",
+  "doublecircle",
+  "cylinder",
+];
 const ALIASES: Record<string, ElementKind> = {
   external: "entity",
   actor: "entity",
@@ -66,13 +80,18 @@ export function fromFlowchart(
     if (n.subgraph) e.boundary = idOf(n.subgraph, n.at);
     return applyNote(e, n.note);
   });
-  reportUnusedClasses(chart, (c) => (ELEMENT_KINDS as readonly string[]).includes(c) || c.toLowerCase() in ALIASES, issues);
+  reportUnusedClasses(
+    chart,
+    (c) => (ELEMENT_KINDS as readonly string[]).includes(c) || c.toLowerCase() in ALIASES,
+    issues,
+  );
   const flows: Flow[] = [];
   for (const e of chart.edges) {
     if (!reportEdge(e, issues, false)) continue;
     const f = { from: idOf(e.from, e.at), to: idOf(e.to, e.at), label: e.text ?? "" } as Flow;
     applyNote(f, e.note);
-    const say = (message: string) => issues.push({ ...e.at, message: `${e.from} → ${e.to}: ${message}` });
+    const say = (message: string) =>
+      issues.push({ ...e.at, message: `${e.from} → ${e.to}: ${message}` });
     if (!f.label) {
       f.label = "data";
       say('no label; the flow is labelled "data"');

@@ -6,9 +6,15 @@
  */
 import { COMPONENT_TYPES, type ComponentType } from "../../core/model.js";
 import type { DiagramNode, Edge, Lane, WorkflowDiagram } from "../../types/workflow/model.js";
-import { applyDiagramNote, applyNote, type ImportIssue, idReader, type Scanned } from "../source.js";
+import {
+  applyDiagramNote,
+  applyNote,
+  type ImportIssue,
+  idReader,
+  type Scanned,
+} from "../source.js";
 import { reportEdge, reportShape, reportUnusedClasses } from "./common.js";
-import type { FlowNode, Flowchart, Shape } from "./parse.js";
+import type { Flowchart, FlowNode, Shape } from "./parse.js";
 
 /** The shape each component type is written with; the rest are rectangles with their class. */
 export const TYPE_SHAPE: Partial<Record<ComponentType, Shape>> = {
@@ -22,11 +28,22 @@ export const TYPE_SHAPE: Partial<Record<ComponentType, Shape>> = {
   user: "circle",
 };
 
-const READ_SHAPES: Shape[] = ["rect", "round", "cylinder", "rhombus", "stadium", "circle", "doublecircle", "asymmetric", "subroutine"];
+const READ_SHAPES: Shape[] = [
+  "rect",
+  "round",
+  "cylinder",
+  "rhombus",
+  "stadium",
+  "circle",
+  "doublecircle",
+  "asymmetric",
+  "subroutine",
+];
 const LAST_COL = 5;
 
 function typeOf(n: FlowNode, incoming: number): ComponentType {
-  for (const c of n.classes) if ((COMPONENT_TYPES as readonly string[]).includes(c)) return c as ComponentType;
+  for (const c of n.classes)
+    if ((COMPONENT_TYPES as readonly string[]).includes(c)) return c as ComponentType;
   switch (n.shape) {
     case "cylinder":
       return "database";
@@ -89,19 +106,28 @@ export function fromFlowchart(
   const subgraphs = new Map(chart.subgraphs.map((s) => [s.id, s]));
   for (const sub of chart.subgraphs) {
     let outer = sub;
-    while (outer.parent && subgraphs.get(outer.parent)) outer = subgraphs.get(outer.parent) as typeof sub;
+    while (outer.parent && subgraphs.get(outer.parent))
+      outer = subgraphs.get(outer.parent) as typeof sub;
     laneOf.set(sub.id, idOf(outer.id, outer.at));
     if (outer !== sub) {
-      issues.push({ ...sub.at, message: `nested subgraph "${sub.id}" not carried over; its nodes join lane "${outer.id}"` });
+      issues.push({
+        ...sub.at,
+        message: `nested subgraph "${sub.id}" not carried over; its nodes join lane "${outer.id}"`,
+      });
       continue;
     }
-    lanes.push(applyNote({ id: idOf(sub.id, sub.at), label: sub.title ?? sub.id } as Lane, sub.note));
+    lanes.push(
+      applyNote({ id: idOf(sub.id, sub.at), label: sub.title ?? sub.id } as Lane, sub.note),
+    );
   }
   const nodeIds = new Set(chart.nodes.map((n) => n.id));
   const edges: Edge[] = [];
   for (const e of chart.edges) {
     if (!nodeIds.has(e.from) || !nodeIds.has(e.to)) {
-      issues.push({ ...e.at, message: `${e.from} → ${e.to}: an edge to a subgraph not carried over (workflow edges join steps)` });
+      issues.push({
+        ...e.at,
+        message: `${e.from} → ${e.to}: an edge to a subgraph not carried over (workflow edges join steps)`,
+      });
       continue;
     }
     if (!reportEdge(e, issues, true)) continue;
@@ -111,7 +137,10 @@ export function fromFlowchart(
     if (e.line === "dotted") edge.variant = "dashed";
     edges.push(applyNote(edge, e.note));
   }
-  const cols = columns(chart.nodes.map((n) => n.id), chart.edges.filter((e) => e.line !== "invisible"));
+  const cols = columns(
+    chart.nodes.map((n) => n.id),
+    chart.edges.filter((e) => e.line !== "invisible"),
+  );
   const incoming = new Map<string, number>();
   for (const e of chart.edges) incoming.set(e.to, (incoming.get(e.to) ?? 0) + 1);
   let main: Lane | undefined;
@@ -128,11 +157,18 @@ export function fromFlowchart(
     reportShape(n, READ_SHAPES, issues, type);
     let col = cols.get(n.id) ?? 0;
     if (col > LAST_COL && !n.note?.col) {
-      issues.push({ ...n.at, message: `${n.id}: column ${col + 1} is beyond the sixth; placed in the sixth` });
+      issues.push({
+        ...n.at,
+        message: `${n.id}: column ${col + 1} is beyond the sixth; placed in the sixth`,
+      });
       col = LAST_COL;
     }
-    return applyNote({ id: idOf(n.id, n.at), lane, col, type, label: n.text || n.id } as DiagramNode, n.note);
+    return applyNote(
+      { id: idOf(n.id, n.at), lane, col, type, label: n.text || n.id } as DiagramNode,
+      n.note,
+    );
   });
+  shareNoCell(nodes, lanes, chart.nodes, issues);
   reportUnusedClasses(chart, (c) => (COMPONENT_TYPES as readonly string[]).includes(c), issues);
   const diagram: WorkflowDiagram = {
     schema_version: 2,
@@ -143,7 +179,62 @@ export function fromFlowchart(
     edges,
   };
   if (chart.direction !== "LR") {
-    issues.push({ line: scanned.header?.line ?? 1, col: scanned.header?.col ?? 1, message: `direction ${chart.direction} not carried over (workflow lanes run left to right)` });
+    issues.push({
+      line: scanned.header?.line ?? 1,
+      col: scanned.header?.col ?? 1,
+      message: `direction ${chart.direction} not carried over (workflow lanes run left to right)`,
+    });
   }
   return { diagram: applyDiagramNote(diagram, scanned), issues };
+}
+
+/**
+ * A workflow cell (lane × column) holds one step: a step whose column is taken moves to the
+ * nearest free column of its lane (later ones first); when the lane is full it goes to an
+ * overflow lane after it, which is reported. Steps placed by an annotation keep their cell.
+ */
+function shareNoCell(
+  nodes: DiagramNode[],
+  lanes: Lane[],
+  source: FlowNode[],
+  issues: ImportIssue[],
+): void {
+  const taken = new Map<string, Set<number>>();
+  const cells = (lane: string) => {
+    const set = taken.get(lane) ?? new Set<number>();
+    taken.set(lane, set);
+    return set;
+  };
+  const free = (lane: string, col: number) => {
+    const set = cells(lane);
+    for (let c = col; c <= LAST_COL; c++) if (!set.has(c)) return c;
+    for (let c = col - 1; c >= 0; c--) if (!set.has(c)) return c;
+    return undefined;
+  };
+  nodes.forEach((n, i) => {
+    if (source[i]?.note?.col !== undefined) cells(n.lane).add(n.col);
+  });
+  nodes.forEach((n, i) => {
+    const from = source[i] as FlowNode;
+    if (from.note?.col !== undefined) return;
+    let lane = n.lane;
+    let col = free(lane, n.col);
+    while (col === undefined) {
+      const overflow = `${lane}_more`;
+      if (!lanes.some((l) => l.id === overflow)) {
+        const at = lanes.findIndex((l) => l.id === lane);
+        const label = `${lanes[at]?.label ?? lane} (more)`;
+        lanes.splice(at + 1, 0, { id: overflow, label });
+      }
+      issues.push({
+        ...from.at,
+        message: `${from.id}: lane "${n.lane}" has no free column; placed in lane "${overflow}"`,
+      });
+      lane = overflow;
+      col = free(lane, n.col);
+    }
+    n.lane = lane;
+    n.col = col;
+    cells(lane).add(col);
+  });
 }

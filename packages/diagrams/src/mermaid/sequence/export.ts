@@ -3,12 +3,7 @@
  * types, sublabels, brands, roles, ids, dividers, meta) goes into `%% @orderline` annotations,
  * which the importer reads back, so export → import gives the same description.
  */
-import type {
-  Message,
-  Participant,
-  SequenceDiagram,
-  Step,
-} from "../../types/sequence/model.js";
+import type { Message, Participant, SequenceDiagram, Step } from "../../types/sequence/model.js";
 import { isBranched, isFragment, isMessage } from "../../types/sequence/model.js";
 import {
   annotationFor,
@@ -51,7 +46,11 @@ export function exportSequence(d: SequenceDiagram): string {
     ];
   };
 
-  const out: string[] = [...titleFrontMatter(d.meta.title), "sequenceDiagram", ...idsLine(ids.back)];
+  const out: string[] = [
+    ...titleFrontMatter(d.meta.title),
+    "sequenceDiagram",
+    ...idsLine(ids.back),
+  ];
   const read = {
     ...carried(d, ["participants", "steps", "boxes"]),
     meta: { title: d.meta.title },
@@ -72,7 +71,11 @@ export function exportSequence(d: SequenceDiagram): string {
       openBox = undefined;
     }
     if (box && openBox !== box.id) {
-      const readBox = { id: `box${boxIndex.get(box.id)}`, label: box.label, participants: box.participants };
+      const readBox = {
+        id: `box${boxIndex.get(box.id)}`,
+        label: box.label,
+        participants: box.participants,
+      };
       out.push(...annotationLine("  ", annotationFor(box, readBox)));
       out.push(`  box ${encodeText(box.label)}`);
       openBox = box.id;
@@ -82,6 +85,7 @@ export function exportSequence(d: SequenceDiagram): string {
   if (openBox) out.push("  end");
 
   const participant = (id: string) => d.participants.find((p) => p.id === id);
+  const active = new Map<string, number>();
   const emit = (steps: Step[], indent: string): void => {
     for (const s of steps) {
       if (isMessage(s)) {
@@ -90,7 +94,11 @@ export function exportSequence(d: SequenceDiagram): string {
           if (p) out.push(...declare(p, indent, true));
         }
         if (s.kind === "destroy") out.push(`${indent}destroy ${ids.of(s.to)}`);
-        const mark = s.activate ? "+" : s.deactivate ? "-" : "";
+        // Mermaid reads activations in text order, across alt branches too: a deactivation
+        // of a lifeline it holds inactive would be refused, so that one stays in the annotation.
+        const mark = s.activate ? "+" : s.deactivate && (active.get(s.from) ?? 0) > 0 ? "-" : "";
+        if (mark === "+") active.set(s.to, (active.get(s.to) ?? 0) + 1);
+        if (mark === "-") active.set(s.from, (active.get(s.from) ?? 1) - 1);
         const read: Message = { kind: s.kind, from: s.from, to: s.to };
         if (s.label) read.label = s.label;
         if (mark === "+") read.activate = true;
@@ -100,6 +108,8 @@ export function exportSequence(d: SequenceDiagram): string {
           `${indent}${ids.of(s.from)}${ARROW[s.kind]}${mark}${ids.of(s.to)}: ${encodeText(s.label ?? "")}`,
         );
       } else if (s.kind === "activate" || s.kind === "deactivate") {
+        const depth = active.get(s.participant) ?? 0;
+        active.set(s.participant, s.kind === "activate" ? depth + 1 : Math.max(0, depth - 1));
         out.push(`${indent}${s.kind} ${ids.of(s.participant)}`);
       } else if (s.kind === "note" || s.kind === "divider") {
         const who =

@@ -13,6 +13,7 @@ import type {
   SequenceDiagram,
   Step,
 } from "../../types/sequence/model.js";
+import { sequenceRuleProblems } from "../../types/sequence/rules.js";
 import {
   applyDiagramNote,
   applyNote,
@@ -55,9 +56,13 @@ interface Open {
   box?: ParticipantBox;
 }
 
-const COLOURS = /^(transparent|rgba?\([^)]*\)|hsla?\([^)]*\)|#[0-9a-f]{3,8}|aqua|black|blue|fuchsia|gray|grey|green|lime|maroon|navy|olive|orange|purple|red|silver|teal|white|yellow|lightblue|lightgreen|lightyellow|lightgrey|lightgray|pink|violet|gold|beige|ivory|khaki|lavender|coral|salmon|tan|wheat)\b\s*/i;
+const COLOURS =
+  /^(transparent|rgba?\([^)]*\)|hsla?\([^)]*\)|#[0-9a-f]{3,8}|aqua|black|blue|fuchsia|gray|grey|green|lime|maroon|navy|olive|orange|purple|red|silver|teal|white|yellow|lightblue|lightgreen|lightyellow|lightgrey|lightgray|pink|violet|gold|beige|ivory|khaki|lavender|coral|salmon|tan|wheat)\b\s*/i;
 
-export function importSequence(scanned: Scanned, fallbackTitle: string): {
+export function importSequence(
+  scanned: Scanned,
+  fallbackTitle: string,
+): {
   diagram: SequenceDiagram;
   issues: ImportIssue[];
 } {
@@ -73,6 +78,7 @@ export function importSequence(scanned: Scanned, fallbackTitle: string): {
   let autonumber: boolean | undefined;
   let creating: string | undefined;
   let destroying: string | undefined;
+  const where = new Map<Message, Statement>();
 
   const here = () => (stack.length > 0 ? (stack[stack.length - 1] as Open).steps : top);
   const participant = (name: string, s: Statement): string => {
@@ -90,7 +96,8 @@ export function importSequence(scanned: Scanned, fallbackTitle: string): {
     const word = (/^\S+/.exec(text)?.[0] ?? "").toLowerCase();
     const rest = text.slice(word.length).trim();
 
-    const declared = /^(create\s+)?(participant|actor)\s+(\S+?)(?:@\{.*\})?(?:\s+as\s+(.+))?$/i.exec(text);
+    const declared =
+      /^(create\s+)?(participant|actor)\s+(\S+?)(?:@\{.*\})?(?:\s+as\s+(.+))?$/i.exec(text);
     if (declared) {
       const id = participant(declared[3] as string, s);
       const p = participants.find((x) => x.id === id) as Participant;
@@ -126,6 +133,7 @@ export function importSequence(scanned: Scanned, fallbackTitle: string): {
       if (m[3] === "+") message.activate = true;
       if (m[3] === "-") message.deactivate = true;
       here().push(applyNote(message, s.note));
+      where.set(message, s);
       continue;
     }
     if (word === "activate" || word === "deactivate") {
@@ -136,14 +144,19 @@ export function importSequence(scanned: Scanned, fallbackTitle: string): {
     if (note) {
       const where = (note[1] as string).toLowerCase().split(/\s+/)[0] as "over" | "left" | "right";
       const who = (note[2] as string).split(",").map((n) => participant(n.trim(), s));
-      const step: Step = { kind: "note", participants: who, text: decodeText((note[3] as string).trim()) };
+      const step: Step = {
+        kind: "note",
+        participants: who,
+        text: decodeText((note[3] as string).trim()),
+      };
       if (where !== "over") step.position = where;
       here().push(applyNote(step, s.note));
       continue;
     }
     if (word === "autonumber") {
       autonumber = true;
-      if (rest) report(s, `autonumber start and step "${rest}" not carried over (numbers start at 1)`);
+      if (rest)
+        report(s, `autonumber start and step "${rest}" not carried over (numbers start at 1)`);
       continue;
     }
     if (word === "title") {
@@ -158,13 +171,20 @@ export function importSequence(scanned: Scanned, fallbackTitle: string): {
         if (guard !== undefined) first.guard = guard;
         open.fragment = applyNote({ kind: word, branches: [first] } as BranchedFragment, s.note);
       } else if (word === "rect") {
-        report(s, `rect ${clip(rest)} not carried over (its steps are kept, without the highlight)`);
+        report(
+          s,
+          `rect ${clip(rest)} not carried over (its steps are kept, without the highlight)`,
+        );
       } else if (word === "box") {
         const colour = COLOURS.exec(rest);
         if (colour) report(s, `box colour "${colour[0].trim()}" not carried over`);
         const label = decodeText(colour ? rest.slice(colour[0].length) : rest).trim();
         open.box = applyNote(
-          { id: `box${boxes.length + 1}`, label: label || `Box ${boxes.length + 1}`, participants: [] },
+          {
+            id: `box${boxes.length + 1}`,
+            label: label || `Box ${boxes.length + 1}`,
+            participants: [],
+          },
           s.note,
         );
         boxes.push(open.box);
@@ -186,7 +206,10 @@ export function importSequence(scanned: Scanned, fallbackTitle: string): {
       const guard = rest ? decodeText(rest) : undefined;
       if (word === "option") {
         // No option branches on critical yet: kept as a divider and the steps that follow.
-        report(s, `critical option "${clip(rest)}" kept as a divider inside critical (no option branches in sequence descriptions)`);
+        report(
+          s,
+          `critical option "${clip(rest)}" kept as a divider inside critical (no option branches in sequence descriptions)`,
+        );
         open.steps.push({ kind: "divider", label: guard ?? "option" });
         continue;
       }
@@ -237,5 +260,43 @@ export function importSequence(scanned: Scanned, fallbackTitle: string): {
   };
   if (autonumber) diagram.autonumber = true;
   if (boxes.length > 0) diagram.boxes = boxes;
-  return { diagram: applyDiagramNote(diagram, scanned), issues };
+  applyDiagramNote(diagram, scanned);
+  repliesToNobody(diagram, where, issues);
+  return { diagram, issues };
+}
+
+/**
+ * Mermaid draws any dotted arrow as a reply; a description's reply answers an open call. One
+ * that answers none (the sequence rules say which) is a message nobody waits for: read as
+ * async, and reported. One at a time, in order, since each change may leave a call open.
+ */
+function repliesToNobody(
+  d: SequenceDiagram,
+  where: Map<Message, Statement>,
+  issues: ImportIssue[],
+): void {
+  for (let round = 0; round < where.size; round++) {
+    const orphan = sequenceRuleProblems(d).find((p) => p.rule === "reply/no-open-call");
+    if (!orphan) return;
+    const step = stepAt(d, orphan.path);
+    if (step?.kind !== "reply") return;
+    step.kind = "async";
+    const s = where.get(step);
+    if (s)
+      issues.push({
+        line: s.line,
+        col: s.col,
+        message: "a dotted arrow answering no open call is read as an async message",
+      });
+  }
+}
+
+/** The step a JSON Pointer such as /steps/3/branches/0/steps/1 names. */
+function stepAt(d: SequenceDiagram, pointer: string): Message | undefined {
+  let at: unknown = d;
+  for (const key of pointer.split("/").slice(1)) {
+    if (at === null || typeof at !== "object") return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at as Message | undefined;
 }

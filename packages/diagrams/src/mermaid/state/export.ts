@@ -22,7 +22,9 @@ import {
 import { DIRECTION_OF, pseudoName, readLabel } from "./import.js";
 
 const MERMAID_DIRECTION = Object.fromEntries(
-  Object.entries(DIRECTION_OF).filter(([k]) => k !== "TD").map(([k, v]) => [v, k]),
+  Object.entries(DIRECTION_OF)
+    .filter(([k]) => k !== "TD")
+    .map(([k, v]) => [v, k]),
 );
 
 /**
@@ -53,7 +55,10 @@ export function exportState(d: LifecycleDiagram): string {
   for (const [states, parent] of regions) {
     for (const s of states) {
       if (star.get(s.id) !== (parent?.id ?? "")) continue;
-      const name = pseudoName(parent ? ids.of(parent.id) : undefined, s.kind as "initial" | "final");
+      const name = pseudoName(
+        parent ? ids.of(parent.id) : undefined,
+        s.kind as "initial" | "final",
+      );
       if (name !== s.id) ids.back[name] = s.id;
     }
   }
@@ -73,7 +78,9 @@ export function exportState(d: LifecycleDiagram): string {
       const label = transitionText(t).join(" ");
       const read: Transition = { from: t.from, to: t.to, ...readLabel(label) };
       body.push(...annotationLine(indent, annotationFor(t, read)));
-      body.push(`${indent}${end(t.from)} --> ${end(t.to)}${label ? ` : ${encodeText(label)}` : ""}`);
+      body.push(
+        `${indent}${end(t.from)} --> ${end(t.to)}${label ? ` : ${encodeText(label)}` : ""}`,
+      );
     }
   };
   const declare = (states: State[], indent: string) => {

@@ -2,8 +2,13 @@
  * Mermaid `stateDiagram` / `stateDiagram-v2` → a lifecycle description. A small hand-written
  * reader: one region per composite state block, `[*]` as the region's initial or final state.
  */
-import type { Direction } from "../../types/lifecycle/model.js";
-import type { LifecycleDiagram, Note, State, Transition } from "../../types/lifecycle/model.js";
+import type {
+  Direction,
+  LifecycleDiagram,
+  Note,
+  State,
+  Transition,
+} from "../../types/lifecycle/model.js";
 import {
   applyDiagramNote,
   applyNote,
@@ -15,7 +20,13 @@ import {
   type Statement,
 } from "../source.js";
 
-export const DIRECTION_OF: Record<string, Direction> = { LR: "right", TB: "down", TD: "down", RL: "left", BT: "up" };
+export const DIRECTION_OF: Record<string, Direction> = {
+  LR: "right",
+  TB: "down",
+  TD: "down",
+  RL: "left",
+  BT: "up",
+};
 
 /** `event [guard] / action`, the UML transition label, read into its three parts. */
 export function readLabel(text: string): Pick<Transition, "event" | "guard" | "action"> {
@@ -50,12 +61,16 @@ interface Region {
 const ID = "([^\\s:{}]+?)(?::::[\\w-]+)?";
 const TRANSITION = new RegExp(`^${ID}\\s*-->\\s*${ID}\\s*(?::(.*))?$`);
 
-export function importState(scanned: Scanned, fallbackTitle: string): {
+export function importState(
+  scanned: Scanned,
+  fallbackTitle: string,
+): {
   diagram: LifecycleDiagram;
   issues: ImportIssue[];
 } {
   const issues = scanned.issues;
-  const report = (s: Statement, message: string) => issues.push({ line: s.line, col: s.col, message });
+  const report = (s: Statement, message: string) =>
+    issues.push({ line: s.line, col: s.col, message });
   const idOf = idReader(scanned.ids, issues);
   const top: Region = { name: undefined, states: [] };
   const stack: Region[] = [top];
@@ -96,7 +111,8 @@ export function importState(scanned: Scanned, fallbackTitle: string): {
     } else st.sublabel = st.sublabel ? `${st.sublabel}\n${words}` : words;
   };
   const markClass = (text: string, s: Statement) => {
-    if (/:::/.test(text)) report(s, `class "${clip(text)}" not carried over (no styles in lifecycle descriptions)`);
+    if (/:::/.test(text))
+      report(s, `class "${clip(text)}" not carried over (no styles in lifecycle descriptions)`);
   };
 
   for (const s of scanned.statements) {
@@ -105,7 +121,10 @@ export function importState(scanned: Scanned, fallbackTitle: string): {
       if (/^end\s+note$/i.test(text)) {
         notes.push(note.note);
         note = undefined;
-      } else note.note.text = note.note.text ? `${note.note.text}\n${decodeText(text)}` : decodeText(text);
+      } else
+        note.note.text = note.note.text
+          ? `${note.note.text}\n${decodeText(text)}`
+          : decodeText(text);
       continue;
     }
     const t = TRANSITION.exec(text);
@@ -113,7 +132,11 @@ export function importState(scanned: Scanned, fallbackTitle: string): {
       markClass(text, s);
       const from = t[1] === "[*]" ? pseudo("initial") : state(t[1] as string, s);
       const to = t[2] === "[*]" ? pseudo("final") : state(t[2] as string, s);
-      const transition: Transition = { from: from.id, to: to.id, ...readLabel(decodeText(t[3] ?? "")) };
+      const transition: Transition = {
+        from: from.id,
+        to: to.id,
+        ...readLabel(decodeText(t[3] ?? "")),
+      };
       transitions.push(applyNote(transition, s.note));
       continue;
     }
@@ -121,12 +144,18 @@ export function importState(scanned: Scanned, fallbackTitle: string): {
     if (dir) {
       const value = DIRECTION_OF[dir[1] as string];
       if (!value) report(s, `direction "${dir[1]}" not carried over`);
-      else if (stack.length > 1) report(s, `direction inside a composite state not carried over (one direction per lifecycle)`);
+      else if (stack.length > 1)
+        report(
+          s,
+          `direction inside a composite state not carried over (one direction per lifecycle)`,
+        );
       else direction = value;
       continue;
     }
     const declared =
-      /^state\s+(?:"([^"]*)"\s+as\s+)?([^\s{"<:]+)\s*(?:<<(\w+)>>)?\s*(\{)?\s*(?::\s*(.*))?$/.exec(text);
+      /^state\s+(?:"([^"]*)"\s+as\s+)?([^\s{"<:]+)\s*(?:<<(\w+)>>)?\s*(\{)?\s*(?::\s*(.*))?$/.exec(
+        text,
+      );
     if (declared) {
       markClass(text, s);
       const name = (declared[2] as string).replace(/:::[\w-]+$/, "");
@@ -161,14 +190,21 @@ export function importState(scanned: Scanned, fallbackTitle: string): {
     if (n) {
       const side = (n[1] as string).toLowerCase();
       const target = state(n[2] as string, s);
-      if (side === "left") report(s, `note side "left of" not carried over (notes are drawn beside their state)`);
-      const made = applyNote({ state: target.id, text: decodeText((n[3] ?? "").trim()) } as Note, s.note);
+      if (side === "left")
+        report(s, `note side "left of" not carried over (notes are drawn beside their state)`);
+      const made = applyNote(
+        { state: target.id, text: decodeText((n[3] ?? "").trim()) } as Note,
+        s.note,
+      );
       if (n[3] !== undefined) notes.push(made);
       else note = { note: made, statement: s };
       continue;
     }
     const described = /^([^\s:]+)\s*:\s*(.*)$/.exec(text);
-    if (described && !/^(classDef|class|style|title|accTitle|accDescr)$/i.test(described[1] as string)) {
+    if (
+      described &&
+      !/^(classDef|class|style|title|accTitle|accDescr)$/i.test(described[1] as string)
+    ) {
       describe(state(described[1] as string, s), decodeText((described[2] as string).trim()));
       continue;
     }
@@ -192,7 +228,8 @@ export function importState(scanned: Scanned, fallbackTitle: string): {
     notes.push(note.note);
   }
   for (const open of stack.slice(1)) {
-    if (open.statement) report(open.statement, `state block never closed with "}"; its states are kept`);
+    if (open.statement)
+      report(open.statement, `state block never closed with "}"; its states are kept`);
   }
 
   const diagram: LifecycleDiagram = {
@@ -211,5 +248,8 @@ export function importState(scanned: Scanned, fallbackTitle: string): {
 function ordered(states: State[]): State[] {
   const rank = (s: State) => (s.kind === "initial" ? 0 : s.kind === "final" ? 2 : 1);
   for (const s of states) if (s.states) s.states = ordered(s.states);
-  return states.map((s, i) => [s, i] as const).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map(([s]) => s);
+  return states
+    .map((s, i) => [s, i] as const)
+    .sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1])
+    .map(([s]) => s);
 }
