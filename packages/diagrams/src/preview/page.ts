@@ -43,7 +43,7 @@ main #warnings{flex:0 0 28rem;max-height:85vh;overflow:auto}
       problems.hidden = true;
       problems.textContent = '';
       // What a Mermaid import did not carry over, beside the picture.
-      warnings.textContent = s.warnings ? 'Not carried over from Mermaid:\n' + s.warnings : '';
+      warnings.textContent = s.warnings ? 'Not carried over from Mermaid:\\n' + s.warnings : '';
       warnings.hidden = !s.warnings;
       status.textContent = 'rendered';
       document.title = s.title + ' · preview';
