@@ -92,6 +92,7 @@ export function fromFlowchart(
     applyNote(f, e.note);
     const say = (message: string) =>
       issues.push({ ...e.at, message: `${e.from} → ${e.to}: ${message}` });
+    if (e.line === "dotted") say("dotted line not carried over (flows have one line style)");
     if (!f.label) {
       f.label = "data";
       say('no label; the flow is labelled "data"');
