@@ -7,6 +7,13 @@ export {
   OUTPUT_FORMATS,
   type OutputFormat,
 } from "./export/index.js";
+export {
+  exportMermaid,
+  type ImportIssue,
+  type ImportResult,
+  importMermaid,
+  importToJson,
+} from "./mermaid/index.js";
 export { type PreviewOptions, type PreviewServer, startPreview } from "./preview/server.js";
 export { isTypeName, loadType, TYPE_NAMES, type TypeName } from "./types/index.js";
 export { RULES, type RuleId } from "./types/workflow/catalog.js";

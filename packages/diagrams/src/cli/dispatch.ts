@@ -1,4 +1,6 @@
 import { type CliIo, type Command, EXIT } from "./command.js";
+import { command as exportCommand } from "./commands/export.js";
+import { command as importCommand } from "./commands/import.js";
 import { command as importTable } from "./commands/import-table.js";
 import { command as init } from "./commands/init.js";
 import { command as preview } from "./commands/preview.js";
@@ -6,7 +8,16 @@ import { command as render } from "./commands/render.js";
 import { command as schema } from "./commands/schema.js";
 import { command as validate } from "./commands/validate.js";
 
-export const COMMANDS: Command[] = [validate, render, preview, schema, init, importTable];
+export const COMMANDS: Command[] = [
+  validate,
+  render,
+  preview,
+  schema,
+  init,
+  importTable,
+  importCommand,
+  exportCommand,
+];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

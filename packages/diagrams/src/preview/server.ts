@@ -4,12 +4,13 @@ import type { AddressInfo } from "node:net";
 import { basename, dirname, resolve } from "node:path";
 import type { VisualPreset } from "../core/model.js";
 import { exportDiagram } from "../export/index.js";
+import type { TypeName } from "../types/index.js";
 import { formatProblems, validateSource } from "../validate/index.js";
 import { previewPage } from "./page.js";
 
 /** What the page shows: the drawing, or the problems that stop it being drawn. */
 export type PreviewState =
-  | { version: number; ok: true; svg: string; title: string }
+  | { version: number; ok: true; svg: string; title: string; warnings?: string }
   | { version: number; ok: false; problems: string; count: number };
 
 export interface PreviewOptions {
@@ -20,6 +21,8 @@ export interface PreviewOptions {
   preset?: VisualPreset;
   /** Of a type with views: the one shown (default the first). */
   view?: string;
+  /** Of a Mermaid flowchart (.mmd): the type it is imported as (default architecture). */
+  type?: TypeName;
 }
 
 export interface PreviewServer {
@@ -58,6 +61,28 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
         count: 1,
       };
     }
+    // A Mermaid file is imported on each save; what it does not carry over is shown beside
+    // the picture.
+    let warnings: string | undefined;
+    if (/\.(mmd|mermaid)$/i.test(file)) {
+      const { formatIssues, importToJson } = await import("../mermaid/index.js");
+      const imported = await importToJson(source, {
+        file: options.file,
+        fallbackTitle: name.replace(/\.[^.]+$/, ""),
+        ...(options.type ? { type: options.type } : {}),
+      });
+      const listed = formatIssues(options.file, imported.issues);
+      if (!imported.ok) {
+        return {
+          version,
+          ok: false,
+          problems: `${listed}${imported.problems}`,
+          count: imported.issues.length + (imported.problems ? 1 : 0),
+        };
+      }
+      source = imported.json;
+      if (listed) warnings = listed;
+    }
     const result = await validateSource(source, { file: options.file });
     if (!result.ok) {
       return {
@@ -82,7 +107,13 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
         count: 1,
       };
     }
-    return { version, ok: true, svg, title: result.diagram.meta.title };
+    return {
+      version,
+      ok: true,
+      svg,
+      title: result.diagram.meta.title,
+      ...(warnings ? { warnings } : {}),
+    };
   };
   const send = (res: ServerResponse, s: PreviewState) => {
     res.write(`event: render\ndata: ${JSON.stringify(s)}\n\n`);

@@ -3,14 +3,18 @@ import { resolve } from "node:path";
 import { parseCommandArgs } from "../args.js";
 import { type Command, EXIT } from "../command.js";
 import { parsePreset } from "../preset.js";
+import { parseType } from "../type-option.js";
 
 const DEFAULT_PORT = 4780;
 
 const HELP = `Usage: orderline-diagrams preview FILE [--port N] [--host H] [--preset P] [--view ID]
+                                  [--type T]
 
 Serves a local page showing FILE rendered, and re-renders it every time FILE is saved. When a
 save breaks the description, the page shows its problems (file:line:col, path, message)
 instead of the last picture, and the picture comes back with the next good save.
+FILE may be Mermaid (.mmd, .mermaid): it is imported on each save (as "import" does) and
+what the import does not carry over is listed beside the picture.
 
 Options:
   --port N      port to listen on (default ${DEFAULT_PORT}; if it is taken, a free port is
@@ -18,6 +22,7 @@ Options:
   --host H      address to listen on (default 127.0.0.1: only this machine)
   --preset P    classic, signal-flow, blueprint or editorial; overrides meta.visual_preset
   --view ID     of a diagram with views (architecture): the one shown (default the first)
+  --type T      of a Mermaid flowchart: architecture (default), workflow or data-flow
   -h, --help    show this help
 
 Stop with Ctrl+C.
@@ -30,6 +35,7 @@ const OPTIONS = {
   host: { type: "string" },
   preset: { type: "string" },
   view: { type: "string" },
+  type: { type: "string" },
 } as const;
 
 export const command: Command = {
@@ -56,6 +62,8 @@ export const command: Command = {
     }
     const preset = parsePreset(values.preset);
     if (typeof preset === "object") return fail(preset.error);
+    const type = values.type === undefined ? undefined : parseType(values.type);
+    if (typeof type === "object") return fail(type.error);
     const { startPreview } = await import("../../preview/server.js");
     const options = {
       file: resolve(io.cwd, file),
@@ -63,6 +71,7 @@ export const command: Command = {
       host: values.host ?? "127.0.0.1",
       ...(preset ? { preset } : {}),
       ...(values.view === undefined ? {} : { view: values.view }),
+      ...(type ? { type } : {}),
     };
     let server: Awaited<ReturnType<typeof startPreview>>;
     try {

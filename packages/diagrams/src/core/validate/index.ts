@@ -49,12 +49,19 @@ export function validateParsed<D extends Description>(
   parsed: ParsedSource & { problems: Problem[] },
   options: ValidateOptions = {},
 ): ValidationResult<D> {
-  const found = [
-    ...schemaProblems(parsed.value, type.schema, type.hints),
-    ...metaProblems(parsed.value, type.viewTargets?.(parsed.value)),
-    ...type.rules(parsed.value),
+  return result<D>(parsed, problemsOf(type, parsed.value), options);
+}
+
+/** The schema, shared meta and type rule problems of a parsed value, not yet located. */
+export function problemsOf<D extends Description>(
+  type: Validated<D>,
+  value: unknown,
+): UnlocatedProblem[] {
+  return [
+    ...schemaProblems(value, type.schema, type.hints),
+    ...metaProblems(value, type.viewTargets?.(value)),
+    ...type.rules(value),
   ];
-  return result<D>(parsed, found, options);
 }
 
 /** Gives each problem its line and column in the parsed source, in position order. */

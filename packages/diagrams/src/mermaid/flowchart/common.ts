@@ -1,0 +1,116 @@
+/**
+ * What the three flowchart mappers share on the way in (directions, kinds from classes, what
+ * an edge's ends lose) and on the way out (node and edge lines, class definitions).
+ */
+import { encodeText, type ImportIssue } from "../source.js";
+import type { Direction, Flowchart, FlowEdge, FlowNode, Shape } from "./parse.js";
+import { SHAPE_SYNTAX } from "./parse.js";
+
+export type FamilyDirection = "right" | "down" | "left" | "up";
+
+export const DIRECTION_OF: Record<Direction, FamilyDirection> = {
+  LR: "right",
+  TB: "down",
+  RL: "left",
+  BT: "up",
+};
+export const MERMAID_DIRECTION: Record<FamilyDirection, Direction> = {
+  right: "LR",
+  down: "TB",
+  left: "RL",
+  up: "BT",
+};
+
+/**
+ * The kind a node's classes name (`class api container`, `db:::database`), else the one its
+ * shape stands for. Classes naming no kind are reported once, where defined.
+ */
+export function kindOf<K extends string>(
+  node: FlowNode,
+  kinds: readonly K[],
+  byShape: Record<Shape, K>,
+  aliases: Record<string, K> = {},
+): K {
+  for (const c of node.classes) {
+    if ((kinds as readonly string[]).includes(c)) return c as K;
+    const alias = aliases[c.toLowerCase()];
+    if (alias) return alias;
+  }
+  return byShape[node.shape ?? "rect"];
+}
+
+/** Reports the classDefs and classes that named no kind, once each. */
+export function reportUnusedClasses(
+  chart: Flowchart,
+  mapped: (name: string) => boolean,
+  issues: ImportIssue[],
+): void {
+  const reported = new Set<string>();
+  for (const [name, at] of chart.classDefs) {
+    if (mapped(name)) continue;
+    reported.add(name);
+    issues.push({
+      ...at,
+      message: `classDef "${name}" not carried over (only classes naming a kind are read)`,
+    });
+  }
+  for (const n of chart.nodes) {
+    for (const c of n.classes) {
+      if (mapped(c) || reported.has(c)) continue;
+      reported.add(c);
+      issues.push({
+        ...n.at,
+        message: `class "${c}" not carried over (only classes naming a kind are read)`,
+      });
+    }
+  }
+}
+
+/**
+ * What an edge's ends and line lose in a description where every connection has one direction
+ * and an arrowhead; false when the edge itself is not carried over (an invisible link).
+ */
+export function reportEdge(e: FlowEdge, issues: ImportIssue[], keepsLine: boolean): boolean {
+  const say = (message: string) =>
+    issues.push({ ...e.at, message: `${e.from} → ${e.to}: ${message}` });
+  if (e.line === "invisible") {
+    say("invisible link (~~~) not carried over");
+    return false;
+  }
+  if (e.start !== "none") say("two-way arrow read as one direction");
+  if (e.end === "none") say("line without arrowhead read as pointing to its second end");
+  if (e.end === "cross" || e.end === "circle") say(`${e.end} end read as an arrowhead`);
+  if (!keepsLine && e.line === "thick") say("thick line not carried over");
+  return true;
+}
+
+/** The shape and label a node is reported with when its shape has no match. */
+export function reportShape(
+  node: FlowNode,
+  shapes: readonly Shape[],
+  issues: ImportIssue[],
+  as: string,
+): void {
+  if (node.shape && !shapes.includes(node.shape)) {
+    issues.push({
+      ...node.at,
+      message: `${node.id}: ${node.shape} shape not carried over (read as ${as})`,
+    });
+  }
+}
+
+/** `id["label"]:::cls` as an exporter writes a node. */
+export function nodeLine(id: string, shape: Shape, label: string, cls?: string): string {
+  const [open, close] = SHAPE_SYNTAX[shape];
+  return `${id}${open}"${encodeText(label)}"${close}${cls ? `:::${cls}` : ""}`;
+}
+
+/** `a -->|"label"| b` as an exporter writes an edge. */
+export function edgeLine(from: string, to: string, arrow: string, label?: string): string {
+  return `${from} ${arrow}${label ? `|"${encodeText(label)}"|` : ""} ${to}`;
+}
+
+/** A light fill per class, so the exported Mermaid shows the kinds apart. */
+export function classDefLines(names: Iterable<string>, colour: (name: string) => string): string[] {
+  return [...new Set(names)].map((n) => `  classDef ${n} fill:${colour(n)},stroke:#555`);
+}

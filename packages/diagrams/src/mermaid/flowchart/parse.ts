@@ -1,0 +1,375 @@
+/**
+ * Mermaid `flowchart` / `graph` → a small syntax tree (nodes with shapes and classes, edges
+ * with line style and ends, subgraphs), with positions. The three mappers (to-architecture,
+ * to-workflow, to-data-flow) read this tree; what none of them uses is reported here.
+ */
+import { clip, decodeText, type ImportIssue, type Scanned } from "../source.js";
+
+export type Shape =
+  | "rect"
+  | "round"
+  | "stadium"
+  | "subroutine"
+  | "cylinder"
+  | "circle"
+  | "doublecircle"
+  | "asymmetric"
+  | "rhombus"
+  | "hexagon"
+  | "parallelogram"
+  | "trapezoid";
+
+/** Openers and closers, longest first so `([` wins over `(`. */
+const SHAPES: [string, string, Shape][] = [
+  ["(((", ")))", "doublecircle"],
+  ["([", "])", "stadium"],
+  ["((", "))", "circle"],
+  ["[(", ")]", "cylinder"],
+  ["[[", "]]", "subroutine"],
+  ["[/", "/]", "parallelogram"],
+  ["[\\", "\\]", "parallelogram"],
+  ["[/", "\\]", "trapezoid"],
+  ["[\\", "/]", "trapezoid"],
+  ["{{", "}}", "hexagon"],
+  ["(", ")", "round"],
+  ["[", "]", "rect"],
+  ["{", "}", "rhombus"],
+  [">", "]", "asymmetric"],
+];
+
+/** Each shape written the way the exporters write it. */
+export const SHAPE_SYNTAX: Record<Shape, [string, string]> = Object.fromEntries(
+  [...SHAPES].reverse().map(([open, close, shape]) => [shape, [open, close]]),
+) as Record<Shape, [string, string]>;
+
+export interface At {
+  line: number;
+  col: number;
+}
+
+export interface FlowNode {
+  id: string;
+  text?: string;
+  /** Absent when the node is only ever named, never given a shape. */
+  shape?: Shape;
+  classes: string[];
+  /** The innermost subgraph it was first named in. */
+  subgraph?: string;
+  at: At;
+  note?: Record<string, unknown>;
+}
+
+export type EdgeLine = "solid" | "dotted" | "thick" | "invisible";
+export type EdgeEnd = "none" | "arrow" | "cross" | "circle";
+
+export interface FlowEdge {
+  from: string;
+  to: string;
+  text?: string;
+  line: EdgeLine;
+  start: EdgeEnd;
+  end: EdgeEnd;
+  at: At;
+  note?: Record<string, unknown>;
+}
+
+export interface Subgraph {
+  id: string;
+  title?: string;
+  parent?: string;
+  at: At;
+  note?: Record<string, unknown>;
+}
+
+export type Direction = "LR" | "RL" | "TB" | "BT";
+
+export interface Flowchart {
+  direction: Direction;
+  /** Whether the header named a direction at all. */
+  directionGiven: boolean;
+  nodes: FlowNode[];
+  edges: FlowEdge[];
+  subgraphs: Subgraph[];
+  /** classDef names with where they are defined. */
+  classDefs: Map<string, At>;
+  issues: ImportIssue[];
+}
+
+const ID = /^[A-Za-z0-9_\u00C0-\uFFFF](?:[A-Za-z0-9_.\u00C0-\uFFFF]|-(?=[A-Za-z0-9_]))*/;
+const END_OF = (c: string | undefined): EdgeEnd =>
+  c === ">" || c === "<" ? "arrow" : c === "x" ? "cross" : c === "o" ? "circle" : "none";
+
+/** An edge at the start of `text`, or undefined; `length` is how much of `text` it takes. */
+function readEdge(
+  text: string,
+): { line: EdgeLine; start: EdgeEnd; end: EdgeEnd; label?: string; length: number } | undefined {
+  const lead = /^\s*(?:[A-Za-z0-9_]+@)?/.exec(text) as RegExpExecArray;
+  const rest = text.slice(lead[0].length);
+  // `A -- text --> B`, `A -. text .-> B`, `A == text ==> B`
+  const labelled =
+    /^([<xo]?)(--|==|-\.)(?![->.=])\s*(.+?)\s*(-{2,}[>xo]|-{3,}|={2,}[>xo]|={3,}|\.+-[>xo]?)(?=[\s"A-Za-z0-9_])/.exec(
+      rest,
+    );
+  const plain = /^([<xo]?)(-{2,}|={2,}|-\.+-|~{3,})([>xo]?)(?![-=.])/.exec(rest);
+  const m = labelled ?? plain;
+  if (!m) return undefined;
+  const body = labelled ? `${m[2]}${m[4]}` : `${m[2]}${m[3]}`;
+  const line: EdgeLine = body.includes("~")
+    ? "invisible"
+    : body.includes(".")
+      ? "dotted"
+      : body.includes("=")
+        ? "thick"
+        : "solid";
+  const last = labelled ? (m[4] as string).slice(-1) : (m[3] as string);
+  let length = lead[0].length + m[0].length;
+  let label = labelled ? (m[3] as string) : undefined;
+  const piped = /^\s*\|([^|]*)\|/.exec(text.slice(length));
+  if (piped) {
+    label = piped[1];
+    length += piped[0].length;
+  }
+  return {
+    line,
+    start: END_OF(m[1] || undefined),
+    end: END_OF(/[>xo]/.test(last) ? last : undefined),
+    label: label === undefined ? undefined : unquote(label.trim()),
+    length,
+  };
+}
+
+const unquote = (text: string) =>
+  decodeText(
+    text.startsWith('"') && text.endsWith('"') && text.length >= 2 ? text.slice(1, -1) : text,
+  );
+
+/** A node at the start of `text`: id, optional shape and text, optional :::class. */
+function readNode(
+  text: string,
+):
+  | { id: string; shape?: Shape; text?: string; classes: string[]; meta?: string; length: number }
+  | undefined {
+  const lead = /^\s*/.exec(text)?.[0].length ?? 0;
+  const idMatch = ID.exec(text.slice(lead));
+  if (!idMatch) return undefined;
+  const id = idMatch[0];
+  let at = lead + id.length;
+  let shape: Shape | undefined;
+  let label: string | undefined;
+  let meta: string | undefined;
+  const after = text.slice(at);
+  if (after.startsWith("@{")) {
+    const close = after.indexOf("}");
+    if (close < 0) return undefined;
+    meta = after.slice(0, close + 1);
+    const l = /label:\s*"([^"]*)"/.exec(meta);
+    if (l) label = decodeText(l[1] as string);
+    at += close + 1;
+  } else {
+    for (const [open, close, kind] of SHAPES) {
+      if (!after.startsWith(open)) continue;
+      let inner = after.slice(open.length);
+      let taken: number;
+      if (inner.trimStart().startsWith('"')) {
+        const q = inner.indexOf('"');
+        const endQ = inner.indexOf('"', q + 1);
+        if (endQ < 0) continue;
+        const rest = inner.slice(endQ + 1);
+        if (!rest.trimStart().startsWith(close)) continue;
+        label = decodeText(inner.slice(q + 1, endQ));
+        taken = endQ + 1 + (rest.length - rest.trimStart().length) + close.length;
+      } else {
+        const endAt = inner.indexOf(close);
+        if (endAt < 0) continue;
+        inner = inner.slice(0, endAt);
+        label = decodeText(inner.trim());
+        taken = endAt + close.length;
+      }
+      shape = kind;
+      at += open.length + taken;
+      break;
+    }
+  }
+  const classes: string[] = [];
+  const cls = /^:::([\w-]+)/.exec(text.slice(at));
+  if (cls) {
+    classes.push(cls[1] as string);
+    at += cls[0].length;
+  }
+  const node: {
+    id: string;
+    shape?: Shape;
+    text?: string;
+    classes: string[];
+    meta?: string;
+    length: number;
+  } = {
+    id,
+    classes,
+    length: at,
+  };
+  if (shape) node.shape = shape;
+  if (label !== undefined) node.text = label;
+  if (meta) node.meta = meta;
+  return node;
+}
+
+const DIRECTIONS: Record<string, Direction> = { LR: "LR", RL: "RL", TB: "TB", TD: "TB", BT: "BT" };
+
+export function parseFlowchart(scanned: Scanned): Flowchart {
+  const issues = scanned.issues;
+  const report = (at: At, message: string) => issues.push({ line: at.line, col: at.col, message });
+  const head = /^\S+\s*(\w+)?/.exec(scanned.header?.text ?? "");
+  const given = head?.[1];
+  const chart: Flowchart = {
+    direction: DIRECTIONS[given ?? "TB"] ?? "TB",
+    directionGiven: given !== undefined,
+    nodes: [],
+    edges: [],
+    subgraphs: [],
+    classDefs: new Map(),
+    issues,
+  };
+  if (given && !DIRECTIONS[given] && scanned.header)
+    report(scanned.header, `direction "${given}" not carried over`);
+  const byId = new Map<string, FlowNode>();
+  const stack: Subgraph[] = [];
+  const subgraphIds = new Set<string>();
+
+  const touch = (n: NonNullable<ReturnType<typeof readNode>>, at: At): FlowNode => {
+    let node = byId.get(n.id);
+    if (!node && subgraphIds.has(n.id)) return { id: n.id, classes: [], at };
+    if (!node) {
+      node = { id: n.id, classes: [], at };
+      const inside = stack[stack.length - 1];
+      if (inside) node.subgraph = inside.id;
+      byId.set(n.id, node);
+      chart.nodes.push(node);
+    } else if (stack.length > 0 && node.subgraph === undefined) {
+      node.subgraph = stack[stack.length - 1]?.id;
+    }
+    if (n.shape) node.shape = n.shape;
+    if (n.text !== undefined) node.text = n.text;
+    for (const c of n.classes) if (!node.classes.includes(c)) node.classes.push(c);
+    if (n.meta) report(at, `node metadata ${clip(n.meta)} not carried over (only its label is)`);
+    return node;
+  };
+
+  for (const s of scanned.statements) {
+    const text = s.text;
+    const word = (/^\S+/.exec(text)?.[0] ?? "").toLowerCase();
+    if (word === "subgraph") {
+      const rest = text.slice(word.length).trim();
+      const m = /^([^\s[\]"]+)?\s*(?:\[\s*"?(.*?)"?\s*\])?$/.exec(rest);
+      let id: string;
+      let title: string | undefined;
+      if (m?.[1] && (m[2] !== undefined || !/\s/.test(rest))) {
+        id = m[1];
+        title = m[2] !== undefined ? decodeText(m[2]) : undefined;
+      } else {
+        title = unquote(rest);
+        id =
+          title.replace(/[^A-Za-z0-9_]+/g, "_").replace(/^_+|_+$/g, "") ||
+          `subgraph${chart.subgraphs.length + 1}`;
+      }
+      const sub: Subgraph = { id, at: s };
+      if (title !== undefined) sub.title = title;
+      const parent = stack[stack.length - 1];
+      if (parent) sub.parent = parent.id;
+      if (s.note) sub.note = s.note;
+      chart.subgraphs.push(sub);
+      subgraphIds.add(id);
+      stack.push(sub);
+      continue;
+    }
+    if (word === "end") {
+      if (!stack.pop()) report(s, `"end" without a subgraph not carried over`);
+      continue;
+    }
+    if (word === "direction") {
+      report(s, `"${text}" inside a subgraph not carried over (one direction per description)`);
+      continue;
+    }
+    if (word === "classdef") {
+      for (const name of (text.split(/\s+/)[1] ?? "").split(",")) chart.classDefs.set(name, s);
+      continue;
+    }
+    if (word === "class") {
+      const [, list = "", name = ""] = text.split(/\s+/);
+      for (const id of list.split(",")) {
+        const node = byId.get(id);
+        if (node) node.classes.push(name);
+        else report(s, `class on "${id}", which is not a node, not carried over`);
+      }
+      continue;
+    }
+    if (word === "style" || word === "linkstyle" || word === "click" || word.startsWith("acc")) {
+      report(
+        s,
+        `"${clip(text)}" not carried over (no per-item styles, links or callbacks in descriptions)`,
+      );
+      continue;
+    }
+    // A chain: group (edge group)*, each group nodes joined by &.
+    let pos = 0;
+    let previous: FlowNode[] = [];
+    let pending: ReturnType<typeof readEdge>;
+    const made: FlowEdge[] = [];
+    const named: FlowNode[] = [];
+    let failed = false;
+    while (pos < text.length) {
+      const group: FlowNode[] = [];
+      for (;;) {
+        const n = readNode(text.slice(pos));
+        if (!n) {
+          failed = true;
+          break;
+        }
+        group.push(touch(n, { line: s.line, col: s.col + pos }));
+        pos += n.length;
+        const amp = /^\s*&\s*/.exec(text.slice(pos));
+        if (!amp) break;
+        pos += amp[0].length;
+      }
+      if (failed) break;
+      named.push(...group);
+      if (pending) {
+        for (const a of previous) {
+          for (const b of group) {
+            const e: FlowEdge = {
+              from: a.id,
+              to: b.id,
+              line: pending.line,
+              start: pending.start,
+              end: pending.end,
+              at: { line: s.line, col: s.col },
+            };
+            if (pending.label) e.text = pending.label;
+            made.push(e);
+          }
+        }
+      }
+      previous = group;
+      if (/^\s*$/.test(text.slice(pos))) break;
+      pending = readEdge(text.slice(pos));
+      if (!pending) {
+        failed = true;
+        break;
+      }
+      pos += pending.length;
+    }
+    if (failed) {
+      report(
+        { line: s.line, col: s.col + pos },
+        `cannot read "${clip(text.slice(pos))}"; not carried over`,
+      );
+    }
+    if (s.note) {
+      if (made.length === 1) (made[0] as FlowEdge).note = s.note;
+      else if (made.length === 0 && named.length === 1) (named[0] as FlowNode).note = s.note;
+    }
+    chart.edges.push(...made);
+  }
+  for (const open of stack) report(open.at, `subgraph "${open.id}" never closed with "end"; kept`);
+  return chart;
+}
