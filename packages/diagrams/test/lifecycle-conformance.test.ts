@@ -10,9 +10,9 @@ function base(): LifecycleDiagram {
   return {
     schema_version: 2,
     diagram_type: "lifecycle",
-    direction: "down",
     meta: {
       title: "Base",
+      direction: "down",
       views: [{ id: "v1", title: "View", nodes: ["open"], edges: ["t-open"] }],
     },
     states: [
@@ -167,9 +167,9 @@ const CASES: Record<string, Case> = {
   },
   "the direction is one of four": {
     rule: "schema/enum",
-    path: "/direction",
-    fail: (d) => set(d, "/direction", "dwon"),
-    pass: (d) => set(d, "/direction", "up"),
+    path: "/meta/direction",
+    fail: (d) => set(d, "/meta/direction", "dwon"),
+    pass: (d) => set(d, "/meta/direction", "up"),
     suggestion: 'did you mean "down"?',
   },
 };
@@ -187,7 +187,7 @@ describe("lifecycle conformance: each rule passes and fails", () => {
   it("reports every problem at once, sorted by position", () => {
     const d = base();
     set(d, "/transitions/1/to", "opn");
-    set(d, "/direction", "sideways");
+    set(d, "/meta/direction", "sideways");
     set(d, "/transitions/-", { from: "end", to: "closed" });
     const problems = check(d).problems;
     expect(problems.map((p) => p.rule)).toEqual(["schema/enum", "ref/state", "final/outgoing"]);

@@ -1,6 +1,8 @@
 import { fitToViewBox } from "../../core/fit.js";
 import { type Arrow, type Box, round } from "../../core/geometry.js";
+import { chooseDirection, drawingWarnings } from "../../core/graph-direction.js";
 import {
+  type GraphDirection,
   type GraphEdge,
   type GraphNode,
   type LaidEdge,
@@ -11,6 +13,7 @@ import type { Frame } from "../../core/svg/document.js";
 import { place, type TextBlock, textBlock } from "../../core/text/block.js";
 import { placeHeading } from "../../core/text/heading.js";
 import { arrowAt, translateBy } from "../../core/translate.js";
+import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
 import { boundaryCrossings, type Crossing, crossingPoints } from "./crossings.js";
 import {
   type Classification,
@@ -106,6 +109,8 @@ export interface DataFlowLayout extends Frame {
   elements: ElementLayout[];
   flows: FlowLayout[];
   legend?: DataFlowLegend;
+  /** What the drawing could not keep of its reading promises (core/graph-check). */
+  warnings?: UnlocatedProblem[];
 }
 
 interface MeasuredElement {
@@ -170,12 +175,28 @@ function flowLabel(f: DataFlowDiagram["flows"][number]): { name: TextBlock; deta
  * is rounded, so the same description gives the same SVG on every machine.
  */
 export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
+  // Flows read left to right unless that makes the drawing too wide for a page.
+  const layout = chooseDirection(diagram.meta.direction, "right", (d) => layoutIn(diagram, d));
+  const index = new Map(diagram.flows.map((f, i) => [flowId(f, i), i]));
+  const warnings = drawingWarnings(
+    {
+      width: layout.width,
+      height: layout.height,
+      edges: layout.flows.map((f) => ({ id: f.id, points: f.points })),
+      checkAspect: diagram.meta.direction === undefined,
+    },
+    (id) => (id === undefined ? "/meta" : `/flows/${index.get(id) ?? 0}`),
+  );
+  if (warnings.length > 0) layout.warnings = warnings;
+  return layout;
+}
+
+function layoutIn(diagram: DataFlowDiagram, direction: GraphDirection): DataFlowLayout {
   const boundaries = diagram.boundaries ?? [];
   const parentOf = parents(diagram);
   const measuredElements = new Map(diagram.elements.map((e) => [e.id, measureElement(e)]));
   const measuredBoundaries = new Map(boundaries.map((b) => [b.id, measureBoundary(b)]));
 
-  const direction = diagram.meta.direction ?? "right";
   const across = direction === "right" || direction === "left";
   const childrenOf = (id: string | undefined): GraphNode[] => [
     ...diagram.elements
