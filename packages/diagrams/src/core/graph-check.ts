@@ -41,18 +41,21 @@ export const TRACK_LIMIT = 4;
 /** Two edge ends closer than this read as one arrowhead (or an edge passing through). */
 export const END_LIMIT = 4;
 /** Runs overlapping by less than this (where lines cross or turn) do not count. */
-const MIN_RUN = 3;
+export const MIN_RUN = 3;
 export const ASPECT_LIMIT = 2.5;
 
-interface Run {
+export interface Run {
   edge: string;
+  /** The segment's index in its edge's points (from points[index] to points[index + 1]). */
+  index: number;
   /** The fixed coordinate and the span of the varying one. */
   at: number;
   lo: number;
   hi: number;
 }
 
-function runs(edges: CheckedEdge[]): { h: Run[]; v: Run[] } {
+/** Every horizontal (h) and vertical (v) segment of the edges, as runs. */
+export function runsOf(edges: CheckedEdge[]): { h: Run[]; v: Run[] } {
   const h: Run[] = [];
   const v: Run[] = [];
   for (const e of edges) {
@@ -60,9 +63,21 @@ function runs(edges: CheckedEdge[]): { h: Run[]; v: Run[] } {
       const a = e.points[i - 1] as Point;
       const b = e.points[i] as Point;
       if (Math.abs(a.y - b.y) < 0.01) {
-        h.push({ edge: e.id, at: a.y, lo: Math.min(a.x, b.x), hi: Math.max(a.x, b.x) });
+        h.push({
+          edge: e.id,
+          index: i - 1,
+          at: a.y,
+          lo: Math.min(a.x, b.x),
+          hi: Math.max(a.x, b.x),
+        });
       } else if (Math.abs(a.x - b.x) < 0.01) {
-        v.push({ edge: e.id, at: a.x, lo: Math.min(a.y, b.y), hi: Math.max(a.y, b.y) });
+        v.push({
+          edge: e.id,
+          index: i - 1,
+          at: a.x,
+          lo: Math.min(a.y, b.y),
+          hi: Math.max(a.y, b.y),
+        });
       }
     }
   }
@@ -72,7 +87,7 @@ function runs(edges: CheckedEdge[]): { h: Run[]; v: Run[] } {
 function sharedTracks(edges: CheckedEdge[]): GraphFinding[] {
   const out: GraphFinding[] = [];
   const seen = new Set<string>();
-  for (const list of Object.values(runs(edges))) {
+  for (const list of Object.values(runsOf(edges))) {
     list.sort((a, b) => a.at - b.at);
     for (let i = 0; i < list.length; i++) {
       const a = list[i] as Run;

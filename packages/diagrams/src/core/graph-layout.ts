@@ -10,10 +10,12 @@
 import { type Box, boxesOverlap, inflate } from "./geometry.js";
 import { labelOnPath, pathHits, routeAround } from "./graph-layout/avoid.js";
 import { type Frame, frame } from "./graph-layout/frame.js";
+import { type NudgeEdge, nudgeApart } from "./graph-layout/nudge.js";
 import { ports } from "./graph-layout/ports.js";
 import type { Region, RegionEdge, RegionState } from "./graph-layout/region.js";
 import { realise, route } from "./graph-layout/routes.js";
 import { measure, order, place, rank } from "./graph-layout/stages.js";
+import { wrapPlan } from "./graph-layout/wrap.js";
 import type { Point } from "./model.js";
 
 export type GraphDirection = "right" | "down" | "left" | "up";
@@ -65,6 +67,8 @@ export interface GraphLayoutInput {
   edges: GraphEdge[];
   direction: GraphDirection;
   spacing: GraphSpacing;
+  /** Wrap the layers into bands side by side when the graph is far longer than wide. */
+  wrap?: boolean;
 }
 
 /** An edge as laid out: its polyline and the box kept free for its label. */
@@ -83,6 +87,34 @@ export interface GraphLayout {
 
 /** Lays out a graph; throws when an edge names a node that is not there. */
 export function layoutGraph(input: GraphLayoutInput): GraphLayout {
+  if (!input.wrap) return layOnce(input, new Set(), true);
+  // A first pass without the final routing tells whether the layers need to wrap.
+  const trial = layOnce(input, new Set(), false);
+  const plan = wrapPlan(input.nodes, trial, frame(input.direction));
+  if (!plan) return layOnce(input, new Set(), true);
+  // Edges from one band to another are routed around everything once the bands are placed.
+  const top = new Map<string, string>();
+  const walk = (list: GraphNode[], at: string | undefined) => {
+    for (const n of list) {
+      top.set(n.id, at ?? n.id);
+      walk(n.children ?? [], at ?? n.id);
+    }
+  };
+  walk(input.nodes, undefined);
+  const bandOf = (id: string) => plan.bandOf.get(top.get(id) as string);
+  const across = new Set(
+    input.edges.filter((e) => bandOf(e.from) !== bandOf(e.to)).map((e) => e.id),
+  );
+  const wrapped = layOnce({ ...input, nodes: plan.nodes }, across, true);
+  for (const id of plan.bands) wrapped.nodes.delete(id);
+  return wrapped;
+}
+
+/**
+ * One layered layout; `deferred` edges skip it and are routed around everything after. Without
+ * `finish`, lines through boxes stay as they are and none is moved apart (enough for sizes).
+ */
+function layOnce(input: GraphLayoutInput, deferred: Set<string>, finish: boolean): GraphLayout {
   const parent = new Map<string, string | undefined>();
   const walk = (list: GraphNode[], p: string | undefined) => {
     for (const n of list) {
@@ -91,17 +123,60 @@ export function layoutGraph(input: GraphLayoutInput): GraphLayout {
     }
   };
   walk(input.nodes, undefined);
+  const byRegion = edgesByRegion(input.edges, parent, deferred);
+  const f = frame(input.direction);
+  const root = layoutRegion(input.nodes, undefined, byRegion, f, input.spacing);
+  for (const e of input.edges) if (e.hidden) root.edges.delete(e.id);
+  if (!finish) return root;
+  avoidBoxes(root, input, parent, deferred);
+  separateLines(root, input);
+  return root;
+}
+
+/** Lines that would read as one (a shared track, stacked heads, a tail on a head) move apart. */
+function separateLines(root: Region, input: GraphLayoutInput): void {
+  const leaves: Box[] = [];
+  const walk = (list: GraphNode[]) => {
+    for (const n of list) {
+      if (n.children && n.children.length > 0) walk(n.children);
+      else leaves.push(root.nodes.get(n.id) as Box);
+    }
+  };
+  walk(input.nodes);
+  const lines: NudgeEdge[] = [];
+  for (const e of input.edges) {
+    const laid = root.edges.get(e.id);
+    if (!laid || e.from === e.to) continue;
+    const line: NudgeEdge = {
+      id: e.id,
+      points: laid.points,
+      from: root.nodes.get(e.from) as Box,
+      to: root.nodes.get(e.to) as Box,
+    };
+    if (laid.label) line.label = laid.label;
+    lines.push(line);
+  }
+  nudgeApart(lines, leaves);
+  for (const l of lines) (root.edges.get(l.id) as LaidEdge).points = l.points;
+}
+
+/** Each edge belongs to the innermost region holding both ends, between that region's nodes. */
+function edgesByRegion(
+  edges: GraphEdge[],
+  parent: Map<string, string | undefined>,
+  deferred: Set<string>,
+): Map<string | undefined, RegionEdge[]> {
   const chain = (id: string): string[] => {
     const out: string[] = [];
     for (let at: string | undefined = id; at !== undefined; at = parent.get(at)) out.unshift(at);
     return out;
   };
-  // Each edge belongs to the innermost region holding both ends, between that region's nodes.
   const byRegion = new Map<string | undefined, RegionEdge[]>();
-  for (const e of input.edges) {
+  for (const e of edges) {
     if (!parent.has(e.from) || !parent.has(e.to)) {
       throw new Error(`edge ${e.id} joins ${e.from} and ${e.to}, which are not both nodes`);
     }
+    if (deferred.has(e.id)) continue;
     const a = chain(e.from);
     const b = chain(e.to);
     let i = 0;
@@ -114,17 +189,11 @@ export function layoutGraph(input: GraphLayoutInput): GraphLayout {
           ? parent.get(a[i - 1] as string)
           : a[i - 1];
     const depth = region === undefined ? 0 : chain(region).length;
-    const from = a[depth] as string;
-    const to = b[depth] as string;
     const list = byRegion.get(region) ?? [];
-    list.push({ ...e, endFrom: from, endTo: to });
+    list.push({ ...e, endFrom: a[depth] as string, endTo: b[depth] as string });
     byRegion.set(region, list);
   }
-  const f = frame(input.direction);
-  const root = layoutRegion(input.nodes, undefined, byRegion, f, input.spacing);
-  for (const e of input.edges) if (e.hidden) root.edges.delete(e.id);
-  avoidBoxes(root, input, parent);
-  return root;
+  return byRegion;
 }
 
 /**
@@ -136,6 +205,7 @@ function avoidBoxes(
   root: Region,
   input: GraphLayoutInput,
   parent: Map<string, string | undefined>,
+  deferred: Set<string>,
 ): void {
   const compound = new Set<string>();
   const keepOut = new Map<string, Box>();
@@ -158,7 +228,7 @@ function avoidBoxes(
   const used = new Map<string, number>();
   for (const e of input.edges) {
     if (e.hidden || e.from === e.to) continue;
-    const laid = root.edges.get(e.id);
+    const laid = root.edges.get(e.id) ?? (deferred.has(e.id) ? { points: [] } : undefined);
     if (!laid) continue;
     const mine = new Set([...around(e.from), ...around(e.to)]);
     const obstacles: Box[] = [];
@@ -174,6 +244,7 @@ function avoidBoxes(
     for (const [id, other] of root.edges)
       if (id !== e.id && other.label) obstacles.push(inflate(other.label, 3));
     const clear =
+      laid.points.length > 0 &&
       !pathHits(laid.points, obstacles) &&
       !(laid.label && obstacles.some((o) => boxesOverlap(o, laid.label as Box)));
     if (clear) continue;

@@ -285,6 +285,7 @@ function layoutIn(
     nodes,
     edges,
     direction,
+    wrap: d.meta.direction === undefined,
     spacing: { node: AM.nodeGap, edge: AM.edgeGap, layer: AM.layerGap },
   });
 

@@ -254,6 +254,7 @@ function layoutIn(diagram: DataFlowDiagram, direction: GraphDirection): DataFlow
     nodes: childrenOf(undefined),
     edges,
     direction,
+    wrap: diagram.meta.direction === undefined,
     spacing: { node: M.nodeGap, edge: M.edgeGap, layer: M.layerGap },
   });
 

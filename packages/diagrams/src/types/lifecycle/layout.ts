@@ -241,7 +241,13 @@ function layoutIn(diagram: LifecycleDiagram, direction: GraphDirection): Lifecyc
     return edge;
   });
 
-  const laid = layoutGraph({ nodes: children, edges, direction, spacing: SPACING });
+  const laid = layoutGraph({
+    nodes: children,
+    edges,
+    direction,
+    spacing: SPACING,
+    wrap: diagram.meta.direction === undefined,
+  });
   const boxes = laid.nodes;
   const laidEdges = laid.edges;
   const graphW = laid.width;
