@@ -16,9 +16,9 @@ import { arrowAt, translateBy } from "../../core/translate.js";
 import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
 import { boundaryCrossings, type Crossing, crossingPoints } from "./crossings.js";
 import {
-  type Classification,
   type DataFlowDiagram,
   type DataFlowMeta,
+  type DrawnClassification,
   type ElementKind,
   flowId,
   parents,
@@ -79,7 +79,7 @@ export interface FlowLayout {
   index: number;
   from: string;
   to: string;
-  classification: Classification;
+  classification: DrawnClassification;
   protocol: string | undefined;
   /** Orthogonal polyline from the source's border to the target's. */
   points: Point[];
@@ -91,7 +91,7 @@ export interface FlowLayout {
 }
 
 export interface LegendEntry {
-  kind: "entity" | "process" | "store" | "boundary" | "crossing" | Classification;
+  kind: "entity" | "process" | "store" | "boundary" | "crossing" | DrawnClassification;
   swatch: Box;
   text: TextBlock;
 }
@@ -332,7 +332,7 @@ function layoutIn(diagram: DataFlowDiagram, direction: GraphDirection): DataFlow
       index,
       from: f.from,
       to: f.to,
-      classification: f.classification,
+      classification: f.classification ?? "unclassified",
       protocol: f.protocol,
       points,
       arrow: arrowAt(points),
@@ -376,6 +376,7 @@ const LEGEND_WORDS: Record<LegendEntry["kind"], string> = {
   internal: "Internal data",
   confidential: "Confidential data",
   personal: "Personal data",
+  unclassified: "Unclassified data",
 };
 
 /** The key to what is drawn: the element kinds, boundaries, crossings and classifications used. */
@@ -392,7 +393,7 @@ function planLegend(
   }
   if ((diagram.boundaries ?? []).length > 0) kinds.push("boundary");
   if (flows.some((f) => f.crossings.length > 0)) kinds.push("crossing");
-  for (const c of ["public", "internal", "confidential", "personal"] as const) {
+  for (const c of ["public", "internal", "confidential", "personal", "unclassified"] as const) {
     if (flows.some((f) => f.classification === c)) kinds.push(c);
   }
   if (kinds.length === 0) return undefined;

@@ -1,6 +1,5 @@
 import { createRequire } from "node:module";
 import { EDGE_ROLES } from "../../core/model.js";
-import { propertyIs } from "../../core/validate/branches.js";
 import { LAYOUT_DIRECTION_SCHEMA, metaWith } from "../../core/validate/meta-with.js";
 import type { SchemaValidator } from "../../core/validate/schema.js";
 import { typeSchema } from "../../core/validate/schema.js";
@@ -90,7 +89,9 @@ export const schema = typeSchema(
             },
           },
         },
-        if: propertyIs("kind", ["initial", "final", "choice"]),
+        // Only a normal state needs a label: a kind that is present but wrong (`true`, a typo)
+        // is the kind's one problem, not also a missing label.
+        if: { required: ["kind"], properties: { kind: { not: { const: "normal" } } } },
         else: {
           required: ["label"],
           properties: {
