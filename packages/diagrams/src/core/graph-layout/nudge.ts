@@ -28,7 +28,7 @@ export interface NudgeEdge {
 
 /** How far a shifted run moves, in tracks of this size (then twice, then three times). */
 const STEP = 8;
-const PASSES = 4;
+const PASSES = 6;
 
 /** Moves lines apart in place; `boxes` are the drawn boxes no line may cross (ends excepted). */
 export function nudgeApart(edges: NudgeEdge[], boxes: Box[]): void {
@@ -36,9 +36,13 @@ export function nudgeApart(edges: NudgeEdge[], boxes: Box[]): void {
   for (let pass = 0; pass < PASSES; pass++) {
     const conflicts = findConflicts(edges);
     if (conflicts.length === 0) return;
-    for (const [edgeId, , index, away] of conflicts) {
+    for (const [edgeId, otherId, index, away] of conflicts) {
       const e = byId.get(edgeId) as NudgeEdge;
-      tryShift(e, index, away, edges, boxes);
+      if (tryShift(e, index, away, edges, boxes)) continue;
+      // The later edge cannot move: move the other one's run instead, the other way.
+      const other = byId.get(otherId) as NudgeEdge;
+      const theirs = runIndexNear(other, e, index);
+      if (theirs !== undefined) tryShift(other, theirs, -away, edges, boxes);
     }
   }
 }
@@ -89,6 +93,23 @@ function findConflicts(edges: CheckedEdge[]): [string, string, number, number][]
   return out;
 }
 
+/** The run of `other` lying on segment `index` of `e` (or, for ends, its end segment). */
+function runIndexNear(other: NudgeEdge, e: NudgeEdge, index: number): number | undefined {
+  const a = e.points[index] as Point;
+  const b = e.points[index + 1] as Point;
+  const h = Math.abs(a.y - b.y) < 0.01;
+  for (let i = 0; i + 1 < other.points.length; i++) {
+    const p = other.points[i] as Point;
+    const q = other.points[i + 1] as Point;
+    const same = h
+      ? Math.abs(p.y - q.y) < 0.01 && Math.abs(p.y - a.y) < TRACK_LIMIT
+      : Math.abs(p.x - q.x) < 0.01 && Math.abs(p.x - a.x) < TRACK_LIMIT;
+    if (same) return i;
+  }
+  const head = other.points.length - 2;
+  return near(other.points[head + 1] as Point, b) ? head : undefined;
+}
+
 const near = (p: Point, q: Point) => Math.hypot(p.x - q.x, p.y - q.y) < END_LIMIT;
 
 function sign(p: Point, q: Point, points: Point[], index: number): number {
@@ -110,7 +131,7 @@ function tryShift(
   boxes: Box[],
 ): boolean {
   if (index < 0 || index >= e.points.length - 1) return false;
-  for (const k of [1, -1, 2, -2, 3, -3]) {
+  for (const k of [1, -1, 2, -2, 3, -3, 4, -4]) {
     const moved = shifted(e.points, index, away * k * STEP);
     if (moved && fits(e, moved, index, edges, boxes)) {
       e.points = moved;
