@@ -97,8 +97,16 @@ function dotEdges(json) {
         for (let k = 0; k <= 8; k++) {
           const t = k / 8;
           const u = 1 - t;
-          const x = u ** 3 * p[i][0] + 3 * u * u * t * p[i + 1][0] + 3 * u * t * t * p[i + 2][0] + t ** 3 * p[i + 3][0];
-          const y = u ** 3 * p[i][1] + 3 * u * u * t * p[i + 1][1] + 3 * u * t * t * p[i + 2][1] + t ** 3 * p[i + 3][1];
+          const x =
+            u ** 3 * p[i][0] +
+            3 * u * u * t * p[i + 1][0] +
+            3 * u * t * t * p[i + 2][0] +
+            t ** 3 * p[i + 3][0];
+          const y =
+            u ** 3 * p[i][1] +
+            3 * u * u * t * p[i + 1][1] +
+            3 * u * t * t * p[i + 2][1] +
+            t ** 3 * p[i + 3][1];
           pts.push({ x, y });
         }
       }
@@ -145,7 +153,9 @@ const median = (xs) => {
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 console.log(`crossings per drawing, ${COUNT} seeded graphs per type (ours vs Graphviz dot)`);
-console.log("type          median ours  median dot  mean ours  mean dot  ours<=dot  dot ms/graph\n");
+console.log(
+  "type          median ours  median dot  mean ours  mean dot  ours<=dot  dot ms/graph\n",
+);
 for (const [name, generate] of Object.entries(CORPUS)) {
   const loaded = await loadType(name);
   const type = loaded.type ?? loaded;
