@@ -85,6 +85,9 @@ export interface GraphLayout {
   edges: Map<string, LaidEdge>;
 }
 
+/** How many lines between bands a wrapped drawing may have (more: a quarter of its edges). */
+const MAX_BAND_LINES = 8;
+
 /** Lays out a graph; throws when an edge names a node that is not there. */
 export function layoutGraph(input: GraphLayoutInput): GraphLayout {
   if (!input.wrap) return layOnce(input, new Set(), true);
@@ -105,6 +108,11 @@ export function layoutGraph(input: GraphLayoutInput): GraphLayout {
   const across = new Set(
     input.edges.filter((e) => bandOf(e.from) !== bandOf(e.to)).map((e) => e.id),
   );
+  // Lines between bands are routed one by one round everything: beyond a few, the drawing
+  // reads worse wrapped than long.
+  if (across.size > Math.max(MAX_BAND_LINES, input.edges.length / 4)) {
+    return layOnce(input, new Set(), true);
+  }
   const wrapped = layOnce({ ...input, nodes: plan.nodes }, across, true);
   for (const id of plan.bands) wrapped.nodes.delete(id);
   return wrapped;

@@ -173,6 +173,8 @@ function fits(
   }
   const lo = Math.max(0, index - 1);
   const hi = Math.min(last, index + 2);
+  // Nor may it cross a box, or come near another edge's label (it would read as that one's).
+  const labels = edges.flatMap((o) => (o.id !== e.id && o.label ? [inflate(o.label, 2)] : []));
   for (let i = lo; i < hi; i++) {
     const p = moved[i] as Point;
     const q = moved[i + 1] as Point;
@@ -180,6 +182,7 @@ function fits(
       if (b === e.from || b === e.to) continue;
       if (segmentHitsBox(p, q, inflate(b, 2))) return false;
     }
+    if (labels.some((b) => segmentHitsBox(p, q, b))) return false;
   }
   // Fewer lines read as this one than before.
   return readAsOne(e.id, moved, edges) < readAsOne(e.id, e.points, edges);
