@@ -14,20 +14,29 @@ function misfit(l: { width: number; height: number }): number {
 }
 
 /**
- * The layout in the writer's direction or, with none given, in the type's natural one (`first`)
- * unless it comes out too wide or too tall for a page and the other orientation fits better.
+ * The layout in the writer's direction or, with none given, the first that fits a page of:
+ * the type's natural direction (`first`), the other orientation, then each with its layers
+ * wrapped into bands; none fitting, the one nearest to fitting.
  */
 export function chooseDirection<L extends { width: number; height: number }>(
   given: GraphDirection | undefined,
   first: GraphDirection,
-  lay: (direction: GraphDirection) => L,
+  lay: (direction: GraphDirection, wrap: boolean) => L,
 ): L {
-  if (given) return lay(given);
-  const a = lay(first);
-  if (misfit(a) === 0) return a;
-  const horizontal = first === "right" || first === "left";
-  const b = lay(horizontal ? "down" : "right");
-  return misfit(b) < misfit(a) ? b : a;
+  if (given) return lay(given, false);
+  const other: GraphDirection = first === "right" || first === "left" ? "down" : "right";
+  let best: L | undefined;
+  for (const [direction, wrap] of [
+    [first, false],
+    [other, false],
+    [first, true],
+    [other, true],
+  ] as const) {
+    const l = lay(direction, wrap);
+    if (misfit(l) === 0) return l;
+    if (!best || misfit(l) < misfit(best)) best = l;
+  }
+  return best as L;
 }
 
 /** The checker's findings as render warnings, located by the pointer `at` gives each id. */

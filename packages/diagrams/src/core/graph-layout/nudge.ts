@@ -179,9 +179,11 @@ function fits(
     const p = moved[i] as Point;
     const q = moved[i + 1] as Point;
     for (const b of boxes) {
-      if (b === e.from || b === e.to) continue;
-      if (segmentHitsBox(p, q, inflate(b, 2))) return false;
+      // Its own ends it may touch, never enter.
+      const own = b === e.from || b === e.to;
+      if (segmentHitsBox(p, q, inflate(b, own ? -1 : 2))) return false;
     }
+    for (const b of [e.from, e.to]) if (segmentHitsBox(p, q, inflate(b, -1))) return false;
     if (labels.some((b) => segmentHitsBox(p, q, b))) return false;
   }
   // Fewer lines read as this one than before.

@@ -189,7 +189,9 @@ export function pickView(d: ArchitectureDiagram, viewId?: string): View {
  */
 export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): ArchitectureLayout {
   // Callers before what they call, left to right, unless that is too wide for a page.
-  const layout = chooseDirection(d.meta.direction, "right", (dir) => layoutIn(d, viewId, dir));
+  const layout = chooseDirection(d.meta.direction, "right", (dir, wrap) =>
+    layoutIn(d, viewId, dir, wrap),
+  );
   const index = new Map((d.relationships ?? []).map((r, i) => [r.id ?? `r${i}`, i]));
   const warnings = drawingWarnings(
     {
@@ -208,6 +210,7 @@ function layoutIn(
   d: ArchitectureDiagram,
   viewId: string | undefined,
   direction: GraphDirection,
+  wrap: boolean,
 ): ArchitectureLayout {
   const view = pickView(d, viewId);
   const projected: ProjectedView = projectView(d, view);
@@ -285,7 +288,7 @@ function layoutIn(
     nodes,
     edges,
     direction,
-    wrap: d.meta.direction === undefined,
+    wrap,
     spacing: { node: AM.nodeGap, edge: AM.edgeGap, layer: AM.layerGap },
   });
 

@@ -176,7 +176,9 @@ function flowLabel(f: DataFlowDiagram["flows"][number]): { name: TextBlock; deta
  */
 export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
   // Flows read left to right unless that makes the drawing too wide for a page.
-  const layout = chooseDirection(diagram.meta.direction, "right", (d) => layoutIn(diagram, d));
+  const layout = chooseDirection(diagram.meta.direction, "right", (d, wrap) =>
+    layoutIn(diagram, d, wrap),
+  );
   const index = new Map(diagram.flows.map((f, i) => [flowId(f, i), i]));
   const warnings = drawingWarnings(
     {
@@ -191,7 +193,11 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
   return layout;
 }
 
-function layoutIn(diagram: DataFlowDiagram, direction: GraphDirection): DataFlowLayout {
+function layoutIn(
+  diagram: DataFlowDiagram,
+  direction: GraphDirection,
+  wrap: boolean,
+): DataFlowLayout {
   const boundaries = diagram.boundaries ?? [];
   const parentOf = parents(diagram);
   const measuredElements = new Map(diagram.elements.map((e) => [e.id, measureElement(e)]));
@@ -254,7 +260,7 @@ function layoutIn(diagram: DataFlowDiagram, direction: GraphDirection): DataFlow
     nodes: childrenOf(undefined),
     edges,
     direction,
-    wrap: diagram.meta.direction === undefined,
+    wrap,
     spacing: { node: M.nodeGap, edge: M.edgeGap, layer: M.layerGap },
   });
 

@@ -135,7 +135,9 @@ const SPACING = { node: LM.nodeGap, edge: 14, layer: LM.layerGap } as const;
  */
 export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<LifecycleLayout> {
   // A state machine reads top-down (as Mermaid draws it) unless that makes it too tall.
-  const layout = chooseDirection(diagram.meta.direction, "down", (d) => layoutIn(diagram, d));
+  const layout = chooseDirection(diagram.meta.direction, "down", (d, wrap) =>
+    layoutIn(diagram, d, wrap),
+  );
   const warnings = drawingWarnings(
     {
       width: layout.width,
@@ -189,7 +191,11 @@ function noteStacks(
   return stacks;
 }
 
-function layoutIn(diagram: LifecycleDiagram, direction: GraphDirection): LifecycleLayout {
+function layoutIn(
+  diagram: LifecycleDiagram,
+  direction: GraphDirection,
+  wrap: boolean,
+): LifecycleLayout {
   const M = LM;
   const measured = new Map<string, Measured>();
   for (const { state } of allStates(diagram.states)) measured.set(state.id, measureState(state));
@@ -246,7 +252,7 @@ function layoutIn(diagram: LifecycleDiagram, direction: GraphDirection): Lifecyc
     edges,
     direction,
     spacing: SPACING,
-    wrap: diagram.meta.direction === undefined,
+    wrap,
   });
   const boxes = laid.nodes;
   const laidEdges = laid.edges;
