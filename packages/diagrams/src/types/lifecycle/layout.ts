@@ -203,34 +203,7 @@ function layoutIn(
     textBlock(n.text, M.sublabelSize, "regular", LM.noteMaxWidth, 8),
   );
   const stacks = noteStacks(diagram, noteBlocks, direction);
-  const toNode = (state: State): GraphNode => {
-    const m = measured.get(state.id) as Measured;
-    const node: GraphNode = { id: state.id, width: m.width, height: m.height };
-    // Read from the start: initial states open their region, final states close it.
-    if (m.shape === "initial") node.rank = "first";
-    if (m.shape === "final") node.rank = "last";
-    if (m.shape === "composite") {
-      node.children = (state.states ?? []).map(toNode);
-      node.padding = {
-        top: m.height - LM.statePadY + LM.compositeHeaderGap,
-        left: LM.compositePad,
-        bottom: LM.compositePad,
-        right: LM.compositePad,
-      };
-    }
-    const stack = stacks.get(state.id);
-    if (stack) {
-      // A note sits beside its state, across the flow: its transitions never pass between.
-      node.beside = {
-        id: `notes:${state.id}`,
-        side: stack.side,
-        width: Math.max(...stack.notes.map((n) => n.width)),
-        height: stack.notes.reduce((h, n) => h + n.height, NOTE_GAP * (stack.notes.length - 1)),
-      };
-    }
-    return node;
-  };
-  const children = diagram.states.map(toNode);
+  const children = graphNodes(diagram.states, measured, stacks);
   const labels = new Map<string, TextBlock>();
   const edges: GraphEdge[] = diagram.transitions.map((t, index) => {
     const id = `t${index}`;
@@ -323,6 +296,42 @@ function layoutIn(
   };
   if (subtitle) layout.subtitle = subtitle;
   return layout;
+}
+
+/** The states as graph nodes: composites hold theirs, notes sit beside their state. */
+function graphNodes(
+  states: State[],
+  measured: Map<string, Measured>,
+  stacks: Map<string, NoteStack>,
+): GraphNode[] {
+  const toNode = (state: State): GraphNode => {
+    const m = measured.get(state.id) as Measured;
+    const node: GraphNode = { id: state.id, width: m.width, height: m.height };
+    // Read from the start: initial states open their region, final states close it.
+    if (m.shape === "initial") node.rank = "first";
+    if (m.shape === "final") node.rank = "last";
+    if (m.shape === "composite") {
+      node.children = (state.states ?? []).map(toNode);
+      node.padding = {
+        top: m.height - LM.statePadY + LM.compositeHeaderGap,
+        left: LM.compositePad,
+        bottom: LM.compositePad,
+        right: LM.compositePad,
+      };
+    }
+    const stack = stacks.get(state.id);
+    if (stack) {
+      // A note sits beside its state, across the flow: its transitions never pass between.
+      node.beside = {
+        id: `notes:${state.id}`,
+        side: stack.side,
+        width: Math.max(...stack.notes.map((n) => n.width)),
+        height: stack.notes.reduce((h, n) => h + n.height, NOTE_GAP * (stack.notes.length - 1)),
+      };
+    }
+    return node;
+  };
+  return states.map(toNode);
 }
 
 /** Each note in its stack's box beside its state, with a short dashed link to the state. */
