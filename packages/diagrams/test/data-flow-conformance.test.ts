@@ -256,12 +256,12 @@ const CASES: Record<string, Case> = {
       });
     },
   },
-  "a flow has a classification": {
+  "a flow's label is required, its classification is not": {
     rule: "schema/required",
-    path: "/flows/1/classification",
+    path: "/flows/1/label",
     at: "object",
-    fail: (d) => del(d, "/flows/1/classification"),
-    pass: (d) => del(d, "/flows/0/protocol"),
+    fail: (d) => del(d, "/flows/1/label"),
+    pass: (d) => del(d, "/flows/1/classification"),
   },
   "a classification is one of four (did you mean)": {
     rule: "schema/enum",

@@ -10,9 +10,9 @@ function base(): LifecycleDiagram {
   return {
     schema_version: 2,
     diagram_type: "lifecycle",
-    direction: "down",
     meta: {
       title: "Base",
+      direction: "down",
       views: [{ id: "v1", title: "View", nodes: ["open"], edges: ["t-open"] }],
     },
     states: [
@@ -167,9 +167,9 @@ const CASES: Record<string, Case> = {
   },
   "the direction is one of four": {
     rule: "schema/enum",
-    path: "/direction",
-    fail: (d) => set(d, "/direction", "dwon"),
-    pass: (d) => set(d, "/direction", "up"),
+    path: "/meta/direction",
+    fail: (d) => set(d, "/meta/direction", "dwon"),
+    pass: (d) => set(d, "/meta/direction", "up"),
     suggestion: 'did you mean "down"?',
   },
 };
@@ -184,10 +184,38 @@ describe("lifecycle conformance: each rule passes and fails", () => {
     expect(rules).toEqual(["ref/state"]);
   });
 
+  it("a state kind of the wrong type is one problem, with the value to write instead", () => {
+    const d = base();
+    const end = (d.states as { kind?: unknown }[]).findIndex((st) => st.kind === "final");
+    set(d, `/states/${end}/kind`, true);
+    expect(check(d).problems.map((p) => `${p.rule} ${p.path}`)).toEqual([
+      `schema/enum /states/${end}/kind`,
+    ]);
+    set(d, `/states/${end}/kind`, "final");
+    set(d, "/states/1/label", 5);
+    const [problem] = check(d).problems;
+    expect(problem?.suggestion).toBe('did you mean "5" (in quotes)?');
+  });
+
+  it("a direction at the top level says it belongs in meta", () => {
+    const d = base();
+    const direction = get(d, "/meta/direction");
+    del(d, "/meta/direction");
+    set(d, "/direction", direction);
+    const problems = check(d).problems;
+    expect(problems.map((p) => [p.rule, p.path, p.suggestion])).toEqual([
+      [
+        "schema/additionalProperties",
+        "/direction",
+        '"direction" belongs in meta: move it to meta.direction',
+      ],
+    ]);
+  });
+
   it("reports every problem at once, sorted by position", () => {
     const d = base();
     set(d, "/transitions/1/to", "opn");
-    set(d, "/direction", "sideways");
+    set(d, "/meta/direction", "sideways");
     set(d, "/transitions/-", { from: "end", to: "closed" });
     const problems = check(d).problems;
     expect(problems.map((p) => p.rule)).toEqual(["schema/enum", "ref/state", "final/outgoing"]);

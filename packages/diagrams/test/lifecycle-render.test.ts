@@ -110,12 +110,15 @@ const cases: [string, () => LifecycleDiagram][] = [
     () => load(join(EXAMPLES_DIR, `${n}.json`)),
   ]),
   ["starter", () => starter],
-  ["starter, direction down", () => ({ ...starter, direction: "down" })],
+  [
+    "starter, direction down",
+    () => ({ ...starter, meta: { ...starter.meta, direction: "down" as const } }),
+  ],
   [
     "self-transitions, a note inside a composite, direction up",
     () => {
       const d = structuredClone(starter);
-      d.direction = "up";
+      d.meta.direction = "up";
       d.transitions.push(
         { from: "draft", to: "draft", event: "edit", action: "saved as a new version" },
         { from: "checking", to: "checking", event: "retry", guard: "supplier slow" },
@@ -129,7 +132,7 @@ const cases: [string, () => LifecycleDiagram][] = [
     "generated 40 states, direction down",
     () => {
       const d = generateLifecycle({ states: 40, seed: 11 });
-      return { ...d, direction: "down" as const };
+      return { ...d, meta: { ...d.meta, direction: "down" as const } };
     },
   ],
 ];

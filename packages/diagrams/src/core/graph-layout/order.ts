@@ -7,9 +7,12 @@ export interface Orderable {
   real: number;
 }
 
-const SWEEPS = 8;
+const SWEEPS = 12;
 
-/** Layers ordered by barycenter sweeps, keeping the order with the fewest crossings. */
+/**
+ * Layers ordered by barycenter sweeps, each followed by transposition of neighbours, keeping the
+ * order with the fewest crossings.
+ */
 export function orderLayers<N extends Orderable>(nodes: N[], paths: N[][]): N[][] {
   const count = Math.max(0, ...nodes.map((n) => n.rank)) + 1;
   let layers: N[][] = Array.from({ length: count }, () => []);
@@ -75,6 +78,7 @@ export function orderLayers<N extends Orderable>(nodes: N[], paths: N[][]): N[][
   for (let s = 0; s < SWEEPS && bestCount > 0; s++) {
     if (s % 2 === 0) for (let r = 1; r < count; r++) sweep(r, up);
     else for (let r = count - 2; r >= 0; r--) sweep(r, down);
+    transpose(layers, index, [up, down]);
     const c = crossings();
     if (c < bestCount) {
       bestCount = c;
@@ -89,4 +93,37 @@ export function orderLayers<N extends Orderable>(nodes: N[], paths: N[][]): N[][
     });
   }
   return layers;
+}
+
+/**
+ * Transposition: swaps two neighbours of a layer while that removes crossings with the layers
+ * on both sides (as Graphviz dot does after each sweep). `index` is kept in step.
+ */
+function transpose<N>(layers: N[][], index: Map<N, number>, sides: Map<N, N[]>[]): void {
+  const pairCost = (u: N, v: N): number => {
+    let c = 0;
+    for (const nb of sides) {
+      for (const a of nb.get(u) ?? []) {
+        for (const b of nb.get(v) ?? [])
+          if ((index.get(a) as number) > (index.get(b) as number)) c++;
+      }
+    }
+    return c;
+  };
+  for (let improved = true, round = 0; improved && round < 8; round++) {
+    improved = false;
+    for (const l of layers) {
+      for (let i = 0; i + 1 < l.length; i++) {
+        const u = l[i] as N;
+        const v = l[i + 1] as N;
+        if (pairCost(v, u) < pairCost(u, v)) {
+          l[i] = v;
+          l[i + 1] = u;
+          index.set(v, i);
+          index.set(u, i + 1);
+          improved = true;
+        }
+      }
+    }
+  }
 }

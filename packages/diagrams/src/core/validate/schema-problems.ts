@@ -101,7 +101,7 @@ function convert(
       const name = String(params.additionalProperty);
       const owner = schemaForInstance(schema, path, root);
       const allowed = Object.keys((owner?.properties as object | undefined) ?? {});
-      const suggestion = didYouMean(name, allowed);
+      const suggestion = didYouMean(name, allowed) ?? elsewhere(name, path, schema, root);
       return {
         path: childPointer(path, name),
         rule,
@@ -129,12 +129,15 @@ function convert(
           ? { suggestion: `use "${params.allowedValue}"` }
           : {}),
       };
-    case "type":
+    case "type": {
+      const suggestion = retyped(value, String(params.type));
       return {
         path,
         rule,
         message: `must be ${article(String(params.type))}, found ${article(typeName(value))}`,
+        ...(suggestion ? { suggestion } : {}),
       };
+    }
     case "minimum":
       return { path, rule, message: `must be at least ${params.limit}, found ${describe(value)}` };
     case "maximum":
@@ -191,6 +194,43 @@ function convert(
         message: error.message ?? `breaks the schema's "${error.keyword}" rule`,
       };
   }
+}
+
+/** Where a misplaced property belongs: in `meta` when written at the top level, or back out. */
+function elsewhere(
+  name: string,
+  path: string,
+  schema: JsonSchema,
+  root: unknown,
+): string | undefined {
+  const known = (at: string) =>
+    Object.keys((schemaForInstance(schema, at, root)?.properties as object | undefined) ?? {});
+  if (path === "" && known("/meta").includes(name)) {
+    return `"${name}" belongs in meta: move it to meta.${name}`;
+  }
+  if (path === "/meta" && known("").includes(name)) {
+    return `"${name}" belongs at the top level, beside meta`;
+  }
+  return undefined;
+}
+
+/** The value as the JSON type the schema wants, when it was only written as the wrong one. */
+function retyped(value: unknown, wanted: string): string | undefined {
+  if (typeof value === "string") {
+    const t = value.trim();
+    if (wanted === "boolean" && (t === "true" || t === "false")) {
+      return `did you mean ${t} (without quotes)?`;
+    }
+    if ((wanted === "number" || wanted === "integer") && t !== "" && Number.isFinite(Number(t))) {
+      if (wanted === "number" || Number.isInteger(Number(t))) {
+        return `did you mean ${Number(t)} (without quotes)?`;
+      }
+    }
+  }
+  if (wanted === "string" && (typeof value === "number" || typeof value === "boolean")) {
+    return `did you mean "${String(value)}" (in quotes)?`;
+  }
+  return undefined;
 }
 
 /** Every way `value` breaks the JSON Schema, in plain words, with the JSON path of each. */

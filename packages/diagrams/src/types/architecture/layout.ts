@@ -1,6 +1,8 @@
 import { fitToViewBox } from "../../core/fit.js";
 import { type Box, round } from "../../core/geometry.js";
+import { chooseDirection, drawingWarnings } from "../../core/graph-direction.js";
 import {
+  type GraphDirection,
   type GraphEdge,
   type GraphNode,
   type LaidEdge,
@@ -15,6 +17,7 @@ import type { Frame, LegendLayout } from "../../core/svg/document.js";
 import { place, type TextBlock, textBlock } from "../../core/text/block.js";
 import { placeHeading } from "../../core/text/heading.js";
 import { arrowAt, translateBy } from "../../core/translate.js";
+import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
 import type { ArchitectureDiagram, Boundary, Element, RelationshipKind, View } from "./model.js";
 import { viewsOf } from "./model.js";
 import { type ProjectedView, projectView, type ViewItem, type ViewLeaf } from "./view.js";
@@ -113,6 +116,8 @@ export interface ArchitectureLayout extends Frame {
   relationships: RelationshipLayout[];
   legend?: LegendLayout;
   kinds: KindLegendItem[];
+  /** What the drawing could not keep of its reading promises (core/graph-check). */
+  warnings?: UnlocatedProblem[];
 }
 
 interface MeasuredLeaf {
@@ -183,6 +188,30 @@ export function pickView(d: ArchitectureDiagram, viewId?: string): View {
  * Every number is rounded, so the same description gives the same SVG on every machine.
  */
 export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): ArchitectureLayout {
+  // Callers before what they call, left to right, unless that is too wide for a page.
+  const layout = chooseDirection(d.meta.direction, "right", (dir, wrap) =>
+    layoutIn(d, viewId, dir, wrap),
+  );
+  const index = new Map((d.relationships ?? []).map((r, i) => [r.id ?? `r${i}`, i]));
+  const warnings = drawingWarnings(
+    {
+      width: layout.width,
+      height: layout.height,
+      edges: layout.relationships.map((r) => ({ id: r.id, points: r.points })),
+      checkAspect: d.meta.direction === undefined,
+    },
+    (id) => (id === undefined ? "/meta" : `/relationships/${index.get(id) ?? 0}`),
+  );
+  if (warnings.length > 0) layout.warnings = warnings;
+  return layout;
+}
+
+function layoutIn(
+  d: ArchitectureDiagram,
+  viewId: string | undefined,
+  direction: GraphDirection,
+  wrap: boolean,
+): ArchitectureLayout {
   const view = pickView(d, viewId);
   const projected: ProjectedView = projectView(d, view);
   const measured = new Map<string, MeasuredLeaf>();
@@ -258,7 +287,8 @@ export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): Arc
   const laid = layoutGraph({
     nodes,
     edges,
-    direction: d.meta.direction ?? "right",
+    direction,
+    wrap,
     spacing: { node: AM.nodeGap, edge: AM.edgeGap, layer: AM.layerGap },
   });
 

@@ -1,6 +1,8 @@
 import { fitToViewBox } from "../../core/fit.js";
 import { type Arrow, type Box, round } from "../../core/geometry.js";
+import { chooseDirection, drawingWarnings } from "../../core/graph-direction.js";
 import {
+  type GraphDirection,
   type GraphEdge,
   type GraphNode,
   type LaidEdge,
@@ -11,11 +13,12 @@ import type { Frame } from "../../core/svg/document.js";
 import { place, type TextBlock, textBlock } from "../../core/text/block.js";
 import { placeHeading } from "../../core/text/heading.js";
 import { arrowAt, translateBy } from "../../core/translate.js";
+import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
 import { boundaryCrossings, type Crossing, crossingPoints } from "./crossings.js";
 import {
-  type Classification,
   type DataFlowDiagram,
   type DataFlowMeta,
+  type DrawnClassification,
   type ElementKind,
   flowId,
   parents,
@@ -76,7 +79,7 @@ export interface FlowLayout {
   index: number;
   from: string;
   to: string;
-  classification: Classification;
+  classification: DrawnClassification;
   protocol: string | undefined;
   /** Orthogonal polyline from the source's border to the target's. */
   points: Point[];
@@ -88,7 +91,7 @@ export interface FlowLayout {
 }
 
 export interface LegendEntry {
-  kind: "entity" | "process" | "store" | "boundary" | "crossing" | Classification;
+  kind: "entity" | "process" | "store" | "boundary" | "crossing" | DrawnClassification;
   swatch: Box;
   text: TextBlock;
 }
@@ -106,6 +109,8 @@ export interface DataFlowLayout extends Frame {
   elements: ElementLayout[];
   flows: FlowLayout[];
   legend?: DataFlowLegend;
+  /** What the drawing could not keep of its reading promises (core/graph-check). */
+  warnings?: UnlocatedProblem[];
 }
 
 interface MeasuredElement {
@@ -170,12 +175,34 @@ function flowLabel(f: DataFlowDiagram["flows"][number]): { name: TextBlock; deta
  * is rounded, so the same description gives the same SVG on every machine.
  */
 export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
+  // Flows read left to right unless that makes the drawing too wide for a page.
+  const layout = chooseDirection(diagram.meta.direction, "right", (d, wrap) =>
+    layoutIn(diagram, d, wrap),
+  );
+  const index = new Map(diagram.flows.map((f, i) => [flowId(f, i), i]));
+  const warnings = drawingWarnings(
+    {
+      width: layout.width,
+      height: layout.height,
+      edges: layout.flows.map((f) => ({ id: f.id, points: f.points })),
+      checkAspect: diagram.meta.direction === undefined,
+    },
+    (id) => (id === undefined ? "/meta" : `/flows/${index.get(id) ?? 0}`),
+  );
+  if (warnings.length > 0) layout.warnings = warnings;
+  return layout;
+}
+
+function layoutIn(
+  diagram: DataFlowDiagram,
+  direction: GraphDirection,
+  wrap: boolean,
+): DataFlowLayout {
   const boundaries = diagram.boundaries ?? [];
   const parentOf = parents(diagram);
   const measuredElements = new Map(diagram.elements.map((e) => [e.id, measureElement(e)]));
   const measuredBoundaries = new Map(boundaries.map((b) => [b.id, measureBoundary(b)]));
 
-  const direction = diagram.meta.direction ?? "right";
   const across = direction === "right" || direction === "left";
   const childrenOf = (id: string | undefined): GraphNode[] => [
     ...diagram.elements
@@ -233,6 +260,7 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
     nodes: childrenOf(undefined),
     edges,
     direction,
+    wrap,
     spacing: { node: M.nodeGap, edge: M.edgeGap, layer: M.layerGap },
   });
 
@@ -310,7 +338,7 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
       index,
       from: f.from,
       to: f.to,
-      classification: f.classification,
+      classification: f.classification ?? "unclassified",
       protocol: f.protocol,
       points,
       arrow: arrowAt(points),
@@ -354,6 +382,7 @@ const LEGEND_WORDS: Record<LegendEntry["kind"], string> = {
   internal: "Internal data",
   confidential: "Confidential data",
   personal: "Personal data",
+  unclassified: "Unclassified data",
 };
 
 /** The key to what is drawn: the element kinds, boundaries, crossings and classifications used. */
@@ -370,7 +399,7 @@ function planLegend(
   }
   if ((diagram.boundaries ?? []).length > 0) kinds.push("boundary");
   if (flows.some((f) => f.crossings.length > 0)) kinds.push("crossing");
-  for (const c of ["public", "internal", "confidential", "personal"] as const) {
+  for (const c of ["public", "internal", "confidential", "personal", "unclassified"] as const) {
     if (flows.some((f) => f.classification === c)) kinds.push(c);
   }
   if (kinds.length === 0) return undefined;

@@ -19,6 +19,8 @@ export type ElementKind = (typeof ELEMENT_KINDS)[number];
 /** How sensitive the data on a flow is, least to most. */
 export const CLASSIFICATIONS = ["public", "internal", "confidential", "personal"] as const;
 export type Classification = (typeof CLASSIFICATIONS)[number];
+/** A flow's drawn classification: the one written, or "unclassified" when none is. */
+export type DrawnClassification = Classification | "unclassified";
 
 export interface DataFlowMeta extends Meta {
   /** Which way flows read; right when absent. */
@@ -55,7 +57,8 @@ export interface Flow {
   label: string;
   /** How it moves, e.g. "HTTPS", "TLS 1.3", "SQL over TLS". */
   protocol?: string;
-  classification: Classification;
+  /** How sensitive the data is; a flow without one is drawn as unclassified. */
+  classification?: Classification;
 }
 
 export interface DataFlowDiagram {

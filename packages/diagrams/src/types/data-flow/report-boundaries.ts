@@ -36,7 +36,7 @@ export const boundariesReport: DiagramReport<DataFlowDiagram> = {
           to: f.to,
           label: f.label,
           protocol: f.protocol ?? null,
-          classification: f.classification,
+          classification: f.classification ?? "unclassified",
           out_of: crossed.out,
           into: crossed.into,
         },

@@ -68,6 +68,9 @@ export function dataFlowRuleProblems(value: unknown): UnlocatedProblem[] {
   const enclosed = new Set<string>();
   let misplaced = false;
   const placedIn = (o: Record<string, unknown>, pointer: string, what: string) => {
+    // A placement that is no id at all is the schema's one problem; the boundary it meant
+    // is then not reported empty either.
+    if (o.boundary !== undefined && !isId(o.boundary)) misplaced = true;
     if (!isId(o.boundary)) return;
     if (boundaryParent.has(o.boundary)) {
       enclosed.add(o.boundary);

@@ -109,7 +109,7 @@ export const schema = typeSchema(
       },
       flow: {
         type: "object",
-        required: ["from", "to", "label", "classification"],
+        required: ["from", "to", "label"],
         additionalProperties: false,
         properties: {
           id: {
@@ -135,7 +135,7 @@ export const schema = typeSchema(
           },
           classification: {
             description:
-              "How sensitive the data is: public, internal, confidential or personal (personal data).",
+              "How sensitive the data is: public, internal, confidential or personal (personal data). Optional: a flow without one is drawn as unclassified.",
             enum: ["public", "internal", "confidential", "personal"],
           },
         },

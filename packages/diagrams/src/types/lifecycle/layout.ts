@@ -1,6 +1,8 @@
 import { fitToViewBox } from "../../core/fit.js";
 import { type Box, round } from "../../core/geometry.js";
+import { chooseDirection, drawingWarnings } from "../../core/graph-direction.js";
 import {
+  type GraphDirection,
   type GraphEdge,
   type GraphNode,
   type LaidEdge,
@@ -13,6 +15,7 @@ import type { Frame } from "../../core/svg/document.js";
 import { place, type TextBlock, textBlock } from "../../core/text/block.js";
 import { placeHeading } from "../../core/text/heading.js";
 import { arrowAt, translateBy } from "../../core/translate.js";
+import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
 import {
   allStates,
   type LifecycleDiagram,
@@ -86,6 +89,8 @@ export interface LifecycleLayout extends Frame {
   states: StateLayout[];
   transitions: TransitionLayout[];
   notes: NoteLayout[];
+  /** What the drawing could not keep of its reading promises (core/graph-check). */
+  warnings?: UnlocatedProblem[];
 }
 
 /** Measured contents of one state, before placement. */
@@ -129,31 +134,76 @@ const SPACING = { node: LM.nodeGap, edge: 14, layer: LM.layerGap } as const;
  * rounded, so the same description gives the same SVG on every machine.
  */
 export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<LifecycleLayout> {
+  // A state machine reads top-down (as Mermaid draws it) unless that makes it too tall.
+  const layout = chooseDirection(diagram.meta.direction, "down", (d, wrap) =>
+    layoutIn(diagram, d, wrap),
+  );
+  const warnings = drawingWarnings(
+    {
+      width: layout.width,
+      height: layout.height,
+      edges: layout.transitions.map((t) => ({ id: String(t.index), points: t.points })),
+      notes: layout.notes.map((n, i) => ({
+        id: String(i),
+        box: n.box,
+        of: layout.states.find((s) => s.id === n.state)?.box ?? n.box,
+      })),
+      checkAspect: diagram.meta.direction === undefined,
+    },
+    (id) => (id === undefined ? "/meta" : `/transitions/${id}`),
+  );
+  // Note findings point at the note, transition findings at the transition.
+  for (const w of warnings)
+    if (w.rule === "render/note-distance") w.path = w.path.replace("/transitions/", "/notes/");
+  if (warnings.length > 0) layout.warnings = warnings;
+  return layout;
+}
+
+/** Notes of one state, stacked into the one box laid beside it. */
+interface NoteStack {
+  side: "start" | "end";
+  notes: { index: number; width: number; height: number }[];
+}
+
+const NOTE_GAP = 8;
+
+function noteStacks(
+  diagram: LifecycleDiagram,
+  blocks: TextBlock[],
+  direction: GraphDirection,
+): Map<string, NoteStack> {
+  const horizontal = direction === "right" || direction === "left";
+  const stacks = new Map<string, NoteStack>();
+  (diagram.notes ?? []).forEach((note, index) => {
+    const block = blocks[index] as TextBlock;
+    const startSide = horizontal ? "above" : "left";
+    const stack = stacks.get(note.state) ?? {
+      side: note.side === startSide ? "start" : "end",
+      notes: [],
+    };
+    stack.notes.push({
+      index,
+      width: Math.ceil(block.box.width + 2 * LM.notePad + 8),
+      height: Math.ceil(block.box.height + 2 * LM.notePad),
+    });
+    stacks.set(note.state, stack);
+  });
+  return stacks;
+}
+
+function layoutIn(
+  diagram: LifecycleDiagram,
+  direction: GraphDirection,
+  wrap: boolean,
+): LifecycleLayout {
   const M = LM;
   const measured = new Map<string, Measured>();
-  const parents = new Map<string, string | undefined>();
-  for (const { state, parent } of allStates(diagram.states)) {
-    measured.set(state.id, measureState(state));
-    parents.set(state.id, parent?.id);
-  }
-  const toNode = (state: State): GraphNode => {
-    const m = measured.get(state.id) as Measured;
-    const node: GraphNode = { id: state.id, width: m.width, height: m.height };
-    // Read from the start: initial states open their region, final states close it.
-    if (m.shape === "initial") node.rank = "first";
-    if (m.shape === "final") node.rank = "last";
-    if (m.shape === "composite") {
-      node.children = (state.states ?? []).map(toNode);
-      node.padding = {
-        top: m.height - LM.statePadY + LM.compositeHeaderGap,
-        left: LM.compositePad,
-        bottom: LM.compositePad,
-        right: LM.compositePad,
-      };
-    }
-    return node;
-  };
-  const children = diagram.states.map(toNode);
+  for (const { state } of allStates(diagram.states)) measured.set(state.id, measureState(state));
+  const noteBlocks = (diagram.notes ?? []).map((n) =>
+    textBlock(n.text, M.sublabelSize, "regular", LM.noteMaxWidth, 8),
+  );
+  const stacks = noteStacks(diagram, noteBlocks, direction);
+  const children = graphNodes(diagram.states, measured, stacks);
   const labels = new Map<string, TextBlock>();
   const edges: GraphEdge[] = diagram.transitions.map((t, index) => {
     const id = `t${index}`;
@@ -169,32 +219,16 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
     }
     return edge;
   });
-  const noteBlocks = (diagram.notes ?? []).map((n) =>
-    textBlock(n.text, M.sublabelSize, "regular", LM.noteMaxWidth, 8),
-  );
-  (diagram.notes ?? []).forEach((note, i) => {
-    const block = noteBlocks[i] as TextBlock;
-    const node: GraphNode = {
-      id: `note${i}`,
-      width: Math.ceil(block.box.width + 2 * LM.notePad + 8),
-      height: Math.ceil(block.box.height + 2 * LM.notePad),
-    };
-    // A note sits in its state's region, beside it.
-    const parent = parents.get(note.state);
-    const holder = (parent === undefined ? undefined : findChildren(children, parent)) ?? children;
-    holder.push(node);
-    edges.push({ id: `n${i}`, from: node.id, to: note.state });
-  });
 
   const laid = layoutGraph({
     nodes: children,
     edges,
-    direction: diagram.direction ?? "right",
+    direction,
     spacing: SPACING,
+    wrap,
   });
   const boxes = laid.nodes;
   const laidEdges = laid.edges;
-
   const graphW = laid.width;
   const graphH = laid.height;
   const { title, subtitle, top } = placeHeading(
@@ -249,13 +283,7 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
     return out;
   });
 
-  const notes: NoteLayout[] = (diagram.notes ?? []).map((note, i) => {
-    const box = move(boxes.get(`note${i}`) as Box);
-    const text = place(noteBlocks[i] as TextBlock, box.x + LM.notePad, box.y + LM.notePad);
-    const link = (laidEdges.get(`n${i}`) as LaidEdge).points.map(pt);
-    return { id: note.id ?? `note${i}`, state: note.state, box, text, link };
-  });
-
+  const notes = placeNotes(diagram, stacks, noteBlocks, (id) => move(boxes.get(id) as Box));
   const contentW = Math.max(graphW, title.box.width, subtitle?.box.width ?? 0) + 2 * M.margin;
   const contentH = top + graphH + M.margin;
   const layout: LifecycleLayout = {
@@ -270,11 +298,97 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
   return layout;
 }
 
-function findChildren(nodes: GraphNode[], id: string): GraphNode[] | undefined {
-  for (const n of nodes) {
-    if (n.id === id) return n.children;
-    const found = n.children ? findChildren(n.children, id) : undefined;
-    if (found) return found;
+/** The states as graph nodes: composites hold theirs, notes sit beside their state. */
+function graphNodes(
+  states: State[],
+  measured: Map<string, Measured>,
+  stacks: Map<string, NoteStack>,
+): GraphNode[] {
+  const toNode = (state: State): GraphNode => {
+    const m = measured.get(state.id) as Measured;
+    const node: GraphNode = { id: state.id, width: m.width, height: m.height };
+    // Read from the start: initial states open their region, final states close it.
+    if (m.shape === "initial") node.rank = "first";
+    if (m.shape === "final") node.rank = "last";
+    if (m.shape === "composite") {
+      node.children = (state.states ?? []).map(toNode);
+      node.padding = {
+        top: m.height - LM.statePadY + LM.compositeHeaderGap,
+        left: LM.compositePad,
+        bottom: LM.compositePad,
+        right: LM.compositePad,
+      };
+    }
+    const stack = stacks.get(state.id);
+    if (stack) {
+      // A note sits beside its state, across the flow: its transitions never pass between.
+      node.beside = {
+        id: `notes:${state.id}`,
+        side: stack.side,
+        width: Math.max(...stack.notes.map((n) => n.width)),
+        height: stack.notes.reduce((h, n) => h + n.height, NOTE_GAP * (stack.notes.length - 1)),
+      };
+    }
+    return node;
+  };
+  return states.map(toNode);
+}
+
+/** Each note in its stack's box beside its state, with a short dashed link to the state. */
+function placeNotes(
+  diagram: LifecycleDiagram,
+  stacks: Map<string, NoteStack>,
+  blocks: TextBlock[],
+  boxOf: (id: string) => Box,
+): NoteLayout[] {
+  const out: NoteLayout[] = [];
+  for (const [stateId, stack] of stacks) {
+    const holder = boxOf(`notes:${stateId}`);
+    const state = boxOf(stateId);
+    let y = holder.y;
+    for (const n of stack.notes) {
+      const note = (diagram.notes ?? [])[n.index] as NonNullable<LifecycleDiagram["notes"]>[number];
+      const box = { x: holder.x, y: round(y), width: n.width, height: n.height };
+      y += n.height + NOTE_GAP;
+      const text = place(blocks[n.index] as TextBlock, box.x + LM.notePad, box.y + LM.notePad);
+      out[n.index] = {
+        id: note.id ?? `note${n.index}`,
+        state: stateId,
+        box,
+        text,
+        link: noteLink(box, state),
+      };
+    }
   }
-  return undefined;
+  return out;
+}
+
+/** The straight link between a note and its state, across the gap between their facing sides. */
+function noteLink(note: Box, state: Box): Point[] {
+  const lo = Math.max(note.y, state.y);
+  const hi = Math.min(note.y + note.height, state.y + state.height);
+  if (hi > lo) {
+    const y = round((lo + hi) / 2);
+    return note.x > state.x
+      ? [
+          { x: note.x, y },
+          { x: state.x + state.width, y },
+        ]
+      : [
+          { x: note.x + note.width, y },
+          { x: state.x, y },
+        ];
+  }
+  const xlo = Math.max(note.x, state.x);
+  const xhi = Math.min(note.x + note.width, state.x + state.width);
+  const x = round(xhi > xlo ? (xlo + xhi) / 2 : note.x + note.width / 2);
+  return note.y > state.y
+    ? [
+        { x, y: note.y },
+        { x, y: state.y + state.height },
+      ]
+    : [
+        { x, y: note.y + note.height },
+        { x, y: state.y },
+      ];
 }

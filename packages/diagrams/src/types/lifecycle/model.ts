@@ -18,7 +18,11 @@ export const STATE_KINDS = ["normal", "initial", "final", "choice"] as const;
 export type StateKind = (typeof STATE_KINDS)[number];
 
 /** The shared meta; its guided views name states (nodes) and transition ids (edges). */
-export type LifecycleMeta = Meta;
+/** The shared meta, plus the layout's direction. */
+export interface LifecycleMeta extends Meta {
+  /** Which way the layers run; chosen from the content when absent (top-down first). */
+  direction?: Direction;
+}
 
 export interface State {
   id: Id;
@@ -50,14 +54,14 @@ export interface Note {
   /** The state the note is attached to. */
   state: Id;
   text: string;
+  /** Which side of its state the note sits on. */
+  side?: "left" | "right" | "above" | "below";
 }
 
 export interface LifecycleDiagram {
   schema_version: 2;
   diagram_type: "lifecycle";
   meta: LifecycleMeta;
-  /** Which way the layers run; right when absent. */
-  direction?: Direction;
   states: State[];
   transitions: Transition[];
   notes?: Note[];

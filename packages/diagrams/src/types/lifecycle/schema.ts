@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { EDGE_ROLES } from "../../core/model.js";
-import { propertyIs } from "../../core/validate/branches.js";
+import { LAYOUT_DIRECTION_SCHEMA, metaWith } from "../../core/validate/meta-with.js";
 import type { SchemaValidator } from "../../core/validate/schema.js";
 import { typeSchema } from "../../core/validate/schema.js";
 
@@ -29,13 +29,9 @@ export const schema = typeSchema(
           const: "lifecycle",
         },
         meta: {
-          description: "Title and presentation of the diagram, as in every type.",
-          $ref: "#/$defs/meta",
-        },
-        direction: {
           description:
-            "Which way the layers run from the initial state: right (default), down, left or up.",
-          enum: ["right", "down", "left", "up"],
+            "Title and presentation of the diagram, as in every type, and the layout's direction.",
+          $ref: "#/$defs/lifecycleMeta",
         },
         states: {
           description: "The top-level region's states; composite states hold their own.",
@@ -62,6 +58,7 @@ export const schema = typeSchema(
       },
     },
     defs: {
+      lifecycleMeta: metaWith({ direction: LAYOUT_DIRECTION_SCHEMA }),
       state: {
         type: "object",
         required: ["id"],
@@ -92,7 +89,9 @@ export const schema = typeSchema(
             },
           },
         },
-        if: propertyIs("kind", ["initial", "final", "choice"]),
+        // Only a normal state needs a label: a kind that is present but wrong (`true`, a typo)
+        // is the kind's one problem, not also a missing label.
+        if: { required: ["kind"], properties: { kind: { not: { const: "normal" } } } },
         else: {
           required: ["label"],
           properties: {
@@ -151,6 +150,11 @@ export const schema = typeSchema(
           },
           text: {
             $ref: "#/$defs/label",
+          },
+          side: {
+            description:
+              "Where the note sits beside its state: left, right, above or below. Across the flow by default (right of it in a top-down drawing, below it in a left-to-right one); a side along the flow puts it on the near side across.",
+            enum: ["left", "right", "above", "below"],
           },
         },
       },

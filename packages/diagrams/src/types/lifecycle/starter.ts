@@ -5,7 +5,6 @@ export const starter: LifecycleDiagram = {
   schema_version: 2,
   diagram_type: "lifecycle",
   meta: { title: "Order lifecycle" },
-  direction: "right",
   states: [
     { id: "start", kind: "initial" },
     { id: "draft", label: "Draft", sublabel: "editable by the buyer" },

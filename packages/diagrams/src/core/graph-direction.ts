@@ -1,0 +1,52 @@
+import {
+  ASPECT_LIMIT,
+  checkGraphDrawing,
+  type GraphDrawing,
+  type GraphFinding,
+} from "./graph-check.js";
+import type { GraphDirection } from "./graph-layout.js";
+import type { UnlocatedProblem } from "./validate/schema-problems.js";
+
+/** How far a drawing's aspect lies outside 1:2.5 … 2.5:1 (0 inside), on a log scale. */
+function misfit(l: { width: number; height: number }): number {
+  const r = Math.abs(Math.log(l.width / Math.max(1, l.height)));
+  return Math.max(0, r - Math.log(ASPECT_LIMIT));
+}
+
+/**
+ * The layout in the writer's direction or, with none given, the first that fits a page of:
+ * the type's natural direction (`first`), the other orientation, then each with its layers
+ * wrapped into bands; none fitting, the one nearest to fitting.
+ */
+export function chooseDirection<L extends { width: number; height: number }>(
+  given: GraphDirection | undefined,
+  first: GraphDirection,
+  lay: (direction: GraphDirection, wrap: boolean) => L,
+): L {
+  if (given) return lay(given, false);
+  const other: GraphDirection = first === "right" || first === "left" ? "down" : "right";
+  let best: L | undefined;
+  for (const [direction, wrap] of [
+    [first, false],
+    [other, false],
+    [first, true],
+    [other, true],
+  ] as const) {
+    const l = lay(direction, wrap);
+    if (misfit(l) === 0) return l;
+    if (!best || misfit(l) < misfit(best)) best = l;
+  }
+  return best as L;
+}
+
+/** The checker's findings as render warnings, located by the pointer `at` gives each id. */
+export function drawingWarnings(
+  d: GraphDrawing,
+  at: (id: string | undefined) => string,
+): UnlocatedProblem[] {
+  return checkGraphDrawing(d).map((f: GraphFinding) => ({
+    path: at(f.id),
+    rule: `render/${f.rule}`,
+    message: f.message,
+  }));
+}

@@ -1,0 +1,153 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CORPUS } from "../bench/graph-corpus.mjs";
+import type { LaidOut } from "../src/core/diagram-type.js";
+import { checkGraphDrawing, type GraphDrawing } from "../src/core/graph-check.js";
+import { loadType } from "../src/types/index.js";
+import { validateSource } from "../src/validate/index.js";
+import { EXAMPLES_DIR } from "./support/cases.js";
+
+// The reading promises of every graph type (core/graph-check.ts: no shared tracks, no stacked
+// arrowheads, no edge leaving where another arrives, aspect within 1:2.5 … 2.5:1 when the
+// layout chose the direction, notes within one note-height of their state), on every example
+// and on a seeded corpus of hundreds of generated descriptions per type, read from the render
+// warnings the layouts give the writer. Nothing here is timed.
+const SLOW = 300_000;
+const PER_TYPE = 200;
+const BATCH = 50;
+const GRAPH_TYPES = ["lifecycle", "architecture", "data-flow"] as const;
+
+async function warnings(source: string): Promise<string[]> {
+  const checked = await validateSource(source);
+  if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
+  const type = await loadType(checked.diagram.diagram_type as (typeof GRAPH_TYPES)[number]);
+  const laid = (await type.layout(checked.diagram)) as LaidOut;
+  return (laid.warnings ?? []).map((w) => `${w.rule} ${w.path}`);
+}
+
+/**
+ * What the layout does not yet keep on the corpus, seed by seed: data-flow corpora whose one
+ * top-level trust boundary holds a long chain (the layers wrap at the top level only), a
+ * lifecycle whose bands would be joined by too many lines to wrap, and one
+ * architecture run the last pass cannot move apart without crossing a box. Listed exactly, so
+ * a regression and a fix both show here.
+ */
+const KNOWN: Record<(typeof GRAPH_TYPES)[number], string[]> = {
+  lifecycle: ["11 render/aspect"],
+  architecture: ["123 render/shared-track"],
+  "data-flow": [
+    4, 5, 15, 26, 36, 37, 47, 58, 79, 90, 111, 122, 132, 143, 154, 164, 175, 185, 186, 196,
+  ].map((seed) => `${seed} render/aspect`),
+};
+
+describe("graph types keep their reading promises", () => {
+  const examples = readdirSync(EXAMPLES_DIR)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => [f, readFileSync(join(EXAMPLES_DIR, f), "utf8")] as const)
+    .filter(([, s]) => GRAPH_TYPES.includes(JSON.parse(s).diagram_type));
+
+  it("finds the examples of every graph type", () => {
+    const types = new Set(examples.map(([, s]) => JSON.parse(s).diagram_type));
+    expect([...types].sort()).toEqual([...GRAPH_TYPES].sort());
+  });
+
+  for (const [file, source] of examples) {
+    it(`${file}: no warning`, async () => {
+      expect(await warnings(source)).toEqual([]);
+    });
+  }
+
+  for (const name of GRAPH_TYPES) {
+    for (let from = 1; from <= PER_TYPE; from += BATCH) {
+      const to = from + BATCH - 1;
+      it(
+        `${name}, generated seeds ${from}–${to}: nothing beyond the known`,
+        async () => {
+          const found: string[] = [];
+          for (let seed = from; seed <= to; seed++) {
+            const source = JSON.stringify(CORPUS[name](seed));
+            for (const w of await warnings(source)) found.push(`${seed} ${w.split(" ")[0]}`);
+          }
+          const known = KNOWN[name].filter((k) => {
+            const seed = Number(k.split(" ")[0]);
+            return seed >= from && seed <= to;
+          });
+          expect([...new Set(found)]).toEqual(known);
+        },
+        SLOW,
+      );
+    }
+  }
+});
+
+describe("the graph checker finds what it promises to", () => {
+  const base = (): GraphDrawing => ({
+    width: 400,
+    height: 300,
+    edges: [
+      {
+        id: "a",
+        points: [
+          { x: 0, y: 10 },
+          { x: 100, y: 10 },
+        ],
+      },
+      {
+        id: "b",
+        points: [
+          { x: 0, y: 50 },
+          { x: 100, y: 50 },
+        ],
+      },
+    ],
+  });
+  const rules = (d: GraphDrawing) => checkGraphDrawing(d).map((f) => f.rule);
+
+  it("passes two lines apart", () => {
+    expect(rules(base())).toEqual([]);
+  });
+  it("finds two lines 2 units apart along 60 units", () => {
+    const d = base();
+    d.edges[1] = {
+      id: "b",
+      points: [
+        { x: 40, y: 12 },
+        { x: 100, y: 12 },
+      ],
+    };
+    expect(rules(d)).toContain("shared-track");
+  });
+  it("finds two heads at one point, and a tail on a head", () => {
+    const d = base();
+    d.edges[1] = {
+      id: "b",
+      points: [
+        { x: 100, y: 60 },
+        { x: 100, y: 11 },
+      ],
+    };
+    d.edges.push({
+      id: "c",
+      points: [
+        { x: 101, y: 10 },
+        { x: 101, y: -40 },
+      ],
+    });
+    expect(new Set(rules(d))).toEqual(new Set(["stacked-arrowheads", "port-collision"]));
+  });
+  it("finds a drawing too wide, only when the layout chose its direction", () => {
+    const d = { ...base(), width: 1000, height: 300 };
+    expect(rules({ ...d, checkAspect: true })).toEqual(["aspect"]);
+    expect(rules(d)).toEqual([]);
+  });
+  it("finds a note further from its state than its own height", () => {
+    const state = { x: 0, y: 100, width: 100, height: 40 };
+    const note = { x: 150, y: 100, width: 80, height: 40 };
+    expect(rules({ ...base(), notes: [{ id: "n", box: note, of: state }] })).toEqual([
+      "note-distance",
+    ]);
+    const close = { ...note, x: 116 };
+    expect(rules({ ...base(), notes: [{ id: "n", box: close, of: state }] })).toEqual([]);
+  });
+});
