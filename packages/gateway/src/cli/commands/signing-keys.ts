@@ -34,7 +34,7 @@ export async function signingKeysCommand(args: string[], io: CliIo): Promise<num
       io.stdout(
         values.json
           ? `${JSON.stringify({ kid, signs_from: at })}\n`
-          : `New signing key ${kid}: published in /.well-known/jwks.json now, signs from ${at} (in ${inSeconds} s, once every cached JWKS lists it).\n`,
+          : `New signing key ${kid}: published in /.well-known/jwks.json now, signs from ${at} (in ${inSeconds} s, when no cached JWKS can lack it any more).\n`,
       );
     }
     const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
