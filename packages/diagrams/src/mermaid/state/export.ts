@@ -66,11 +66,11 @@ export function exportState(d: LifecycleDiagram): string {
 
   const out = [...titleFrontMatter(d.meta.title), "stateDiagram-v2"];
   const read = {
-    ...carried(d, ["states", "transitions", "notes", "direction"]),
-    meta: { title: d.meta.title },
+    ...carried(d, ["states", "transitions", "notes"]),
+    meta: { title: d.meta.title, ...(d.meta.direction ? { direction: d.meta.direction } : {}) },
   };
   const body: string[] = [];
-  if (d.direction) body.push(`  direction ${MERMAID_DIRECTION[d.direction]}`);
+  if (d.meta.direction) body.push(`  direction ${MERMAID_DIRECTION[d.meta.direction]}`);
 
   const transitions = (region: string, indent: string) => {
     for (const t of d.transitions) {

@@ -239,7 +239,7 @@ export function importState(
     states: ordered(top.states),
     transitions,
   };
-  if (direction) diagram.direction = direction;
+  if (direction) diagram.meta.direction = direction;
   if (notes.length > 0) diagram.notes = notes;
   return { diagram: applyDiagramNote(diagram, scanned), issues };
 }
