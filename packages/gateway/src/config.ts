@@ -79,7 +79,7 @@ export interface GatewayConfig {
   /** Failed logins allowed before the throttle locks (see auth/login-throttle.ts). */
   loginThrottle: LoginThrottleConfig;
   /** Password hashing (scrypt) in flight and waiting at once; beyond both, logins get 503. */
-  hashing: { concurrency: number; queue: number };
+  hashing: { concurrency: number; queue: number; perSource: number; perAccount: number };
   /** Webhook delivery (webhooks/): where to, how long to retry, when to give up on an endpoint. */
   webhooks: WebhooksConfig;
 }
@@ -430,6 +430,9 @@ export function loadConfig(
     hashing: {
       concurrency: hashConcurrencyFrom(env),
       queue: intFrom(env, "GATEWAY_HASH_QUEUE", DEFAULTS.hashQueue),
+      // Shares of the hashing capacity (users/fair-hash-queue.ts), each at least 1.
+      perSource: Math.max(1, intFrom(env, "GATEWAY_HASH_PER_SOURCE", 2)),
+      perAccount: Math.max(1, intFrom(env, "GATEWAY_HASH_PER_ACCOUNT", 2)),
     },
     webhooks,
     ...overrides,

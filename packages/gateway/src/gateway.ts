@@ -14,7 +14,7 @@ import { installCors } from "./http/cors.js";
 import { healthRoutes } from "./http/health.js";
 import { createLogger } from "./http/logger.js";
 import { ClientRateLimiter, createRateCounter } from "./http/rate-limit.js";
-import { BoundedConcurrency } from "./lib/bounded-concurrency.js";
+import { verifyLoginProof } from "./auth/login-proof.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { deriveMasterKeys, loadOrCreateMasterKey } from "./lib/master-key.js";
 import { orderRoutes } from "./orders/routes.js";
@@ -29,6 +29,7 @@ import { TenantAdmin } from "./tenant/tenants.js";
 import { VocabularyService } from "./tenant/vocabulary.js";
 import { UserAdmin } from "./users/accounts.js";
 import { UserAuthenticator } from "./users/authenticate.js";
+import { FairHashQueue } from "./users/fair-hash-queue.js";
 import { LoginThrottle } from "./users/login-throttle.js";
 import { profileRoutes, userAuthRoutes } from "./users/routes.js";
 import { ScryptThreads } from "./users/scrypt-threads.js";
@@ -66,7 +67,7 @@ export interface Gateway {
   /** Delivers webhooks while the app listens (started by listen, stopped by close). */
   webhookWorker: WebhookWorker;
   /** Every password check of this process (user sign-in) runs through this. */
-  hashing: BoundedConcurrency;
+  hashing: FairHashQueue;
   close(): Promise<void>;
 }
 
@@ -144,7 +145,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     { ...config.jwt, audience: config.users.audience },
     now,
   );
-  const hashing = new BoundedConcurrency(config.hashing.concurrency, config.hashing.queue);
+  const hashing = new FairHashQueue({
+    concurrency: config.hashing.concurrency,
+    maxQueue: config.hashing.queue,
+    perSource: config.hashing.perSource,
+    perAccount: config.hashing.perAccount,
+  });
   const scryptThreads = new ScryptThreads(config.hashing.concurrency);
   const userSessions = new UserSessionService(
     store.tenants,
@@ -183,7 +189,13 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await installCors(instance, config.corsOrigins);
       if (config.consoleDir) await instance.register(consoleRoutes, { root: config.consoleDir });
       await instance.register(healthRoutes, { store });
-      await instance.register(authRoutes, { sessions, signingKeys, rateLimiter });
+      await instance.register(authRoutes, {
+        sessions,
+        signingKeys,
+        rateLimiter,
+        proveLogin: (headers, clientId) =>
+          verifyLoginProof(headers, clientId, directory, config.signature.maxSkewSeconds, now),
+      });
       await instance.register(orderRoutes, { orders, authenticator, rateLimiter });
       // The tenant API (/v1/…): tenant users, with user tokens.
       await instance.register(userAuthRoutes, { sessions: userSessions, rateLimiter });

@@ -224,6 +224,13 @@ export abstract class SqlTenantStore implements TenantStore {
     await this.changes("DELETE FROM login_failures WHERE account_key = ?", [accountKey]);
   }
 
+  async recordLoginSuccess(key: string, at: number): Promise<void> {
+    await this.changes(
+      "INSERT INTO login_failures (account_key, failures, last_failed_at) VALUES (?, 0, ?) ON CONFLICT (account_key) DO UPDATE SET failures = 0, last_failed_at = excluded.last_failed_at",
+      [key, at],
+    );
+  }
+
   async deleteExpired(table: ExpiringTable, before: number, limit: number): Promise<number> {
     return this.changes(purgeStatement(table), [before, limit]);
   }

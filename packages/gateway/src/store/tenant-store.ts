@@ -91,6 +91,11 @@ export interface TenantStore {
   recordLoginFailure(accountKey: string, at: number, resetBefore: number): Promise<LoginFailures>;
   clearLoginFailures(accountKey: string): Promise<void>;
   /**
+   * Remembers a successful sign-in under `key` as a count of no failures whose time is `at`
+   * (`loginFailures(key)` then reads it back; it expires with the failure counts).
+   */
+  recordLoginSuccess(key: string, at: number): Promise<void>;
+  /**
    * Deletes at most `limit` rows of `table` older than `before` (Unix ms); returns how many.
    * Serves every bookkeeping table, partner ones included: it is the store's dialect-neutral
    * SQL executor (store/purge.ts runs it).
