@@ -1,8 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { SignedRequestAuthenticator } from "./auth/authenticate.js";
+import { verifyLoginProof } from "./auth/login-proof.js";
 import { PartnerDirectory } from "./auth/partner-directory.js";
 import { PartnerAdmin } from "./auth/partners.js";
+import { ReplayGuard } from "./auth/replay-guard.js";
 import { authRoutes } from "./auth/routes.js";
 import { SessionService } from "./auth/sessions.js";
 import { SigningKeyRing } from "./auth/signing-keys.js";
@@ -14,7 +16,6 @@ import { installCors } from "./http/cors.js";
 import { healthRoutes } from "./http/health.js";
 import { createLogger } from "./http/logger.js";
 import { ClientRateLimiter, createRateCounter } from "./http/rate-limit.js";
-import { verifyLoginProof } from "./auth/login-proof.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { deriveMasterKeys, loadOrCreateMasterKey } from "./lib/master-key.js";
 import { orderRoutes } from "./orders/routes.js";
@@ -135,7 +136,13 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const tokens = new TokenService(signingKeys, config.jwt, now);
   const throttle = new LoginThrottle(store.tenants, master.secretPepper, now, config.loginThrottle);
   const sessions = new SessionService(store, tokens, master.secretPepper, now, throttle, directory);
-  const authenticator = new SignedRequestAuthenticator(tokens, directory, config.signature, now);
+  const authenticator = new SignedRequestAuthenticator(
+    tokens,
+    directory,
+    config.signature,
+    now,
+    new ReplayGuard(store.tenants, config.signature.maxSkewSeconds),
+  );
   const orders = new OrderService(store, now);
   if (config.users.audience === config.jwt.audience) {
     throw new Error("The user token audience must differ from the partner token audience.");

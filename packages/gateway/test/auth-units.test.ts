@@ -62,7 +62,13 @@ describe("FairHashQueue", () => {
   });
 
   it("refuses a source over its share, and an account over its share from failing sources, before running", async () => {
-    const queue = new FairHashQueue({ ...SHARES, concurrency: 1, maxQueue: 8, perSource: 1, perAccount: 2 });
+    const queue = new FairHashQueue({
+      ...SHARES,
+      concurrency: 1,
+      maxQueue: 8,
+      perSource: 1,
+      perAccount: 2,
+    });
     const { order, task, open } = gatedTasks();
     const held = queue.run(ticket("flood-1", 2, "victim"), task("f1"));
     await expect(queue.run(ticket("flood-1", 2, "victim"), task("again"))).rejects.toBeInstanceOf(

@@ -142,7 +142,7 @@ describe.each(storeKinds)("login limits by source address (%s store)", (kind) =>
   });
 
   it("answers 503 login_busy with Retry-After when password hashing is saturated, and loses nothing", async () => {
-    await start(kind, { hashing: { concurrency: 1, queue: 1 } });
+    await start(kind, { hashing: { concurrency: 1, queue: 1, perSource: 2, perAccount: 2 } });
     const tenant = await createTenant(gw, "Busy");
     // Hold the one hashing slot and the one queue place, as a flood of sign-ins would.
     const saturate = () => {
@@ -150,7 +150,9 @@ describe.each(storeKinds)("login limits by source address (%s store)", (kind) =>
       const gate = new Promise<void>((resolve) => {
         release = resolve;
       });
-      const held = [gw.hashing.run(() => gate), gw.hashing.run(() => gate)];
+      const held = [1, 2].map((i) =>
+        gw.hashing.run({ source: `flood-${i}`, account: "x", priority: 0 }, () => gate),
+      );
       expect([gw.hashing.active, gw.hashing.queued]).toEqual([1, 1]);
       return () => {
         release();

@@ -3,6 +3,7 @@ import { ApiError } from "../http/errors.js";
 import { type Clock, toUnixSeconds } from "../lib/clock.js";
 import { timingSafeEqualString } from "../lib/timing-safe.js";
 import type { PartnerDirectory, PartnerView } from "./partner-directory.js";
+import type { ReplayGuard } from "./replay-guard.js";
 import {
   decodeSignature,
   parseSignatureVersion,
@@ -110,6 +111,8 @@ export class SignedRequestAuthenticator {
     private readonly directory: PartnerDirectory,
     private readonly config: GatewayConfig["signature"],
     private readonly now: Clock,
+    /** Refuses exact replays of requests that change state (absent: none are refused). */
+    private readonly replays?: ReplayGuard,
   ) {}
 
   async authenticate(headers: HeaderBag, request: SignedRequestLine): Promise<PartnerView> {
@@ -117,11 +120,7 @@ export class SignedRequestAuthenticator {
       bearerTokenOf(headers, "the access token from /api/v1/auth/login"),
     );
 
-    const {
-      clientId,
-      timestamp,
-      signature: signatureHeader,
-    } = signedHeadersOf(headers);
+    const { clientId, timestamp, signature: signatureHeader } = signedHeadersOf(headers);
 
     if (!timingSafeEqualString(clientId, claims.client_id)) {
       throw new ApiError(
@@ -138,7 +137,7 @@ export class SignedRequestAuthenticator {
     if (partner.revokedSessions.has(claims.sid))
       throw sessionRevoked("log in again with the client credentials");
 
-    assertFreshTimestamp(timestamp, nowMs, this.config.maxSkewSeconds);
+    const sentAt = assertFreshTimestamp(timestamp, nowMs, this.config.maxSkewSeconds);
 
     if (partner.activeKeys.length === 0) {
       throw new ApiError(
@@ -191,6 +190,11 @@ export class SignedRequestAuthenticator {
         { ...details, hints },
       );
     }
+    // Only a request that verifies is remembered: a forged copy must not use up a nonce.
+    await this.replays?.claim(
+      { ...request, clientId, timestamp, signature: signatureHeader },
+      sentAt,
+    );
     return partner;
   }
 }

@@ -20,6 +20,8 @@ function cutoffs(retention: RetentionConfig, now: number): PurgeReport {
     revoked_sessions: now,
     webhook_attempts: now - retention.webhookSeconds * 1000,
     webhook_deliveries: now - retention.webhookSeconds * 1000,
+    // A nonce row carries the end of its request's timestamp window.
+    request_nonces: now,
   };
 }
 

@@ -23,6 +23,7 @@ const EXPIRING: Record<ExpiringTable, { key: string; time: string }> = {
   webhook_attempts: { key: "id", time: "attempted_at" },
   // A delivery's attempts go with it (ON DELETE CASCADE).
   webhook_deliveries: { key: "(endpoint_id, event_id)", time: "updated_at" },
+  request_nonces: { key: "nonce_key", time: "expires_at" },
 };
 
 /**
@@ -228,6 +229,15 @@ export abstract class SqlTenantStore implements TenantStore {
     await this.changes(
       "INSERT INTO login_failures (account_key, failures, last_failed_at) VALUES (?, 0, ?) ON CONFLICT (account_key) DO UPDATE SET failures = 0, last_failed_at = excluded.last_failed_at",
       [key, at],
+    );
+  }
+
+  async claimRequestNonce(key: string, expiresAt: number): Promise<boolean> {
+    return (
+      (await this.changes(
+        "INSERT INTO request_nonces (nonce_key, expires_at) VALUES (?, ?) ON CONFLICT (nonce_key) DO NOTHING",
+        [key, expiresAt],
+      )) === 1
     );
   }
 

@@ -48,7 +48,8 @@ export type ExpiringTable =
   | "login_failures"
   | "revoked_sessions"
   | "webhook_attempts"
-  | "webhook_deliveries";
+  | "webhook_deliveries"
+  | "request_nonces";
 
 export interface LoginFailures {
   failures: number;
@@ -95,6 +96,12 @@ export interface TenantStore {
    * (`loginFailures(key)` then reads it back; it expires with the failure counts).
    */
   recordLoginSuccess(key: string, at: number): Promise<void>;
+  /**
+   * Remembers a signed request's nonce until `expiresAt`; false, changing nothing, when it is
+   * remembered already (a replay). A row past its expiry still counts until purged: its
+   * request's timestamp is outside the window by then, so nothing legitimate can repeat it.
+   */
+  claimRequestNonce(key: string, expiresAt: number): Promise<boolean>;
   /**
    * Deletes at most `limit` rows of `table` older than `before` (Unix ms); returns how many.
    * Serves every bookkeeping table, partner ones included: it is the store's dialect-neutral

@@ -58,7 +58,9 @@ export class FairHashQueue {
   ) {
     for (const [name, value] of Object.entries(shares)) {
       if (!Number.isInteger(value) || value < (name === "maxQueue" ? 0 : 1))
-        throw new Error(`${name} must be a ${name === "maxQueue" ? "non-negative" : "positive"} integer, got ${value}`);
+        throw new Error(
+          `${name} must be a ${name === "maxQueue" ? "non-negative" : "positive"} integer, got ${value}`,
+        );
     }
   }
 
@@ -112,8 +114,7 @@ export class FairHashQueue {
 
   async run<T>(ticket: HashTicket, task: () => Promise<T>): Promise<T> {
     // Over its share: refused before any hashing, and before taking a place in the queue.
-    if ((this.#bySource.get(ticket.source) ?? 0) >= this.shares.perSource)
-      throw this.#refusal();
+    if ((this.#bySource.get(ticket.source) ?? 0) >= this.shares.perSource) throw this.#refusal();
     if (
       ticket.priority === 2 &&
       (this.#byAccount.get(ticket.account) ?? 0) >= this.shares.perAccount

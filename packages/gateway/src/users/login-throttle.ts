@@ -129,9 +129,7 @@ export class LoginThrottle {
         keys.account,
         keys.proven,
         keys.accountAndAddressSuccess,
-      ].map(
-        (key) => this.store.loginFailures(key),
-      ),
+      ].map((key) => this.store.loginFailures(key)),
     );
     const failed = this.#recent(pair, now) || this.#recent(address, now);
     // A success counts only while no failure from the address came after it: an address
@@ -173,9 +171,7 @@ export class LoginThrottle {
 
   async failed(keys: ThrottleKeys, proven = false): Promise<void> {
     const at = this.now();
-    const counted = proven
-      ? [keys.proven]
-      : [keys.accountAndAddress, keys.address, keys.account];
+    const counted = proven ? [keys.proven] : [keys.accountAndAddress, keys.address, keys.account];
     await Promise.all(
       counted.map((key) => this.store.recordLoginFailure(key, at, at - RESET_AFTER_MS)),
     );
