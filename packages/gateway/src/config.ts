@@ -79,7 +79,14 @@ export interface GatewayConfig {
   /** Failed logins allowed before the throttle locks (see auth/login-throttle.ts). */
   loginThrottle: LoginThrottleConfig;
   /** Password hashing (scrypt) in flight and waiting at once; beyond both, logins get 503. */
-  hashing: { concurrency: number; queue: number; perSource: number; perAccount: number };
+  hashing: {
+    concurrency: number;
+    queue: number;
+    /** Hashing threads beyond `concurrency` kept for addresses without failures. */
+    reserved: number;
+    perSource: number;
+    perAccount: number;
+  };
   /** Webhook delivery (webhooks/): where to, how long to retry, when to give up on an endpoint. */
   webhooks: WebhooksConfig;
 }
@@ -431,6 +438,7 @@ export function loadConfig(
       concurrency: hashConcurrencyFrom(env),
       queue: intFrom(env, "GATEWAY_HASH_QUEUE", DEFAULTS.hashQueue),
       // Shares of the hashing capacity (users/fair-hash-queue.ts), each at least 1.
+      reserved: Math.max(0, intFrom(env, "GATEWAY_HASH_RESERVED", 1)),
       perSource: Math.max(1, intFrom(env, "GATEWAY_HASH_PER_SOURCE", 2)),
       perAccount: Math.max(1, intFrom(env, "GATEWAY_HASH_PER_ACCOUNT", 2)),
     },

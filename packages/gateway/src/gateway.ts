@@ -155,10 +155,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const hashing = new FairHashQueue({
     concurrency: config.hashing.concurrency,
     maxQueue: config.hashing.queue,
+    reserved: config.hashing.reserved,
     perSource: config.hashing.perSource,
     perAccount: config.hashing.perAccount,
   });
-  const scryptThreads = new ScryptThreads(config.hashing.concurrency);
+  const scryptThreads = new ScryptThreads(config.hashing.concurrency + config.hashing.reserved);
   const userSessions = new UserSessionService(
     store.tenants,
     userTokens,

@@ -21,7 +21,7 @@ describe("addressBucket", () => {
   });
 });
 
-const SHARES = { concurrency: 2, maxQueue: 1, perSource: 8, perAccount: 8 };
+const SHARES = { concurrency: 2, reserved: 0, maxQueue: 1, perSource: 8, perAccount: 8 };
 const ticket = (source: string, priority: 0 | 1 | 2 = 1, account = "acct") => ({
   source,
   account,
@@ -122,7 +122,7 @@ describe("FairHashQueue", () => {
   it("frees the slot and the shares when a check fails, and estimates the wait from past durations", async () => {
     let now = 0;
     const queue = new FairHashQueue(
-      { concurrency: 1, maxQueue: 0, perSource: 1, perAccount: 1 },
+      { concurrency: 1, reserved: 0, maxQueue: 0, perSource: 1, perAccount: 1 },
       () => now,
     );
     await expect(
@@ -139,6 +139,28 @@ describe("FairHashQueue", () => {
     expect((refused as QueueFull).retryAfterSeconds).toBe(3);
     release();
     await held;
+  });
+
+  it("keeps the reserved threads for addresses without failures", async () => {
+    const queue = new FairHashQueue({ ...SHARES, concurrency: 1, reserved: 1, maxQueue: 4 });
+    const { order, task, open } = gatedTasks();
+    const flood = [queue.run(ticket("f1", 2), task("f1")), queue.run(ticket("f2", 2), task("f2"))];
+    await Promise.resolve();
+    // One flood check runs, the other waits: the reserved thread is not for it.
+    expect([queue.active, queue.queued]).toEqual([1, 1]);
+    const owner = queue.run(ticket("owner", 1), task("owner"));
+    await Promise.resolve();
+    expect(order).toEqual(["f1", "owner"]);
+    open("owner");
+    await owner;
+    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual(["f1", "owner"]);
+    open("f1");
+    await flood[0];
+    await new Promise((r) => setImmediate(r));
+    open("f2");
+    await flood[1];
+    expect(order).toEqual(["f1", "owner", "f2"]);
   });
 
   it("refuses nonsensical shares", () => {
@@ -158,6 +180,7 @@ describe("configuration of the login limits", () => {
     expect(loadConfig({}).hashing).toEqual({
       concurrency: defaultHashConcurrency({}),
       queue: 16,
+      reserved: 1,
       perSource: 2,
       perAccount: 2,
     });
@@ -168,7 +191,7 @@ describe("configuration of the login limits", () => {
         GATEWAY_HASH_PER_SOURCE: "4",
         GATEWAY_HASH_PER_ACCOUNT: "0",
       }).hashing,
-    ).toEqual({ concurrency: 3, queue: 0, perSource: 4, perAccount: 1 });
+    ).toEqual({ concurrency: 3, queue: 0, reserved: 1, perSource: 4, perAccount: 1 });
     for (const bad of ["0", "65"])
       expect(() => loadConfig({ GATEWAY_HASH_CONCURRENCY: bad })).toThrow("between 1 and 64");
   });

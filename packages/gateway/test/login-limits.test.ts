@@ -142,7 +142,9 @@ describe.each(storeKinds)("login limits by source address (%s store)", (kind) =>
   });
 
   it("answers 503 login_busy with Retry-After when password hashing is saturated, and loses nothing", async () => {
-    await start(kind, { hashing: { concurrency: 1, queue: 1, perSource: 2, perAccount: 2 } });
+    await start(kind, {
+      hashing: { concurrency: 1, reserved: 0, queue: 1, perSource: 2, perAccount: 2 },
+    });
     const tenant = await createTenant(gw, "Busy");
     // Hold the one hashing slot and the one queue place, as a flood of sign-ins would.
     const saturate = () => {

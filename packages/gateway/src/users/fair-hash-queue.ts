@@ -22,8 +22,14 @@ export interface HashTicket {
 }
 
 export interface HashShares {
-  /** Checks in flight and waiting at once, all sources together. */
+  /** Checks in flight at once for addresses with failures (priority 2). */
   concurrency: number;
+  /**
+   * Further checks in flight at once, for addresses without recent failures only (priorities
+   * 0 and 1): a guessing flood never holds these, so the owner's check never waits for one of
+   * its hashes. ScryptThreads must have concurrency + reserved threads.
+   */
+  reserved: number;
   maxQueue: number;
   /** Checks in flight and waiting at once from one source address. */
   perSource: number;
@@ -43,7 +49,8 @@ interface Waiting {
  * over its share is refused at once, before any hashing, with 503 login_busy; waiting checks
  * start best priority first, then in arrival order; and when the queue is full a newcomer of a
  * better priority takes the place of the newest waiting check of the worst priority, which is
- * refused instead. So a clean address waits at most for the checks already running.
+ * refused instead. Addresses with failures never hold the `reserved` threads, so a clean
+ * address's check never waits for a flood's hash.
  */
 export class FairHashQueue {
   #active = 0;
@@ -57,9 +64,10 @@ export class FairHashQueue {
     private readonly clock: () => number = performance.now.bind(performance),
   ) {
     for (const [name, value] of Object.entries(shares)) {
-      if (!Number.isInteger(value) || value < (name === "maxQueue" ? 0 : 1))
+      const least = name === "maxQueue" || name === "reserved" ? 0 : 1;
+      if (!Number.isInteger(value) || value < least)
         throw new Error(
-          `${name} must be a ${name === "maxQueue" ? "non-negative" : "positive"} integer, got ${value}`,
+          `${name} must be a ${least === 0 ? "non-negative" : "positive"} integer, got ${value}`,
         );
     }
   }
@@ -89,9 +97,16 @@ export class FairHashQueue {
     if (ticket.priority === 2) this.#count(this.#byAccount, ticket.account, delta);
   }
 
+  /** Whether a check of `priority` may start now: failing addresses never take the reserve. */
+  #canStart(priority: HashTicket["priority"]): boolean {
+    return this.#active < this.shares.concurrency + (priority < 2 ? this.shares.reserved : 0);
+  }
+
   /** Waits for a place by priority; rejects with QueueFull when refused or pushed out. */
   #enter(ticket: HashTicket): Promise<void> {
-    if (this.#active < this.shares.concurrency) {
+    // Nobody better waits (the queue is sorted): a check that may start, starts.
+    const head = this.#waiting[0];
+    if (this.#canStart(ticket.priority) && (!head || head.ticket.priority > ticket.priority)) {
       this.#active += 1;
       return Promise.resolve();
     }
@@ -134,10 +149,14 @@ export class FairHashQueue {
       const took = this.clock() - started;
       this.#averageMs = this.#averageMs === 0 ? took : this.#averageMs * 0.8 + took * 0.2;
       this.#hold(ticket, -1);
-      // The slot passes to the next waiting check, so #active already counts it.
-      const next = this.#waiting.shift();
-      if (next) next.start();
-      else this.#active -= 1;
+      this.#active -= 1;
+      // The best waiting checks start while they may (the reserve only for clean addresses).
+      for (let next = this.#waiting[0]; next && this.#canStart(next.ticket.priority); ) {
+        this.#waiting.shift();
+        this.#active += 1;
+        next.start();
+        next = this.#waiting[0];
+      }
     }
   }
 }
