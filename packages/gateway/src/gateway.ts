@@ -159,7 +159,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     perSource: config.hashing.perSource,
     perAccount: config.hashing.perAccount,
   });
-  const scryptThreads = new ScryptThreads(config.hashing.concurrency + config.hashing.reserved);
+  // Flood hashes (addresses with failures) at nice 10; the others at normal priority.
+  const lowPriorityThreads = new ScryptThreads(config.hashing.concurrency);
+  const scryptThreads = new ScryptThreads(config.hashing.concurrency + config.hashing.reserved, 0);
   const userSessions = new UserSessionService(
     store.tenants,
     userTokens,
@@ -167,7 +169,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     config.users.scryptCost,
     now,
     hashing,
-    scryptThreads.scrypt,
+    (priority) => (priority < 2 ? scryptThreads.scrypt : lowPriorityThreads.scrypt),
   );
   const userAuthenticator = new UserAuthenticator(userTokens, store.tenants);
   const logger = options.logger ?? createLogger(config.logLevel);
@@ -243,7 +245,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await app.close();
       await purge.stop();
       await rateLimiter.close();
-      await scryptThreads.close();
+      await Promise.all([scryptThreads.close(), lowPriorityThreads.close()]);
       if (!options.store) await store.close();
     },
   };

@@ -61,7 +61,7 @@ describe("FairHashQueue", () => {
     expect([queue.active, queue.queued]).toEqual([0, 0]);
   });
 
-  it("refuses a source over its share, and an account over its share from failing sources, before running", async () => {
+  it("refuses a source over its share, and an account over its share from addresses not known to it, before running", async () => {
     const queue = new FairHashQueue({
       ...SHARES,
       concurrency: 1,
@@ -78,14 +78,17 @@ describe("FairHashQueue", () => {
     await expect(queue.run(ticket("flood-3", 2, "victim"), task("f3"))).rejects.toBeInstanceOf(
       QueueFull,
     );
-    // A clean source is not held to the account's share of failing sources.
-    const clean = queue.run(ticket("clean", 1, "victim"), task("clean"));
+    // A clean address is held to the account's share too; one that signed in to it lately is not.
+    await expect(queue.run(ticket("new", 1, "victim"), task("new"))).rejects.toBeInstanceOf(
+      QueueFull,
+    );
+    const clean = queue.run(ticket("clean", 0, "victim"), task("clean"));
     expect(queue.queued).toBe(2);
     expect(order).toEqual(["f1"]);
     open("f1");
     await held;
     await new Promise((r) => setImmediate(r));
-    // The clean source's check starts before the failing one queued earlier.
+    // The known address's check starts before the failing one queued earlier.
     expect(order).toEqual(["f1", "clean"]);
     open("clean");
     await clean;
@@ -141,14 +144,16 @@ describe("FairHashQueue", () => {
     await held;
   });
 
-  it("keeps the reserved threads for addresses without failures", async () => {
+  it("keeps the reserved threads for addresses that signed in lately", async () => {
     const queue = new FairHashQueue({ ...SHARES, concurrency: 1, reserved: 1, maxQueue: 4 });
     const { order, task, open } = gatedTasks();
     const flood = [queue.run(ticket("f1", 2), task("f1")), queue.run(ticket("f2", 2), task("f2"))];
     await Promise.resolve();
-    // One flood check runs, the other waits: the reserved thread is not for it.
+    // One flood check runs, the other waits: the reserved thread is not for it, nor for a
+    // clean address new to the account.
     expect([queue.active, queue.queued]).toEqual([1, 1]);
-    const owner = queue.run(ticket("owner", 1), task("owner"));
+    const fresh = queue.run(ticket("fresh", 1), task("fresh"));
+    const owner = queue.run(ticket("owner", 0), task("owner"));
     await Promise.resolve();
     expect(order).toEqual(["f1", "owner"]);
     open("owner");
@@ -158,9 +163,12 @@ describe("FairHashQueue", () => {
     open("f1");
     await flood[0];
     await new Promise((r) => setImmediate(r));
+    open("fresh");
+    await fresh;
+    await new Promise((r) => setImmediate(r));
     open("f2");
     await flood[1];
-    expect(order).toEqual(["f1", "owner", "f2"]);
+    expect(order).toEqual(["f1", "owner", "fresh", "f2"]);
   });
 
   it("refuses nonsensical shares", () => {

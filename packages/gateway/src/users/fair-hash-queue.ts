@@ -25,15 +25,18 @@ export interface HashShares {
   /** Checks in flight at once for addresses with failures (priority 2). */
   concurrency: number;
   /**
-   * Further checks in flight at once, for addresses without recent failures only (priorities
-   * 0 and 1): a guessing flood never holds these, so the owner's check never waits for one of
-   * its hashes. ScryptThreads must have concurrency + reserved threads.
+   * Further checks in flight at once, for addresses that recently signed in to the account
+   * (priority 0) only: a guessing flood never holds these, so the owner's check never waits
+   * for one of its hashes. ScryptThreads must have concurrency + reserved threads.
    */
   reserved: number;
   maxQueue: number;
   /** Checks in flight and waiting at once from one source address. */
   perSource: number;
-  /** Checks in flight and waiting at once for one account from addresses with failures. */
+  /**
+   * Checks in flight and waiting at once for one account from addresses that have not signed
+   * in to it lately (priorities 1 and 2): a flood on one account gets no more than this.
+   */
   perAccount: number;
 }
 
@@ -45,12 +48,12 @@ interface Waiting {
 
 /**
  * The password-hashing capacity of one process, shared fairly so a flood from many addresses
- * cannot starve a sign-in from another. A source (or, for addresses with failures, an account)
- * over its share is refused at once, before any hashing, with 503 login_busy; waiting checks
+ * cannot starve a sign-in from another. A source (or an account, for addresses that have not
+ * signed in to it lately) over its share is refused at once, before any hashing, with 503 login_busy; waiting checks
  * start best priority first, then in arrival order; and when the queue is full a newcomer of a
  * better priority takes the place of the newest waiting check of the worst priority, which is
- * refused instead. Addresses with failures never hold the `reserved` threads, so a clean
- * address's check never waits for a flood's hash.
+ * refused instead. Only addresses that recently signed in to the account hold the `reserved`
+ * threads, so their checks never wait for a flood's hash.
  */
 export class FairHashQueue {
   #active = 0;
@@ -94,12 +97,12 @@ export class FairHashQueue {
 
   #hold(ticket: HashTicket, delta: number): void {
     this.#count(this.#bySource, ticket.source, delta);
-    if (ticket.priority === 2) this.#count(this.#byAccount, ticket.account, delta);
+    if (ticket.priority > 0) this.#count(this.#byAccount, ticket.account, delta);
   }
 
-  /** Whether a check of `priority` may start now: failing addresses never take the reserve. */
+  /** Whether a check of `priority` may start now: only known addresses take the reserve. */
   #canStart(priority: HashTicket["priority"]): boolean {
-    return this.#active < this.shares.concurrency + (priority < 2 ? this.shares.reserved : 0);
+    return this.#active < this.shares.concurrency + (priority === 0 ? this.shares.reserved : 0);
   }
 
   /** Waits for a place by priority; rejects with QueueFull when refused or pushed out. */
@@ -130,10 +133,7 @@ export class FairHashQueue {
   async run<T>(ticket: HashTicket, task: () => Promise<T>): Promise<T> {
     // Over its share: refused before any hashing, and before taking a place in the queue.
     if ((this.#bySource.get(ticket.source) ?? 0) >= this.shares.perSource) throw this.#refusal();
-    if (
-      ticket.priority === 2 &&
-      (this.#byAccount.get(ticket.account) ?? 0) >= this.shares.perAccount
-    )
+    if (ticket.priority > 0 && (this.#byAccount.get(ticket.account) ?? 0) >= this.shares.perAccount)
       throw this.#refusal();
     this.#hold(ticket, 1);
     try {

@@ -35,8 +35,12 @@ export class UserSessionService {
      * priority for clean sources, 503 beyond (fair-hash-queue.ts).
      */
     private readonly hashing: FairHashQueue,
-    /** Where scrypt runs (ScryptThreads in the gateway). */
-    private readonly scrypt: Scrypt,
+    /**
+     * Where scrypt runs for a check of this priority (ScryptThreads in the gateway): addresses
+     * with failures on threads of lowered CPU priority, the others at normal priority, so a
+     * flood's cheap refusals on the HTTP thread cannot starve the owner's hash.
+     */
+    private readonly scryptFor: (priority: HashTicket["priority"]) => Scrypt,
   ) {}
 
   async #hashing<T>(
@@ -71,7 +75,7 @@ export class UserSessionService {
     this.#decoy ??= hashPassword(
       `decoy-${Math.random()}-${Date.now()}`,
       this.scryptCost,
-      this.scrypt,
+      this.scryptFor(2),
     );
     return this.#decoy;
   }
@@ -95,7 +99,11 @@ export class UserSessionService {
     const matches = await this.#hashing(
       ticket,
       async () =>
-        verifyPassword(password, user?.passwordHash ?? (await this.#decoyHash()), this.scrypt),
+        verifyPassword(
+          password,
+          user?.passwordHash ?? (await this.#decoyHash()),
+          this.scryptFor(ticket.priority),
+        ),
       log,
     );
     if (!user || !matches) {
