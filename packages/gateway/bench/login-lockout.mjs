@@ -27,8 +27,6 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "60" },
     addresses: { type: "string", default: "200" },
     store: { type: "string" },
-    // Internal: this file run as the flood's own process.
-    "flood-worker": { type: "string" },
   },
 });
 const seconds = Number(values.seconds);
@@ -141,35 +139,6 @@ async function owner(urls, partner, until, atLeast = 0) {
   return got;
 }
 
-async function flood(urls, partner, until) {
-  const statuses = {};
-  const worker = async (n) => {
-    const agent = agentFor(`127.0.${2 + Math.floor(n / 250)}.${1 + (n % 250)}`);
-    for (let i = 0; !until(); i++) {
-      const url = urls[(n + i) % urls.length];
-      const [status] =
-        i % 2 === 0
-          ? await post(
-              url,
-              "/api/v1/auth/login",
-              { client_id: partner.clientId, client_secret: `ols_guess_${n}_${i}` },
-              agent,
-            )
-          : await post(
-              url,
-              "/v1/auth/login",
-              { email: EMAIL, password: `wrong password ${n} ${i}` },
-              agent,
-            );
-      const key = `${i % 2 === 0 ? "partner" : "user"} ${status}`;
-      statuses[key] = (statuses[key] ?? 0) + 1;
-    }
-    agent.destroy();
-  };
-  await Promise.all(Array.from({ length: addresses }, (_, n) => worker(n)));
-  return statuses;
-}
-
 function summary(list) {
   const ok = list.filter(([s]) => s === 200);
   const others = {};
@@ -184,21 +153,25 @@ function summary(list) {
   };
 }
 
-/** Runs `flood` in a child process at lowered CPU priority; resolves to its statuses. */
+/** The flood (flood-worker.mjs) in a process of its own at nice 10; resolves to its answers. */
 function floodProcess(urls, partner) {
-  const child = spawn(
-    process.execPath,
-    [
-      new URL(import.meta.url).pathname,
-      "--flood-worker",
-      JSON.stringify({ urls, partner }),
-      "--seconds",
-      String(seconds),
-      "--addresses",
-      String(addresses),
+  const plan = {
+    urls,
+    seconds,
+    addresses,
+    prefix: "127.0.2",
+    attempts: [
+      {
+        path: "/api/v1/auth/login",
+        body: { client_id: partner.clientId, client_secret: "ols_guess_{n}_{i}" },
+      },
+      { path: "/v1/auth/login", body: { email: EMAIL, password: "wrong password {n} {i}" } },
     ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
+  };
+  const worker = new URL("./flood-worker.mjs", import.meta.url).pathname;
+  const child = spawn(process.execPath, [worker, JSON.stringify(plan)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   try {
     setPriority(child.pid, 10);
   } catch {}
@@ -206,14 +179,16 @@ function floodProcess(urls, partner) {
   child.stdout.on("data", (chunk) => {
     out += chunk;
   });
-  return new Promise((resolve) => child.once("exit", () => resolve(JSON.parse(out))));
-}
-
-if (values["flood-worker"]) {
-  const { urls, partner } = JSON.parse(values["flood-worker"]);
-  const until = performance.now() + seconds * 1000;
-  process.stdout.write(JSON.stringify(await flood(urls, partner, () => performance.now() > until)));
-  process.exit(0);
+  return new Promise((resolve) =>
+    child.once("exit", () => {
+      const statuses = {};
+      for (const [key, n] of Object.entries(JSON.parse(out))) {
+        const [which, status] = key.split(" ");
+        statuses[`${which === "0" ? "partner" : "user"} ${status}`] = n;
+      }
+      resolve(statuses);
+    }),
+  );
 }
 
 async function runStore(kind) {

@@ -90,6 +90,8 @@ export interface TenantStore {
    * starts again at 1. Returns the new state.
    */
   recordLoginFailure(accountKey: string, at: number, resetBefore: number): Promise<LoginFailures>;
+  /** `recordLoginFailure` for several keys at once, in one statement. */
+  recordLoginFailures(keys: readonly string[], at: number, resetBefore: number): Promise<void>;
   clearLoginFailures(accountKey: string): Promise<void>;
   /**
    * Remembers a successful sign-in under `key` as a count of no failures whose time is `at`

@@ -172,9 +172,7 @@ export class LoginThrottle {
   async failed(keys: ThrottleKeys, proven = false): Promise<void> {
     const at = this.now();
     const counted = proven ? [keys.proven] : [keys.accountAndAddress, keys.address, keys.account];
-    await Promise.all(
-      counted.map((key) => this.store.recordLoginFailure(key, at, at - RESET_AFTER_MS)),
-    );
+    await this.store.recordLoginFailures(counted, at, at - RESET_AFTER_MS);
   }
 
   /**
