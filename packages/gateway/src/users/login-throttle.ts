@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import type { LoginThrottleConfig } from "../config.js";
 import { ApiError } from "../http/errors.js";
+import { BoundedCache } from "../lib/bounded-cache.js";
 import type { Clock } from "../lib/clock.js";
 import type { LoginFailures, TenantStore } from "../store/tenant-store.js";
 
@@ -77,8 +78,22 @@ const WHAT: Record<Bucket, string> = {
   proven: "for this account with its signing key",
 };
 
+/** A lock this instance knows of, so a locked guesser costs no store round trip. */
+interface KnownLock {
+  bucket: Bucket;
+  unlockAt: number;
+}
+
 export class LoginThrottle {
   readonly #free: Record<Bucket, number>;
+  /**
+   * Locks of the account-and-address and address counts this instance set, until they end.
+   * Only a shortcut: the store stays the truth (another instance's locks are read from it),
+   * and a lock is only ever remembered as long as the store's would last.
+   */
+  readonly #known = new BoundedCache<string, KnownLock>(100_000);
+  /** The counts an attempt read before its check, for remembering the lock its failure sets. */
+  readonly #read = new WeakMap<ThrottleKeys, Partial<Record<Bucket, LoginFailures>>>();
 
   constructor(
     private readonly store: TenantStore,
@@ -122,6 +137,13 @@ export class LoginThrottle {
    */
   async assertOpen(keys: ThrottleKeys, proven = false): Promise<SourceStanding> {
     const now = this.now();
+    if (!proven) {
+      // A guesser this instance locked is refused before any store round trip.
+      for (const key of [keys.accountAndAddress, keys.address]) {
+        const lock = this.#known.get(key, now);
+        if (lock && lock.unlockAt > now) this.#refuse(lock.bucket, lock.unlockAt - now);
+      }
+    }
     const [pair, address, account, provenState, success] = await Promise.all(
       [
         keys.accountAndAddress,
@@ -131,6 +153,7 @@ export class LoginThrottle {
         keys.accountAndAddressSuccess,
       ].map((key) => this.store.loginFailures(key)),
     );
+    this.#read.set(keys, { accountAndAddress: pair, address });
     const failed = this.#recent(pair, now) || this.#recent(address, now);
     // A success counts only while no failure from the address came after it: an address
     // that signed in to the account and then guesses is a guessing address.
@@ -157,22 +180,36 @@ export class LoginThrottle {
       if (waitMs > 0 && (longest === undefined || waitMs > longest.waitMs))
         longest = { bucket, waitMs };
     }
-    if (longest !== undefined) {
-      const seconds = Math.ceil(longest.waitMs / 1000);
-      throw new ApiError(
-        "login_throttled",
-        `Too many failed sign-ins ${WHAT[longest.bucket]}; try again in ${seconds} s.`,
-        { retry_after: seconds },
-        { "retry-after": String(seconds) },
-      );
-    }
+    if (longest !== undefined) this.#refuse(longest.bucket, longest.waitMs);
     return { failed, succeededRecently };
+  }
+
+  #refuse(bucket: Bucket, waitMs: number): never {
+    const seconds = Math.ceil(waitMs / 1000);
+    throw new ApiError(
+      "login_throttled",
+      `Too many failed sign-ins ${WHAT[bucket]}; try again in ${seconds} s.`,
+      { retry_after: seconds },
+      { "retry-after": String(seconds) },
+    );
+  }
+
+  /** Remembers the lock a failure sets on a count read before it (at least that lock). */
+  #remember(key: string, bucket: Bucket, before: LoginFailures | undefined, at: number): void {
+    const failures = (this.#recent(before, at) ? (before as LoginFailures).failures : 0) + 1;
+    const unlockAt = at + lockSecondsFor(failures, this.#free[bucket]) * 1000;
+    if (unlockAt > at) this.#known.set(key, { bucket, unlockAt }, unlockAt);
   }
 
   async failed(keys: ThrottleKeys, proven = false): Promise<void> {
     const at = this.now();
     const counted = proven ? [keys.proven] : [keys.accountAndAddress, keys.address, keys.account];
     await this.store.recordLoginFailures(counted, at, at - RESET_AFTER_MS);
+    const read = this.#read.get(keys);
+    if (!proven && read) {
+      this.#remember(keys.accountAndAddress, "accountAndAddress", read.accountAndAddress, at);
+      this.#remember(keys.address, "address", read.address, at);
+    }
   }
 
   /**
@@ -181,6 +218,7 @@ export class LoginThrottle {
    * reset an address's count.
    */
   async succeeded(keys: ThrottleKeys, proven = false): Promise<void> {
+    this.#known.delete(keys.accountAndAddress);
     await Promise.all([
       this.store.clearLoginFailures(keys.accountAndAddress),
       ...(proven ? [this.store.clearLoginFailures(keys.proven)] : []),
