@@ -40,6 +40,14 @@ public class CreateOrder {
         .generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(base64)));
   }
 
+  /** base64(SHA256withRSA(privateKey, text)): the X-SIGNATURE value. */
+  static String sign(PrivateKey privateKey, String text) throws Exception {
+    Signature signer = Signature.getInstance("SHA256withRSA");
+    signer.initSign(privateKey);
+    signer.update(text.getBytes(StandardCharsets.UTF_8));
+    return Base64.getEncoder().encodeToString(signer.sign());
+  }
+
   public static void main(String[] args) throws Exception {
     String baseUrl = env("ORDERLINE_BASE_URL");
     String clientId = env("ORDERLINE_CLIENT_ID");
@@ -49,10 +57,16 @@ public class CreateOrder {
 
     // 1. Log in: client credentials for a 12-hour token. (A JSON library would escape the values;
     //    client ids and secrets are URL-safe characters, so plain concatenation is enough here.)
+    //    The login is signed like an order (client_id|timestamp): it proves the key, so failed
+    //    logins of someone guessing the secret elsewhere never throttle it.
     String credentials = "{\"client_id\":\"" + clientId + "\",\"client_secret\":\"" + clientSecret + "\"}";
+    String loginTimestamp = Long.toString(System.currentTimeMillis() / 1000);
     HttpResponse<String> login = http.send(
         HttpRequest.newBuilder(URI.create(baseUrl + "/api/v1/auth/login"))
             .header("Content-Type", "application/json")
+            .header("X-CLIENT-ID", clientId)
+            .header("X-TIMESTAMP", loginTimestamp)
+            .header("X-SIGNATURE", sign(privateKey, clientId + "|" + loginTimestamp))
             .POST(HttpRequest.BodyPublishers.ofString(credentials))
             .build(),
         HttpResponse.BodyHandlers.ofString());
@@ -74,10 +88,7 @@ public class CreateOrder {
 
     // 3. Version 2 string-to-sign: six lines joined by "\n", no trailing newline.
     String stringToSign = String.join("\n", "v2", clientId, timestamp, method, target, digest);
-    Signature signer = Signature.getInstance("SHA256withRSA");
-    signer.initSign(privateKey);
-    signer.update(stringToSign.getBytes(StandardCharsets.UTF_8));
-    String signature = Base64.getEncoder().encodeToString(signer.sign());
+    String signature = sign(privateKey, stringToSign);
 
     // 4. Send it, with an Idempotency-Key so that a retry after a lost answer cannot create twice.
     HttpResponse<String> response = http.send(

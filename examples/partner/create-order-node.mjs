@@ -16,10 +16,23 @@ const clientId = env("ORDERLINE_CLIENT_ID");
 const clientSecret = env("ORDERLINE_CLIENT_SECRET");
 const privateKey = readFileSync(env("ORDERLINE_PRIVATE_KEY_FILE"), "utf8");
 
-// 1. Log in: client credentials for a 12-hour token.
+// 1. Log in: client credentials for a 12-hour token. The login is signed like an order
+//    (client_id|timestamp): it proves the key, so failed logins of someone guessing the secret
+//    elsewhere never throttle it.
+const loginTimestamp = String(Math.floor(Date.now() / 1000));
+const loginSignature = sign(
+  "sha256",
+  Buffer.from(`${clientId}|${loginTimestamp}`),
+  privateKey,
+).toString("base64");
 const login = await fetch(`${baseUrl}/api/v1/auth/login`, {
   method: "POST",
-  headers: { "content-type": "application/json" },
+  headers: {
+    "content-type": "application/json",
+    "x-client-id": clientId,
+    "x-timestamp": loginTimestamp,
+    "x-signature": loginSignature,
+  },
   body: JSON.stringify({ client_id: clientId, client_secret: clientSecret }),
 });
 const session = await login.json();

@@ -7,9 +7,16 @@ set -eu
 : "${ORDERLINE_CLIENT_SECRET:?set ORDERLINE_CLIENT_SECRET}" "${ORDERLINE_PRIVATE_KEY_FILE:?set ORDERLINE_PRIVATE_KEY_FILE}"
 
 # 1. Log in: client credentials for a 12-hour token. The JSON is built with printf so that the
-#    secret never appears on a command line other processes can read.
+#    secret never appears on a command line other processes can read. The login is signed like
+#    an order (client_id|timestamp): it proves the key, so failed logins of someone guessing
+#    the secret elsewhere never throttle it.
+LOGIN_TIMESTAMP=$(date +%s)
+LOGIN_SIGNATURE=$(printf '%s|%s' "$ORDERLINE_CLIENT_ID" "$LOGIN_TIMESTAMP" \
+  | openssl dgst -sha256 -sign "$ORDERLINE_PRIVATE_KEY_FILE" | openssl base64 -A)
 TOKEN=$(printf '{"client_id":"%s","client_secret":"%s"}' "$ORDERLINE_CLIENT_ID" "$ORDERLINE_CLIENT_SECRET" \
-  | curl -sS -X POST "$ORDERLINE_BASE_URL/api/v1/auth/login" -H 'Content-Type: application/json' --data-binary @- \
+  | curl -sS -X POST "$ORDERLINE_BASE_URL/api/v1/auth/login" -H 'Content-Type: application/json' \
+      -H "X-CLIENT-ID: $ORDERLINE_CLIENT_ID" -H "X-TIMESTAMP: $LOGIN_TIMESTAMP" -H "X-SIGNATURE: $LOGIN_SIGNATURE" \
+      --data-binary @- \
   | sed -n 's/.*"token":"\([^"]*\)".*/\1/p')
 [ -n "$TOKEN" ] || { echo "login failed" >&2; exit 1; }
 

@@ -49,9 +49,17 @@ def sign(text):
     return base64.b64encode(raw).decode("ascii")
 
 
-# 1. Log in: client credentials for a 12-hour token.
+# 1. Log in: client credentials for a 12-hour token. The login is signed like an order
+#    (client_id|timestamp): it proves the key, so failed logins of someone guessing the secret
+#    elsewhere never throttle it.
 credentials = json.dumps({"client_id": CLIENT_ID, "client_secret": CLIENT_SECRET}).encode()
-status, session = call("POST", "/api/v1/auth/login", credentials, {"Content-Type": "application/json"})
+login_timestamp = str(int(time.time()))
+status, session = call("POST", "/api/v1/auth/login", credentials, {
+    "Content-Type": "application/json",
+    "X-CLIENT-ID": CLIENT_ID,
+    "X-TIMESTAMP": login_timestamp,
+    "X-SIGNATURE": sign(CLIENT_ID + "|" + login_timestamp),
+})
 if status != 200:
     sys.exit(f"login failed: {session.get('code')}: {session.get('detail')}")
 

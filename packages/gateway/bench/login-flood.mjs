@@ -12,6 +12,8 @@
 //                      only the hashing bound protects
 //   unbounded hashing  also GATEWAY_HASH_CONCURRENCY=--concurrency, GATEWAY_HASH_QUEUE=10000:
 //                      every sign-in hashes at once (still on the low-priority threads)
+// `--scenario lockout` runs login-lockout.mjs instead: a many-address flood of wrong secrets
+// and passwords against the owner's own sign-ins.
 import { spawn } from "node:child_process";
 import { generateKeyPairSync, randomBytes, sign } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -19,6 +21,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createGateway, createLogger, loadConfig } from "../dist/index.js";
+
+if (process.argv.includes("--scenario")) {
+  await import("./login-lockout.mjs");
+  process.exit(0);
+}
 
 const { values } = parseArgs({
   options: {

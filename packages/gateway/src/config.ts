@@ -103,7 +103,14 @@ export interface GatewayConfig {
   /** Failed logins allowed before the throttle locks (see auth/login-throttle.ts). */
   loginThrottle: LoginThrottleConfig;
   /** Password hashing (scrypt) in flight and waiting at once; beyond both, logins get 503. */
-  hashing: { concurrency: number; queue: number };
+  hashing: {
+    concurrency: number;
+    queue: number;
+    /** Hashing threads beyond `concurrency` kept for addresses without failures. */
+    reserved: number;
+    perSource: number;
+    perAccount: number;
+  };
   /** Webhook delivery (webhooks/): where to, how long to retry, when to give up on an endpoint. */
   webhooks: WebhooksConfig;
 }
@@ -426,6 +433,10 @@ export function loadConfig(
     hashing: {
       concurrency: s.GATEWAY_HASH_CONCURRENCY ?? defaultHashConcurrency(env),
       queue: s.GATEWAY_HASH_QUEUE,
+      // Shares of the hashing capacity (users/fair-hash-queue.ts).
+      reserved: s.GATEWAY_HASH_RESERVED,
+      perSource: s.GATEWAY_HASH_PER_SOURCE,
+      perAccount: s.GATEWAY_HASH_PER_ACCOUNT,
     },
     webhooks,
     ...overrides,

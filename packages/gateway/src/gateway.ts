@@ -1,8 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { SignedRequestAuthenticator } from "./auth/authenticate.js";
+import { verifyLoginProof } from "./auth/login-proof.js";
 import { PartnerDirectory } from "./auth/partner-directory.js";
 import { PartnerAdmin } from "./auth/partners.js";
+import { ReplayGuard } from "./auth/replay-guard.js";
 import { authRoutes } from "./auth/routes.js";
 import { SessionService } from "./auth/sessions.js";
 import { SigningKeyRing } from "./auth/signing-keys.js";
@@ -15,7 +17,6 @@ import { healthRoutes } from "./http/health.js";
 import { createLogger } from "./http/logger.js";
 import { ClientRateLimiter, createRateCounter } from "./http/rate-limit.js";
 import { Readiness } from "./http/readiness.js";
-import { BoundedConcurrency } from "./lib/bounded-concurrency.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { deriveMasterKeys, loadOrCreateMasterKey } from "./lib/master-key.js";
 import { orderRoutes } from "./orders/routes.js";
@@ -30,6 +31,7 @@ import { TenantAdmin } from "./tenant/tenants.js";
 import { VocabularyService } from "./tenant/vocabulary.js";
 import { UserAdmin } from "./users/accounts.js";
 import { UserAuthenticator } from "./users/authenticate.js";
+import { FairHashQueue } from "./users/fair-hash-queue.js";
 import { LoginThrottle } from "./users/login-throttle.js";
 import { profileRoutes, userAuthRoutes } from "./users/routes.js";
 import { ScryptThreads } from "./users/scrypt-threads.js";
@@ -67,7 +69,7 @@ export interface Gateway {
   /** Delivers webhooks while the app listens (started by listen, stopped by close). */
   webhookWorker: WebhookWorker;
   /** Every password check of this process (user sign-in) runs through this. */
-  hashing: BoundedConcurrency;
+  hashing: FairHashQueue;
   /** `/ready`'s answer while the process is up; `leave()` starts the drain's first phase. */
   readiness: Readiness;
   close(): Promise<void>;
@@ -153,15 +155,29 @@ async function wireGateway(
   const tokens = new TokenService(signingKeys, config.jwt, now);
   const throttle = new LoginThrottle(store.tenants, master.secretPepper, now, config.loginThrottle);
   const sessions = new SessionService(store, tokens, master.secretPepper, now, throttle, directory);
-  const authenticator = new SignedRequestAuthenticator(tokens, directory, config.signature, now);
+  const authenticator = new SignedRequestAuthenticator(
+    tokens,
+    directory,
+    config.signature,
+    now,
+    new ReplayGuard(store.tenants, config.signature.maxSkewSeconds),
+  );
   const orders = new OrderService(store, now);
   const userTokens = new UserTokens(
     signingKeys,
     { ...config.jwt, audience: config.users.audience },
     now,
   );
-  const hashing = new BoundedConcurrency(config.hashing.concurrency, config.hashing.queue);
-  const scryptThreads = new ScryptThreads(config.hashing.concurrency);
+  const hashing = new FairHashQueue({
+    concurrency: config.hashing.concurrency,
+    maxQueue: config.hashing.queue,
+    reserved: config.hashing.reserved,
+    perSource: config.hashing.perSource,
+    perAccount: config.hashing.perAccount,
+  });
+  // Flood hashes (addresses with failures) at nice 10; the others at normal priority.
+  const lowPriorityThreads = new ScryptThreads(config.hashing.concurrency);
+  const scryptThreads = new ScryptThreads(config.hashing.concurrency + config.hashing.reserved, 0);
   const userSessions = new UserSessionService(
     store.tenants,
     userTokens,
@@ -169,7 +185,7 @@ async function wireGateway(
     config.users.scryptCost,
     now,
     hashing,
-    scryptThreads.scrypt,
+    (priority) => (priority < 2 ? scryptThreads.scrypt : lowPriorityThreads.scrypt),
   );
   const userAuthenticator = new UserAuthenticator(userTokens, store.tenants);
   const logger = options.logger ?? createLogger(config.logLevel);
@@ -206,6 +222,8 @@ async function wireGateway(
         signingKeys,
         rateLimiter,
         jwksMaxAgeSeconds: config.jwksMaxAgeSeconds,
+        proveLogin: (headers, clientId) =>
+          verifyLoginProof(headers, clientId, directory, config.signature.maxSkewSeconds, now),
       });
       await instance.register(orderRoutes, { orders, authenticator, rateLimiter });
       // The tenant API (/v1/…): tenant users, with user tokens.
@@ -247,7 +265,7 @@ async function wireGateway(
       await app.close();
       await purge.stop();
       await rateLimiter.close();
-      await scryptThreads.close();
+      await Promise.all([scryptThreads.close(), lowPriorityThreads.close()]);
       if (!options.store) await store.close();
     },
   };

@@ -4,7 +4,7 @@ import { verifyCompactJws } from "../src/auth/jws.js";
 import { parseDuration } from "../src/cli/options.js";
 import { defaultHashConcurrency, loadConfig, trustProxyFrom } from "../src/config.js";
 import { addressBucket } from "../src/http/source-address.js";
-import { BoundedConcurrency, QueueFull } from "../src/lib/bounded-concurrency.js";
+import { FairHashQueue, QueueFull } from "../src/users/fair-hash-queue.js";
 import { lockSecondsFor } from "../src/users/login-throttle.js";
 import { hashPassword, verifyPassword } from "../src/users/passwords.js";
 import { ScryptThreads } from "../src/users/scrypt-threads.js";
@@ -21,55 +21,160 @@ describe("addressBucket", () => {
   });
 });
 
-describe("BoundedConcurrency", () => {
-  it("runs at most `concurrency` tasks, queues `maxQueue` in order, refuses the rest", async () => {
-    const limiter = new BoundedConcurrency(2, 1);
-    const order: string[] = [];
-    const gates: (() => void)[] = [];
-    const task = (name: string) => () =>
-      new Promise<string>((resolve) => {
-        order.push(`start ${name}`);
-        gates.push(() => resolve(name));
-      });
-    const a = limiter.run(task("a"));
-    const b = limiter.run(task("b"));
-    const c = limiter.run(task("c"));
+const SHARES = { concurrency: 2, reserved: 0, maxQueue: 1, perSource: 8, perAccount: 8 };
+const ticket = (source: string, priority: 0 | 1 | 2 = 1, account = "acct") => ({
+  source,
+  account,
+  priority,
+});
+
+/** A task that starts, records that, and ends when its gate opens. */
+function gatedTasks() {
+  const order: string[] = [];
+  const gates = new Map<string, () => void>();
+  const task = (name: string) => () =>
+    new Promise<string>((resolve) => {
+      order.push(name);
+      gates.set(name, () => resolve(name));
+    });
+  return { order, task, open: (name: string) => gates.get(name)?.() };
+}
+
+describe("FairHashQueue", () => {
+  it("runs at most `concurrency` checks, queues `maxQueue`, refuses the rest", async () => {
+    const queue = new FairHashQueue(SHARES);
+    const { order, task, open } = gatedTasks();
+    const a = queue.run(ticket("s1"), task("a"));
+    const b = queue.run(ticket("s2"), task("b"));
+    const c = queue.run(ticket("s3"), task("c"));
     await Promise.resolve();
-    expect([limiter.active, limiter.queued]).toEqual([2, 1]);
-    await expect(limiter.run(task("d"))).rejects.toBeInstanceOf(QueueFull);
-    expect(order).toEqual(["start a", "start b"]);
-    gates[0]?.();
+    expect([queue.active, queue.queued]).toEqual([2, 1]);
+    await expect(queue.run(ticket("s4"), task("d"))).rejects.toBeInstanceOf(QueueFull);
+    expect(order).toEqual(["a", "b"]);
+    open("a");
     expect(await a).toBe("a");
     await new Promise((r) => setImmediate(r));
-    expect(order).toEqual(["start a", "start b", "start c"]);
-    gates[1]?.();
-    gates[2]?.();
+    expect(order).toEqual(["a", "b", "c"]);
+    open("b");
+    open("c");
     expect([await b, await c]).toEqual(["b", "c"]);
-    expect([limiter.active, limiter.queued]).toEqual([0, 0]);
+    expect([queue.active, queue.queued]).toEqual([0, 0]);
   });
 
-  it("frees the slot when a task fails, and estimates the wait from past durations", async () => {
+  it("refuses a source over its share, and an account over its share from addresses not known to it, before running", async () => {
+    const queue = new FairHashQueue({
+      ...SHARES,
+      concurrency: 1,
+      maxQueue: 8,
+      perSource: 1,
+      perAccount: 2,
+    });
+    const { order, task, open } = gatedTasks();
+    const held = queue.run(ticket("flood-1", 2, "victim"), task("f1"));
+    await expect(queue.run(ticket("flood-1", 2, "victim"), task("again"))).rejects.toBeInstanceOf(
+      QueueFull,
+    );
+    const second = queue.run(ticket("flood-2", 2, "victim"), task("f2"));
+    await expect(queue.run(ticket("flood-3", 2, "victim"), task("f3"))).rejects.toBeInstanceOf(
+      QueueFull,
+    );
+    // A clean address is held to the account's share too; one that signed in to it lately is not.
+    await expect(queue.run(ticket("new", 1, "victim"), task("new"))).rejects.toBeInstanceOf(
+      QueueFull,
+    );
+    const clean = queue.run(ticket("clean", 0, "victim"), task("clean"));
+    expect(queue.queued).toBe(2);
+    expect(order).toEqual(["f1"]);
+    open("f1");
+    await held;
+    await new Promise((r) => setImmediate(r));
+    // The known address's check starts before the failing one queued earlier.
+    expect(order).toEqual(["f1", "clean"]);
+    open("clean");
+    await clean;
+    await new Promise((r) => setImmediate(r));
+    open("f2");
+    await second;
+    expect([queue.active, queue.queued]).toEqual([0, 0]);
+  });
+
+  it("pushes the newest waiting check of the worst priority out for a better one", async () => {
+    const queue = new FairHashQueue({ ...SHARES, concurrency: 1, maxQueue: 2 });
+    const { order, task, open } = gatedTasks();
+    const running = queue.run(ticket("f0", 2), task("f0"));
+    const older = queue.run(ticket("f1", 2), task("f1"));
+    const newer = queue.run(ticket("f2", 2), task("f2"));
+    // Same priority as everything waiting: refused, nobody pushed out.
+    await expect(queue.run(ticket("f3", 2), task("f3"))).rejects.toBeInstanceOf(QueueFull);
+    const signedInBefore = queue.run(ticket("known", 0), task("known"));
+    await expect(newer).rejects.toBeInstanceOf(QueueFull);
+    const clean = queue.run(ticket("clean", 1), task("clean"));
+    await expect(older).rejects.toBeInstanceOf(QueueFull);
+    open("f0");
+    await running;
+    await new Promise((r) => setImmediate(r));
+    open("known");
+    await signedInBefore;
+    await new Promise((r) => setImmediate(r));
+    open("clean");
+    await clean;
+    expect(order).toEqual(["f0", "known", "clean"]);
+    expect([queue.active, queue.queued]).toEqual([0, 0]);
+  });
+
+  it("frees the slot and the shares when a check fails, and estimates the wait from past durations", async () => {
     let now = 0;
-    const limiter = new BoundedConcurrency(1, 0, () => now);
+    const queue = new FairHashQueue(
+      { concurrency: 1, reserved: 0, maxQueue: 0, perSource: 1, perAccount: 1 },
+      () => now,
+    );
     await expect(
-      limiter.run(async () => {
+      queue.run(ticket("s", 2), async () => {
         now += 3000;
         throw new Error("boom");
       }),
     ).rejects.toThrow("boom");
-    expect(limiter.active).toBe(0);
+    expect(queue.active).toBe(0);
     let release = () => {};
-    const held = limiter.run(() => new Promise<void>((r) => (release = r)));
-    const refused = await limiter.run(async () => {}).catch((e: unknown) => e);
+    const held = queue.run(ticket("s", 2), () => new Promise<void>((r) => (release = r)));
+    const refused = await queue.run(ticket("t"), async () => {}).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(QueueFull);
     expect((refused as QueueFull).retryAfterSeconds).toBe(3);
     release();
     await held;
   });
 
-  it("refuses a nonsensical size", () => {
-    expect(() => new BoundedConcurrency(0, 1)).toThrow("concurrency");
-    expect(() => new BoundedConcurrency(1, -1)).toThrow("maxQueue");
+  it("keeps the reserved threads for addresses that signed in lately", async () => {
+    const queue = new FairHashQueue({ ...SHARES, concurrency: 1, reserved: 1, maxQueue: 4 });
+    const { order, task, open } = gatedTasks();
+    const flood = [queue.run(ticket("f1", 2), task("f1")), queue.run(ticket("f2", 2), task("f2"))];
+    await Promise.resolve();
+    // One flood check runs, the other waits: the reserved thread is not for it, nor for a
+    // clean address new to the account.
+    expect([queue.active, queue.queued]).toEqual([1, 1]);
+    const fresh = queue.run(ticket("fresh", 1), task("fresh"));
+    const owner = queue.run(ticket("owner", 0), task("owner"));
+    await Promise.resolve();
+    expect(order).toEqual(["f1", "owner"]);
+    open("owner");
+    await owner;
+    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual(["f1", "owner"]);
+    open("f1");
+    await flood[0];
+    await new Promise((r) => setImmediate(r));
+    open("fresh");
+    await fresh;
+    await new Promise((r) => setImmediate(r));
+    open("f2");
+    await flood[1];
+    expect(order).toEqual(["f1", "owner", "fresh", "f2"]);
+  });
+
+  it("refuses nonsensical shares", () => {
+    expect(() => new FairHashQueue({ ...SHARES, concurrency: 0 })).toThrow("concurrency");
+    expect(() => new FairHashQueue({ ...SHARES, maxQueue: -1 })).toThrow("maxQueue");
+    expect(() => new FairHashQueue({ ...SHARES, perSource: 0 })).toThrow("perSource");
   });
 });
 
@@ -80,11 +185,21 @@ describe("configuration of the login limits", () => {
     expect(defaultHashConcurrency({ UV_THREADPOOL_SIZE: "2" }, 16)).toBe(1);
     expect(defaultHashConcurrency({}, 2)).toBe(1);
     expect(defaultHashConcurrency({}, 1)).toBe(1);
-    expect(loadConfig({}).hashing).toEqual({ concurrency: defaultHashConcurrency({}), queue: 16 });
-    expect(loadConfig({ GATEWAY_HASH_CONCURRENCY: "3", GATEWAY_HASH_QUEUE: "0" }).hashing).toEqual({
-      concurrency: 3,
-      queue: 0,
+    expect(loadConfig({}).hashing).toEqual({
+      concurrency: defaultHashConcurrency({}),
+      queue: 16,
+      reserved: 1,
+      perSource: 2,
+      perAccount: 2,
     });
+    expect(
+      loadConfig({
+        GATEWAY_HASH_CONCURRENCY: "3",
+        GATEWAY_HASH_QUEUE: "0",
+        GATEWAY_HASH_PER_SOURCE: "4",
+        GATEWAY_HASH_PER_ACCOUNT: "0",
+      }).hashing,
+    ).toEqual({ concurrency: 3, queue: 0, reserved: 1, perSource: 4, perAccount: 1 });
     for (const bad of ["0", "65"])
       expect(() => loadConfig({ GATEWAY_HASH_CONCURRENCY: bad })).toThrow(
         "an integer from 1 to 64",

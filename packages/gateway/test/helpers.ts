@@ -11,6 +11,9 @@ import { freshDatabaseUrl, type StoreKind } from "./support/stores.js";
 
 export const T0 = Date.UTC(2026, 0, 15, 9, 0, 0);
 
+/** How often each X-TIMESTAMP was signed since the last fresh store (distinctTimestamp). */
+const timestampUses = new Map<string, number>();
+
 /** A clock tests move by hand instead of sleeping. */
 export class FakeClock {
   constructor(public ms = T0) {}
@@ -68,6 +71,8 @@ export async function startGateway(
   options: TestGatewayOptions = {},
 ): Promise<Gateway & { dir: string }> {
   const dir = options.dir ?? tempDir().dir;
+  // A fresh store has seen no request yet: timestamps start over (distinctTimestamp).
+  if (!options.config?.databaseUrl) timestampUses.clear();
   const config = loadConfig(
     { GATEWAY_MASTER_KEY: undefined },
     {
@@ -138,12 +143,26 @@ export function signatureOf(privateKey: KeyObject, clientId: string, timestamp: 
   return sign("sha256", Buffer.from(`${clientId}|${timestamp}`), privateKey).toString("base64");
 }
 
+/**
+ * `timestamp` as given the first time; a Unix-seconds timestamp given again comes back in the
+ * millisecond form, one millisecond later per use. As the SDK signs, no two requests of a test
+ * share an X-TIMESTAMP: two identical requests signed in the same second would otherwise be
+ * one request sent twice, which the gateway refuses as a replay (request_replayed).
+ */
+export function distinctTimestamp(timestamp: string): string {
+  const uses = timestampUses.get(timestamp) ?? 0;
+  timestampUses.set(timestamp, uses + 1);
+  if (uses === 0 || !/^\d{1,11}$/.test(timestamp)) return timestamp;
+  return String(Number(timestamp) * 1000 + Math.min(uses, 999));
+}
+
 export function signedHeaders(
   partner: TestPartner,
   token: string,
-  timestamp: string,
+  given: string,
   privateKey: KeyObject = partner.keys.privateKey,
 ): Record<string, string> {
+  const timestamp = distinctTimestamp(given);
   return {
     authorization: `Bearer ${token}`,
     "x-client-id": partner.clientId,

@@ -177,4 +177,14 @@ describe.runIf(onPostgres)("two gateway instances on one PostgreSQL database", (
       5000,
     );
   });
+
+  it("refuses on B the exact replay of a create A accepted", async () => {
+    const partner = newPartner("Replays");
+    const token = await loginOver(a.url, partner);
+    const headers = signedOver(partner, token);
+    expect((await post(a.url, "/api/v1/sales-orders", order(), headers)).status).toBe(201);
+    const replayed = await post(b.url, "/api/v1/sales-orders", order(), headers);
+    expect(replayed.status).toBe(409);
+    expect(replayed.body.code).toBe("request_replayed");
+  });
 });

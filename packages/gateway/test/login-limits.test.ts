@@ -1,7 +1,18 @@
+import { spawn } from "node:child_process";
+import { setPriority } from "node:os";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import type { GatewayConfig } from "../src/config.js";
 import type { Gateway } from "../src/gateway.js";
-import { createPartner, FakeClock, startGateway, type TestPartner } from "./helpers.js";
+import {
+  createPartner,
+  distinctTimestamp,
+  FakeClock,
+  sharedRsaKeys,
+  signatureOf,
+  startGateway,
+  type TestPartner,
+} from "./helpers.js";
 import { type HttpAnswer, httpRequest } from "./support/http.js";
 import { storeKinds } from "./support/stores.js";
 import { createTenant, PASSWORD, TEST_USERS_CONFIG } from "./support/tenants.js";
@@ -32,6 +43,20 @@ const partnerLogin = (partner: TestPartner, from: string, secret = partner.clien
     from,
     body: { client_id: partner.clientId, client_secret: secret },
   });
+
+/** A login signed with the partner's key: the seed's headers over client_id|X-TIMESTAMP. */
+const signedLogin = (partner: TestPartner, from: string, secret = partner.clientSecret) => {
+  const timestamp = distinctTimestamp(String(clock.seconds));
+  return httpRequest(base, "POST", "/api/v1/auth/login", {
+    from,
+    headers: {
+      "x-client-id": partner.clientId,
+      "x-timestamp": timestamp,
+      "x-signature": signatureOf(partner.keys.privateKey, partner.clientId, timestamp),
+    },
+    body: { client_id: partner.clientId, client_secret: secret },
+  });
+};
 
 const userLogin = (email: string, from: string, password = PASSWORD, headers = {}) =>
   httpRequest(base, "POST", "/v1/auth/login", { from, headers, body: { email, password } });
@@ -106,17 +131,134 @@ describe.each(storeKinds)("login limits by source address (%s store)", (kind) =>
     expect((await partnerLogin(partner, PARTNER_HOST)).status).toBe(200);
   });
 
-  it("keeps an account-wide ceiling for guesses spread over many addresses", async () => {
+  it("slows only addresses with failures at the account ceiling, never a clean one or one that signed in since", async () => {
     await start(kind, {
       loginThrottle: { perAccountAndAddress: 5, perAddress: 50, perAccount: 6 },
     });
     const partner = await createPartner(gw);
-    for (let host = 10; host < 16; host++)
+    const tenant = await createTenant(gw, "Ceiling");
+    // One address failed once, then signed in: its failure is older than its success.
+    const RETURNING = "127.0.0.30";
+    expect((await partnerLogin(partner, RETURNING, "ols_typo")).status).toBe(401);
+    expect((await partnerLogin(partner, RETURNING)).status).toBe(200);
+    expect((await userLogin(tenant.member.email, RETURNING, "a typo password")).status).toBe(401);
+    expect((await userLogin(tenant.member.email, RETURNING)).status).toBe(200);
+    for (let host = 10; host < 16; host++) {
       expect((await partnerLogin(partner, `127.0.0.${host}`, "ols_wrong")).status).toBe(401);
-    expectThrottled(await partnerLogin(partner, PARTNER_HOST), "for this account;");
-    // A lock runs out: 2 s after the last failure the partner gets in.
-    clock.advanceSeconds(2);
-    expect((await partnerLogin(partner, PARTNER_HOST)).status).toBe(200);
+      expect(
+        (await userLogin(tenant.member.email, `127.0.0.${host}`, "wrong password")).status,
+      ).toBe(401);
+    }
+    // The ceiling is reached: it slows the addresses that failed, even with the right secret…
+    expectThrottled(
+      await partnerLogin(partner, "127.0.0.10"),
+      "for this account from addresses with failed sign-ins",
+    );
+    expectThrottled(
+      await userLogin(tenant.member.email, "127.0.0.11"),
+      "for this account from addresses with failed sign-ins",
+    );
+    // …and never an address without failures, nor one that signed in since its last failure.
+    for (const from of [PARTNER_HOST, RETURNING]) {
+      expect((await partnerLogin(partner, from)).status, from).toBe(200);
+      expect((await userLogin(tenant.member.email, from)).status, from).toBe(200);
+    }
+    // A lock runs out: 4 s after the seventh failure the failing address gets in.
+    clock.advanceSeconds(4);
+    expect((await partnerLogin(partner, "127.0.0.10")).status).toBe(200);
+  });
+
+  it("keeps the counts in the store: an address locked on one instance is locked on another", async () => {
+    await start(kind);
+    const partner = await createPartner(gw);
+    const second = await startGateway({
+      dir: gw.dir,
+      clock,
+      config: { databaseUrl: gw.config.databaseUrl, users: TEST_USERS_CONFIG },
+    });
+    const secondBase = await second.app.listen({ port: 0, host: "127.0.0.1" });
+    try {
+      for (let i = 0; i < 5; i++)
+        expect((await partnerLogin(partner, ATTACKER, `ols_guess_${i}`)).status).toBe(401);
+      const there = await httpRequest(secondBase, "POST", "/api/v1/auth/login", {
+        from: ATTACKER,
+        body: { client_id: partner.clientId, client_secret: partner.clientSecret },
+      });
+      expectThrottled(there, "for this account from your address");
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("never throttles a login signed with the partner's key for unsigned failures; signed failures count apart", async () => {
+    await start(kind, {
+      loginThrottle: { perAccountAndAddress: 5, perAddress: 50, perAccount: 6 },
+    });
+    const partner = await createPartner(gw);
+    // Unsigned guessing from the partner's own address and from others: every count is locked.
+    for (let i = 0; i < 8; i++)
+      expect([401, 429]).toContain(
+        (await partnerLogin(partner, PARTNER_HOST, `ols_guess_${i}`)).status,
+      );
+    for (let host = 10; host < 16; host++)
+      await partnerLogin(partner, `127.0.0.${host}`, "ols_wrong");
+    expectThrottled(await partnerLogin(partner, PARTNER_HOST), "Too many failed sign-ins");
+    // Signed, the right secret gets in at once, from that address and from a guessing one.
+    expect((await signedLogin(partner, PARTNER_HOST)).status).toBe(200);
+    expect((await signedLogin(partner, "127.0.0.10")).status).toBe(200);
+    // Signed failures (the key, but a wrong secret) have a count of their own.
+    for (let i = 0; i < 5; i++)
+      expect((await signedLogin(partner, PARTNER_HOST, `ols_signed_guess_${i}`)).status).toBe(401);
+    expectThrottled(
+      await signedLogin(partner, "127.0.0.40"),
+      "for this account with its signing key",
+    );
+    // …which never touches unsigned logins from a clean address.
+    expect((await partnerLogin(partner, "127.0.0.41")).status).toBe(200);
+  });
+
+  it("refuses a signed login whose signature fails before looking at the secret, counting no failure", async () => {
+    await start(kind);
+    const partner = await createPartner(gw);
+    const timestamp = String(clock.seconds);
+    const bad = [
+      {
+        "x-signature": signatureOf(
+          sharedRsaKeys().privateKey,
+          partner.clientId,
+          `${clock.seconds - 1}`,
+        ),
+      },
+      { "x-timestamp": String(clock.seconds - 3600) },
+      { "x-client-id": "olc_000000000000000000000000" },
+      { "x-signature": undefined },
+    ];
+    const codes: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const variant = bad[i % bad.length] as Record<string, string | undefined>;
+      const headers = Object.fromEntries(
+        Object.entries({
+          "x-client-id": partner.clientId,
+          "x-timestamp": timestamp,
+          "x-signature": signatureOf(partner.keys.privateKey, partner.clientId, timestamp),
+          ...variant,
+        }).filter(([, v]) => v !== undefined),
+      ) as Record<string, string>;
+      const answer = await httpRequest(base, "POST", "/api/v1/auth/login", {
+        from: ATTACKER,
+        headers,
+        body: { client_id: partner.clientId, client_secret: partner.clientSecret },
+      });
+      expect(answer.status).toBe(401);
+      codes.push(answer.body.code as string);
+    }
+    expect(new Set(codes)).toEqual(
+      new Set(["signature_invalid", "timestamp_too_old", "client_id_mismatch", "header_missing"]),
+    );
+    // Six refusals and no failure counted: the address still gets its five free failures.
+    for (let i = 0; i < 5; i++)
+      expect((await partnerLogin(partner, ATTACKER, `ols_guess_${i}`)).status).toBe(401);
+    expect((await partnerLogin(partner, ATTACKER)).status).toBe(429);
   });
 
   it("limits sign-in attempts per address, right or wrong, on both APIs", async () => {
@@ -142,7 +284,9 @@ describe.each(storeKinds)("login limits by source address (%s store)", (kind) =>
   });
 
   it("answers 503 login_busy with Retry-After when password hashing is saturated, and loses nothing", async () => {
-    await start(kind, { hashing: { concurrency: 1, queue: 1 } });
+    await start(kind, {
+      hashing: { concurrency: 1, reserved: 0, queue: 1, perSource: 2, perAccount: 2 },
+    });
     const tenant = await createTenant(gw, "Busy");
     // Hold the one hashing slot and the one queue place, as a flood of sign-ins would.
     const saturate = () => {
@@ -150,7 +294,9 @@ describe.each(storeKinds)("login limits by source address (%s store)", (kind) =>
       const gate = new Promise<void>((resolve) => {
         release = resolve;
       });
-      const held = [gw.hashing.run(() => gate), gw.hashing.run(() => gate)];
+      const held = [1, 2].map((i) =>
+        gw.hashing.run({ source: `flood-${i}`, account: "x", priority: 0 }, () => gate),
+      );
       expect([gw.hashing.active, gw.hashing.queued]).toEqual([1, 1]);
       return () => {
         release();
@@ -174,6 +320,125 @@ describe.each(storeKinds)("login limits by source address (%s store)", (kind) =>
     const releaseAgain = saturate();
     expect((await partnerLogin(partner, PARTNER_HOST)).status).toBe(200);
     await releaseAgain();
+  });
+});
+
+const quantile = (list: number[], q: number) =>
+  [...list].sort((x, y) => x - y)[Math.max(0, Math.ceil(q * list.length) - 1)] as number;
+
+const FLOOD_WORKER = fileURLToPath(new URL("../bench/flood-worker.mjs", import.meta.url));
+
+/**
+ * A flood from `addresses` addresses (127.0.3.x), each sending `attempts` in turn, one at a time,
+ * for `seconds`, from a process of its own at nice 10 (bench/flood-worker.mjs): the attacker's
+ * CPU is not the gateway's. Resolves to the count of each status, all attempts together.
+ */
+function floodFrom(
+  addresses: number,
+  seconds: number,
+  attempts: { path: string; body: Record<string, string> }[],
+): Promise<Record<number, number>> {
+  const plan = { urls: [base], seconds, addresses, prefix: "127.0.3", attempts };
+  const child = spawn(process.execPath, [FLOOD_WORKER, JSON.stringify(plan)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  if (child.pid !== undefined) setPriority(child.pid, 10);
+  let out = "";
+  child.stdout.on("data", (chunk) => {
+    out += chunk;
+  });
+  return new Promise((resolve) =>
+    child.once("exit", () => {
+      const statuses: Record<number, number> = {};
+      for (const [key, n] of Object.entries(JSON.parse(out) as Record<string, number>)) {
+        const status = Number(key.split(" ")[1]);
+        statuses[status] = (statuses[status] ?? 0) + n;
+      }
+      resolve(statuses);
+    }),
+  );
+}
+
+/** The owner's right sign-ins from its own address every `everyMs` until `until`: [status, ms]. */
+async function ownerLogins(until: () => boolean, login: () => Promise<HttpAnswer>, everyMs = 250) {
+  const got: [number, number][] = [];
+  while (!until()) {
+    const started = performance.now();
+    got.push([(await login()).status, performance.now() - started]);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  return got;
+}
+
+// A smaller flood than the bench's 200 addresses (bench/login-lockout.mjs), bounded in time.
+describe.each(storeKinds)("a flood from many addresses (%s store)", (kind) => {
+  const OWNER = "127.0.1.1";
+
+  it("refuses no correct partner login from a clean address, each within 1 s", async () => {
+    await start(kind);
+    const partner = await createPartner(gw);
+    const floodEnds = performance.now() + 4000;
+    const over = () => performance.now() > floodEnds;
+    const [statuses, owner] = await Promise.all([
+      floodFrom(30, 4, [
+        {
+          path: "/api/v1/auth/login",
+          body: { client_id: partner.clientId, client_secret: "ols_guess_{n}_{i}" },
+        },
+      ]),
+      ownerLogins(over, () => partnerLogin(partner, OWNER)),
+    ]);
+    expect(statuses[401]).toBeGreaterThan(30);
+    expect(owner.length).toBeGreaterThan(2);
+    expect(owner.map(([status]) => status)).toEqual(owner.map(() => 200));
+    expect(
+      quantile(
+        owner.map(([, ms]) => ms),
+        0.95,
+      ),
+    ).toBeLessThan(1000);
+  });
+
+  it("refuses no correct user sign-in from the owner's address, p95 within 1 s of the no-flood median", async () => {
+    await start(kind, {
+      users: { ...TEST_USERS_CONFIG, scryptCost: 2 ** 14 },
+      hashing: { concurrency: 1, reserved: 1, queue: 4, perSource: 2, perAccount: 2 },
+    });
+    const tenant = await createTenant(gw, "Flooded");
+    const email = tenant.member.email;
+    const quietEnds = performance.now() + 2000;
+    const quiet = await ownerLogins(
+      () => performance.now() > quietEnds,
+      () => userLogin(email, OWNER),
+    );
+    const floodEnds = performance.now() + 5000;
+    const over = () => performance.now() > floodEnds;
+    const [statuses, owner] = await Promise.all([
+      // Wrong passwords for the owner's email and for others', which keep the hashing busy.
+      floodFrom(20, 5, [
+        { path: "/v1/auth/login", body: { email, password: "wrong password {n} {i}" } },
+        {
+          path: "/v1/auth/login",
+          body: { email: "nobody-{n}-{i}@flood.example", password: "wrong password {i}" },
+        },
+      ]),
+      ownerLogins(over, () => userLogin(email, OWNER)),
+    ]);
+    // The flood was answered, some of it hashed, much of it refused before hashing.
+    expect(statuses[401]).toBeGreaterThan(0);
+    expect((statuses[503] ?? 0) + (statuses[429] ?? 0)).toBeGreaterThan(0);
+    expect(owner.length).toBeGreaterThan(2);
+    expect(owner.map(([status]) => status)).toEqual(owner.map(() => 200));
+    const quietMedian = quantile(
+      quiet.map(([, ms]) => ms),
+      0.5,
+    );
+    expect(
+      quantile(
+        owner.map(([, ms]) => ms),
+        0.95,
+      ),
+    ).toBeLessThan(quietMedian + 1000);
   });
 });
 

@@ -136,12 +136,13 @@ describe.each(storeKinds)("retention (%s store)", (kind) => {
         ),
       );
     // A failed sign-in counts for its email, its source address, and both (the address's count
-    // is one row, restarted by the second failure).
+    // is one row, restarted by the second failure); a success marks its account and address
+    // (one row for the partner, one for the user, each moved to the latest success).
     expect(await counts()).toEqual({
       token_refreshes: 2,
       user_token_refreshes: 2,
       idempotency_keys: 1,
-      login_failures: 5,
+      login_failures: 7,
     });
 
     // 7 days less an hour after the order: the old refresh records and failures are past
@@ -157,12 +158,14 @@ describe.each(storeKinds)("retention (%s store)", (kind) => {
       webhook_attempts: 0,
       webhook_deliveries: 0,
       order_events: 0,
+      // The create's replay nonce, past its timestamp window.
+      request_nonces: 1,
     });
     expect(await counts()).toEqual({
       token_refreshes: 1,
       user_token_refreshes: 1,
       idempotency_keys: 1,
-      login_failures: 3,
+      login_failures: 5,
     });
     const retry = await createOrder("order-k1");
     expect(retry.status).toBe(201);
@@ -347,6 +350,7 @@ describe("the purge schedule", () => {
               webhook_attempts: 0,
               webhook_deliveries: 0,
               order_events: 0,
+              request_nonces: 0,
             },
           },
           message: "expired bookkeeping rows deleted",

@@ -59,6 +59,12 @@ describe("webhook sender: where deliveries may go", () => {
       {},
     );
     expect(mixed.error).toMatch(/10\.1\.2\.3 is a private address/);
+    // An AAAA answer carrying a loopback or metadata IPv4 address is refused like the IPv4 one.
+    for (const address of ["::7f00:1", "::ffff:7f00:1", "::a9fe:a9fe"]) {
+      const carried = await sender({ resolve: dnsAnswering(address) }).post(url, BODY, {});
+      expect(carried.ok, address).toBe(false);
+      expect(carried.error, address).toMatch(/refused: .* is a (loopback|linkLocal) address/);
+    }
     expect(r.received).toHaveLength(0);
 
     const allowed = await sender({
@@ -91,6 +97,24 @@ describe("webhook sender: where deliveries may go", () => {
     expect(urlRefusal("http://10.0.0.1/x", "all")).toBeUndefined();
     expect(urlRefusal("http://[fd00::1]/x", "none")).toMatch(/uniqueLocal/);
     expect(urlRefusal("http://[::ffff:10.0.0.1]/x", "none")).toMatch(/private/);
+    // IPv4-compatible, -mapped and -translated IPv6 forms are judged as the IPv4 they carry,
+    // however the URL parser rewrites them (`[::127.0.0.1]` becomes `[::7f00:1]`).
+    for (const [host, range] of [
+      ["::127.0.0.1", /loopback/],
+      ["::7f00:1", /loopback/],
+      ["::10.0.0.1", /private/],
+      ["::169.254.169.254", /linkLocal/],
+      ["::ffff:169.254.169.254", /linkLocal/],
+      ["::ffff:a9fe:a9fe", /linkLocal/],
+      ["::ffff:0:10.0.0.1", /private/],
+      ["0:0:0:0:0:ffff:192.168.1.1", /private/],
+    ] as const) {
+      expect(urlRefusal(`http://[${host}]/x`, "none"), host).toMatch(range);
+      expect(addressRefusal(host, "none"), host).toMatch(range);
+    }
+    expect(urlRefusal("http://[::127.0.0.1]/x", "loopback")).toBeUndefined();
+    expect(urlRefusal("http://[::10.0.0.1]/x", "loopback")).toMatch(/private/);
+    expect(addressRefusal("::8.8.8.8", "none")).toBeUndefined();
     expect(urlRefusal(`https://example.com/${"a".repeat(2100)}`, "all")).toMatch(/longer/);
     expect(addressRefusal("224.0.0.1", "all")).toMatch(/multicast/);
     expect(addressRefusal("0.0.0.0", "all")).toMatch(/unspecified/);

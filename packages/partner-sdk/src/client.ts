@@ -1,7 +1,7 @@
 import { type KeyObject, randomUUID } from "node:crypto";
 import { PartnerApiError } from "./errors.js";
 import { isOwnCancellation } from "./lib/own-cancellation.js";
-import { failureOf, Session, type TokenResponse } from "./lib/session.js";
+import { failureOf, isSkewRefusal, Session, type TokenResponse } from "./lib/session.js";
 import { type GatewayResponse, Transport } from "./lib/transport.js";
 import { privateKeyOf, type SignatureVersion, signatureHeaders } from "./signing.js";
 import type {
@@ -34,6 +34,12 @@ export interface PartnerClientOptions {
   timeoutMs?: number;
   /** Renew the token this long before it expires (default 60 s). */
   refreshMarginSeconds?: number;
+  /**
+   * Sign logins with the private key (default true): a signed login proves the key, so the
+   * gateway never throttles it for failures of logins that did not (someone guessing secrets
+   * for this client_id from elsewhere). false sends the seed's unsigned login.
+   */
+  signLogin?: boolean;
   /** For tests and special transports. */
   fetch?: typeof fetch;
   /** The local clock in Unix ms (default Date.now); the server's clock offset is learned. */
@@ -94,7 +100,6 @@ export interface PartnerClient {
   };
 }
 
-const SKEW_CODES = new Set(["timestamp_too_old", "timestamp_in_future"]);
 const USER_AGENT = "orderline-partner-sdk/0.1.0";
 
 function instant(name: string, value: Date | string | undefined): string | undefined {
@@ -150,7 +155,34 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     userAgent: USER_AGENT,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   });
-  const session = new Session(transport, options, options.refreshMarginSeconds ?? 60);
+  let lastTimestamp = 0;
+  /**
+   * X-TIMESTAMP in Unix milliseconds on the server's clock, never the same twice: each attempt
+   * (a retry included) is a request of its own, which the gateway refuses to see twice
+   * (request_replayed), even two identical orders or a retry within one second.
+   */
+  const nextTimestamp = (): string => {
+    const now = Math.floor(transport.serverNow());
+    // After the clock estimate moved back (a correction), start again from it: the timestamps
+    // ahead were refused as out of the window, so none of them was ever accepted.
+    lastTimestamp = now > lastTimestamp || lastTimestamp - now > 1000 ? now : lastTimestamp + 1;
+    return String(lastTimestamp);
+  };
+  const session = new Session(
+    transport,
+    options,
+    options.refreshMarginSeconds ?? 60,
+    options.signLogin === false
+      ? undefined
+      : () =>
+          // A login always signs the seed's string, client_id|X-TIMESTAMP (version 1).
+          signatureHeaders(privateKey, 1, {
+            clientId: options.clientId,
+            timestamp: nextTimestamp(),
+            method: "POST",
+            target: "/api/v1/auth/login",
+          }).headers,
+  );
   let version: SignatureVersion = options.signatureVersion ?? 1;
 
   /** One signed call, with its one-time corrections: token renewal, clock, signature version. */
@@ -168,7 +200,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       let token = "";
       const response = await transport.send(async () => {
         token = await session.token();
-        const timestamp = String(Math.floor(transport.serverNow() / 1000));
+        const timestamp = nextTimestamp();
         const { headers } = signatureHeaders(privateKey, version, {
           clientId: options.clientId,
           timestamp,
@@ -192,7 +224,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
         continue;
       }
       const serverTime = error.problem.server_time;
-      if (SKEW_CODES.has(error.code) && !clockFixed && typeof serverTime === "number") {
+      if (isSkewRefusal(error) && !clockFixed && typeof serverTime === "number") {
         clockFixed = true;
         transport.learnServerSeconds(serverTime);
         continue;

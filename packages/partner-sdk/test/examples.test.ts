@@ -34,7 +34,18 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "orderline-examples-"));
   keyFile = join(dir, "private.pem");
   writeFileSync(keyFile, partner.keys.privatePem, { mode: 0o600 });
+  // Someone guesses this client_id's secret from the examples' own address (127.0.0.1) until
+  // unsigned logins from it are locked for minutes: only a login signed with the key (as every
+  // example signs it) still gets in.
+  for (let i = 0; i < 12; i++) await unsignedLogin(`ols_guess_${i}`);
 });
+
+const unsignedLogin = (secret: string) =>
+  fetch(`${gateway.url}/api/v1/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ client_id: partner.clientId, client_secret: secret }),
+  });
 afterAll(async () => {
   await gateway.close();
   rmSync(dir, { recursive: true, force: true });
@@ -88,6 +99,12 @@ async function expectOrderCreated(command: string, args: string[]) {
 }
 
 describe("examples/partner", () => {
+  it("run where an unsigned login with the right secret is locked out", async () => {
+    const refused = await unsignedLogin(partner.clientSecret);
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { code: string }).code).toBe("login_throttled");
+  });
+
   it("create-order.sh (curl and openssl)", async () => {
     await expectOrderCreated("sh", ["create-order.sh"]);
   });

@@ -3,6 +3,7 @@ import { ApiError } from "../http/errors.js";
 import { type Clock, toUnixSeconds } from "../lib/clock.js";
 import { timingSafeEqualString } from "../lib/timing-safe.js";
 import type { PartnerDirectory, PartnerView } from "./partner-directory.js";
+import type { ReplayGuard } from "./replay-guard.js";
 import {
   decodeSignature,
   parseSignatureVersion,
@@ -37,9 +38,63 @@ export function bearerTokenOf(headers: HeaderBag, what: string): string {
 
 const SIGNED_HEADERS = ["x-client-id", "x-timestamp", "x-signature"] as const;
 
-function single(headers: HeaderBag, name: string): string | undefined {
+export function single(headers: HeaderBag, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** X-CLIENT-ID, X-TIMESTAMP and X-SIGNATURE; 401 header_missing naming those absent. */
+export function signedHeadersOf(headers: HeaderBag): {
+  clientId: string;
+  timestamp: string;
+  signature: string;
+} {
+  const missing = SIGNED_HEADERS.filter((h) => !single(headers, h));
+  if (missing.length > 0) {
+    const names = missing.map((h) => h.toUpperCase());
+    throw new ApiError(
+      "header_missing",
+      `Missing header${names.length > 1 ? "s" : ""}: ${names.join(", ")}.`,
+      { missing_headers: names },
+    );
+  }
+  return {
+    clientId: single(headers, "x-client-id") as string,
+    timestamp: single(headers, "x-timestamp") as string,
+    signature: single(headers, "x-signature") as string,
+  };
+}
+
+/**
+ * Throws unless X-TIMESTAMP is readable and within `allowed` seconds of server time; returns
+ * when it was sent (Unix ms). Problems carry server_time, so a client can correct its clock.
+ */
+export function assertFreshTimestamp(timestamp: string, nowMs: number, allowed: number): number {
+  const sentAt = parseTimestamp(timestamp);
+  const serverTime = { server_time: toUnixSeconds(nowMs) };
+  if (sentAt === undefined) {
+    throw new ApiError(
+      "timestamp_invalid",
+      "X-TIMESTAMP must be Unix seconds (e.g. 1767225600); Unix milliseconds or ISO-8601 with an offset are accepted too.",
+      serverTime,
+    );
+  }
+  const skewSeconds = (sentAt - nowMs) / 1000;
+  if (skewSeconds < -allowed) {
+    throw new ApiError(
+      "timestamp_too_old",
+      `X-TIMESTAMP is ${Math.round(-skewSeconds)} s behind server time ${serverTime.server_time}; at most ${allowed} s is allowed. Check the client's clock.`,
+      serverTime,
+    );
+  }
+  if (skewSeconds > allowed) {
+    throw new ApiError(
+      "timestamp_in_future",
+      `X-TIMESTAMP is ${Math.round(skewSeconds)} s ahead of server time ${serverTime.server_time}; at most ${allowed} s is allowed. Check the client's clock.`,
+      serverTime,
+    );
+  }
+  return sentAt;
 }
 
 /**
@@ -56,6 +111,8 @@ export class SignedRequestAuthenticator {
     private readonly directory: PartnerDirectory,
     private readonly config: GatewayConfig["signature"],
     private readonly now: Clock,
+    /** Refuses exact replays of requests that change state (absent: none are refused). */
+    private readonly replays?: ReplayGuard,
   ) {}
 
   async authenticate(headers: HeaderBag, request: SignedRequestLine): Promise<PartnerView> {
@@ -63,20 +120,7 @@ export class SignedRequestAuthenticator {
       bearerTokenOf(headers, "the access token from /api/v1/auth/login"),
     );
 
-    const missing = SIGNED_HEADERS.filter((h) => !single(headers, h));
-    if (missing.length > 0) {
-      const names = missing.map((h) => h.toUpperCase());
-      throw new ApiError(
-        "header_missing",
-        `Missing header${names.length > 1 ? "s" : ""}: ${names.join(", ")}.`,
-        {
-          missing_headers: names,
-        },
-      );
-    }
-    const clientId = single(headers, "x-client-id") as string;
-    const timestamp = single(headers, "x-timestamp") as string;
-    const signatureHeader = single(headers, "x-signature") as string;
+    const { clientId, timestamp, signature: signatureHeader } = signedHeadersOf(headers);
 
     if (!timingSafeEqualString(clientId, claims.client_id)) {
       throw new ApiError(
@@ -93,31 +137,7 @@ export class SignedRequestAuthenticator {
     if (partner.revokedSessions.has(claims.sid))
       throw sessionRevoked("log in again with the client credentials");
 
-    const sentAt = parseTimestamp(timestamp);
-    const serverTime = { server_time: toUnixSeconds(nowMs) };
-    if (sentAt === undefined) {
-      throw new ApiError(
-        "timestamp_invalid",
-        "X-TIMESTAMP must be Unix seconds (e.g. 1767225600); Unix milliseconds or ISO-8601 with an offset are accepted too.",
-        serverTime,
-      );
-    }
-    const skewSeconds = (sentAt - nowMs) / 1000;
-    const allowed = this.config.maxSkewSeconds;
-    if (skewSeconds < -allowed) {
-      throw new ApiError(
-        "timestamp_too_old",
-        `X-TIMESTAMP is ${Math.round(-skewSeconds)} s behind server time ${serverTime.server_time}; at most ${allowed} s is allowed. Check the client's clock.`,
-        serverTime,
-      );
-    }
-    if (skewSeconds > allowed) {
-      throw new ApiError(
-        "timestamp_in_future",
-        `X-TIMESTAMP is ${Math.round(skewSeconds)} s ahead of server time ${serverTime.server_time}; at most ${allowed} s is allowed. Check the client's clock.`,
-        serverTime,
-      );
-    }
+    const sentAt = assertFreshTimestamp(timestamp, nowMs, this.config.maxSkewSeconds);
 
     if (partner.activeKeys.length === 0) {
       throw new ApiError(
@@ -170,6 +190,11 @@ export class SignedRequestAuthenticator {
         { ...details, hints },
       );
     }
+    // Only a request that verifies is remembered: a forged copy must not use up a nonce.
+    await this.replays?.claim(
+      { ...request, clientId, timestamp, signature: signatureHeader },
+      sentAt,
+    );
     return partner;
   }
 }

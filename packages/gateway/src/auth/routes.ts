@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { ClientRateLimiter } from "../http/rate-limit.js";
 import { problemResponses } from "../http/schemas.js";
 import { addressBucket } from "../http/source-address.js";
+import type { HeaderBag } from "./authenticate.js";
 import type { SessionService } from "./sessions.js";
 import type { SigningKeyRing } from "./signing-keys.js";
 import { REFRESH_BODY, tokenResponse } from "./token-schemas.js";
@@ -25,12 +26,14 @@ export interface AuthRoutesOptions {
   rateLimiter?: ClientRateLimiter;
   /** Cache-Control max-age of the JWKS (GATEWAY_JWKS_MAX_AGE_SECONDS). */
   jwksMaxAgeSeconds: number;
+  /** Whether a login proves the partner's key (login-proof.ts); absent: no login is proven. */
+  proveLogin?: (headers: HeaderBag, clientId: string) => Promise<boolean>;
 }
 
 /** Login, refresh and the JWKS. Login and refresh carry no security scheme, as the seed says. */
 export async function authRoutes(
   app: FastifyInstance,
-  { sessions, signingKeys, rateLimiter, jwksMaxAgeSeconds }: AuthRoutesOptions,
+  { sessions, signingKeys, rateLimiter, jwksMaxAgeSeconds, proveLogin }: AuthRoutesOptions,
 ): Promise<void> {
   app.post<{ Body: { client_id: string; client_secret: string } }>(
     "/api/v1/auth/login",
@@ -39,9 +42,11 @@ export async function authRoutes(
         tags: ["Authentication"],
         summary: "Generate a JWT with client credentials",
         description:
-          "Failed logins are counted per client_id and source address: after 5, each further failure from that " +
-          "address locks it for 2, 4, 8 … s (at most 15 min), 429 login_throttled with Retry-After; other " +
-          "addresses are not affected. Logins (right or wrong) per source address are rate limited (429 rate_limited).",
+          "Optionally signed like an order request (X-CLIENT-ID, X-TIMESTAMP, X-SIGNATURE over client_id|X-TIMESTAMP): " +
+          "a signed login is throttled only by failures of logins that were signed too. Failed unsigned logins are " +
+          "counted per client_id and source address: after 5, each further failure from that address locks it for " +
+          "2, 4, 8 … s (at most 15 min), 429 login_throttled with Retry-After; an address without failures is never " +
+          "locked. Logins (right or wrong) per source address are rate limited (429 rate_limited).",
         security: [],
         body: LOGIN_BODY,
         response: { 200: TOKEN_RESPONSE, ...problemResponses(400, 401, 403, 413, 415, 429) },
@@ -50,11 +55,13 @@ export async function authRoutes(
     async (request) => {
       const source = addressBucket(request.ip);
       await rateLimiter?.check("login", source, request.log, "from this address");
+      const proven = (await proveLogin?.(request.headers, request.body.client_id)) ?? false;
       const { token, expired_at } = await sessions.login(
         request.body.client_id,
         request.body.client_secret,
         source,
         request.log,
+        proven,
       );
       return { token, expired_at };
     },

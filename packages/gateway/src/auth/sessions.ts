@@ -30,15 +30,19 @@ export class SessionService {
     this.#decoyHash = hashClientSecret(pepper, "decoy-secret-that-matches-nothing");
   }
 
-  /** `source` is the caller's addressBucket(). */
+  /**
+   * `source` is the caller's addressBucket(); `proven`: the login carried a valid signature by
+   * the partner's key (login-proof.ts), so only failures that did too can throttle it.
+   */
   async login(
     clientId: string,
     clientSecret: string,
     source: string,
     log: FastifyBaseLogger,
+    proven = false,
   ): Promise<IssuedToken> {
     const keys = this.throttle.keysOf("partner", clientId, source);
-    await this.throttle.assertOpen(keys);
+    await this.throttle.assertOpen(keys, proven);
     const partner = await this.store.findPartnerByClientId(clientId);
     const now = this.now();
     // Both comparisons always run, so the answer's timing says nothing about a rotation.
@@ -60,14 +64,17 @@ export class SessionService {
           ? partner.secretVersion - 1
           : undefined;
     if (!partner || secretVersion === undefined) {
-      await this.throttle.failed(keys);
-      log.info({ event: "login_failed", client_id: loggableClientId(clientId) }, "login refused");
+      await this.throttle.failed(keys, proven);
+      log.info(
+        { event: "login_failed", client_id: loggableClientId(clientId), proven },
+        "login refused",
+      );
       throw new ApiError(
         "invalid_client",
         "The client_id and client_secret do not match a partner.",
       );
     }
-    await this.throttle.succeeded(keys);
+    await this.throttle.succeeded(keys, proven);
     if (partner.status !== "active") {
       throw new ApiError(
         "partner_disabled",
@@ -82,6 +89,7 @@ export class SessionService {
         event: "login",
         client_id: partner.clientId,
         jti: issued.claims.jti,
+        proven,
         ...(secretVersion !== partner.secretVersion ? { previous_secret: true } : {}),
       },
       "token issued",

@@ -6,6 +6,7 @@ import { installGracefulClose } from "./graceful-close.js";
 import { installOpenApi } from "./openapi.js";
 import { clientErrorHandler, frameworkErrors } from "./raw-errors.js";
 import { requestIdOf } from "./request-id.js";
+import { SECURITY_HEADERS } from "./security-headers.js";
 import { installTextBoundary } from "./text-boundary.js";
 import { installValidators } from "./validation.js";
 
@@ -57,6 +58,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installErrorHandling(app, trackAllowedMethods(app));
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
+    reply.headers(SECURITY_HEADERS);
     done();
   });
   installGracefulClose(app, { drainMs: options.drainMs ?? 0 });

@@ -50,6 +50,10 @@ export const ERROR_CATALOGUE = {
     status: 401,
     title: "This partner must sign requests with signature version 2",
   },
+  request_replayed: {
+    status: 409,
+    title: "This exact signed request was received before",
+  },
   partner_disabled: { status: 403, title: "The partner is disabled" },
   no_active_key: { status: 403, title: "The partner has no active public key" },
   role_forbidden: { status: 403, title: "The user's role does not allow this" },

@@ -3,6 +3,7 @@ import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ERROR_CATALOGUE, type ErrorCode, problemOf } from "./errors.js";
+import { SECURITY_HEADER_LINES, SECURITY_HEADERS } from "./security-headers.js";
 
 /**
  * Errors raised before a route is found, which Fastify would otherwise answer with its own
@@ -47,6 +48,7 @@ export function clientErrorHandler(
         "Content-Type: application/problem+json\r\n" +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-Request-Id: ${requestId}\r\n` +
+        SECURITY_HEADER_LINES +
         "Connection: close\r\n\r\n" +
         body,
     );
@@ -76,5 +78,6 @@ export function frameworkErrors(
     .code(ERROR_CATALOGUE[code].status)
     .header("content-type", "application/problem+json")
     .header("x-request-id", request.id)
+    .headers(SECURITY_HEADERS)
     .send(JSON.stringify(problemOf(code, detail, { request_id: request.id })));
 }

@@ -22,6 +22,8 @@ function cutoffs(retention: RetentionConfig, now: number): PurgeReport {
     webhook_deliveries: now - retention.webhookSeconds * 1000,
     // After the deliveries: an event goes only once none is left.
     order_events: now - retention.orderEventSeconds * 1000,
+    // A nonce row carries the end of its request's timestamp window.
+    request_nonces: now,
   };
 }
 

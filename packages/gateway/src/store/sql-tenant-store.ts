@@ -13,6 +13,10 @@ import type {
   UserRole,
 } from "./tenant-store.js";
 
+/** A failed login on an existing count: +1, or 1 again when the last one is older than `?`. */
+const COUNT_FAILURE =
+  " ON CONFLICT (account_key) DO UPDATE SET failures = CASE WHEN login_failures.last_failed_at < ? THEN 1 ELSE login_failures.failures + 1 END, last_failed_at = excluded.last_failed_at";
+
 /** Each expiring table's key and time columns. */
 const EXPIRING: Record<ExpiringTable, { key: string; time: string }> = {
   token_refreshes: { key: "jti", time: "refreshed_at" },
@@ -24,6 +28,7 @@ const EXPIRING: Record<ExpiringTable, { key: string; time: string }> = {
   // A delivery's attempts go with it (ON DELETE CASCADE).
   webhook_deliveries: { key: "(endpoint_id, event_id)", time: "updated_at" },
   order_events: { key: "seq", time: "created_at" },
+  request_nonces: { key: "nonce_key", time: "expires_at" },
 };
 
 /**
@@ -224,15 +229,44 @@ export abstract class SqlTenantStore implements TenantStore {
     resetBefore: number,
   ): Promise<LoginFailures> {
     const row = await this.#one<{ failures: number; last_failed_at: number }>(
-      "INSERT INTO login_failures (account_key, failures, last_failed_at) VALUES (?, 1, ?) ON CONFLICT (account_key) DO UPDATE SET failures = CASE WHEN login_failures.last_failed_at < ? THEN 1 ELSE login_failures.failures + 1 END, last_failed_at = excluded.last_failed_at RETURNING failures, last_failed_at",
+      `INSERT INTO login_failures (account_key, failures, last_failed_at) VALUES (?, 1, ?)${COUNT_FAILURE} RETURNING failures, last_failed_at`,
       [accountKey, at, resetBefore],
     );
     if (!row) throw new Error("recording a failed login returned no row");
     return { failures: row.failures, lastFailedAt: row.last_failed_at };
   }
 
+  async recordLoginFailures(
+    keys: readonly string[],
+    at: number,
+    resetBefore: number,
+  ): Promise<void> {
+    if (keys.length === 0) return;
+    // One statement, so one commit (one fsync on SQLite) for all the counts of a failure.
+    await this.changes(
+      `INSERT INTO login_failures (account_key, failures, last_failed_at) VALUES ${keys.map(() => "(?, 1, ?)").join(", ")}${COUNT_FAILURE}`,
+      [...keys.flatMap((key) => [key, at]), resetBefore],
+    );
+  }
+
   async clearLoginFailures(accountKey: string): Promise<void> {
     await this.changes("DELETE FROM login_failures WHERE account_key = ?", [accountKey]);
+  }
+
+  async recordLoginSuccess(key: string, at: number): Promise<void> {
+    await this.changes(
+      "INSERT INTO login_failures (account_key, failures, last_failed_at) VALUES (?, 0, ?) ON CONFLICT (account_key) DO UPDATE SET failures = 0, last_failed_at = excluded.last_failed_at",
+      [key, at],
+    );
+  }
+
+  async claimRequestNonce(key: string, expiresAt: number): Promise<boolean> {
+    return (
+      (await this.changes(
+        "INSERT INTO request_nonces (nonce_key, expires_at) VALUES (?, ?) ON CONFLICT (nonce_key) DO NOTHING",
+        [key, expiresAt],
+      )) === 1
+    );
   }
 
   async deleteExpired(table: ExpiringTable, before: number, limit: number): Promise<number> {

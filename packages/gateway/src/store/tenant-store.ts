@@ -52,7 +52,8 @@ export type ExpiringTable =
   | "revoked_sessions"
   | "webhook_attempts"
   | "webhook_deliveries"
-  | "order_events";
+  | "order_events"
+  | "request_nonces";
 
 export interface LoginFailures {
   failures: number;
@@ -93,7 +94,20 @@ export interface TenantStore {
    * starts again at 1. Returns the new state.
    */
   recordLoginFailure(accountKey: string, at: number, resetBefore: number): Promise<LoginFailures>;
+  /** `recordLoginFailure` for several keys at once, in one statement. */
+  recordLoginFailures(keys: readonly string[], at: number, resetBefore: number): Promise<void>;
   clearLoginFailures(accountKey: string): Promise<void>;
+  /**
+   * Remembers a successful sign-in under `key` as a count of no failures whose time is `at`
+   * (`loginFailures(key)` then reads it back; it expires with the failure counts).
+   */
+  recordLoginSuccess(key: string, at: number): Promise<void>;
+  /**
+   * Remembers a signed request's nonce until `expiresAt`; false, changing nothing, when it is
+   * remembered already (a replay). A row past its expiry still counts until purged: its
+   * request's timestamp is outside the window by then, so nothing legitimate can repeat it.
+   */
+  claimRequestNonce(key: string, expiresAt: number): Promise<boolean>;
   /**
    * Deletes at most `limit` rows of `table` older than `before` (Unix ms); returns how many.
    * Serves every bookkeeping table, partner ones included: it is the store's dialect-neutral

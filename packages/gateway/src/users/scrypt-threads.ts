@@ -43,7 +43,7 @@ interface Job {
  * Password hashing on worker threads of its own, each at a lower CPU priority (nice 10), off
  * libuv's thread pool: hashing is CPU-bound, and at normal priority a few hashes take the CPU
  * from the thread that serves HTTP (and, on the pool, its slots from everything else).
- * `size` threads; more calls wait here in order (callers bound them with BoundedConcurrency).
+ * `size` threads; more calls wait here in order (callers bound them with FairHashQueue).
  */
 export class ScryptThreads {
   readonly #idle: Worker[] = [];

@@ -2,9 +2,9 @@ import type { FastifyBaseLogger } from "fastify";
 import { reusedRefresh, revokeSession, sessionRevoked } from "../auth/session-revocation.js";
 import type { IssuedToken } from "../auth/tokens.js";
 import { ApiError } from "../http/errors.js";
-import { type BoundedConcurrency, QueueFull } from "../lib/bounded-concurrency.js";
 import type { Clock } from "../lib/clock.js";
 import type { TenantStore, UserRecord } from "../store/tenant-store.js";
+import { type FairHashQueue, type HashTicket, QueueFull } from "./fair-hash-queue.js";
 import type { LoginThrottle } from "./login-throttle.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 import type { Scrypt } from "./scrypt-threads.js";
@@ -30,15 +30,26 @@ export class UserSessionService {
     private readonly throttle: LoginThrottle,
     private readonly scryptCost: number,
     private readonly now: Clock,
-    /** Every password check of this process goes through here, so floods queue, then get 503. */
-    private readonly hashing: BoundedConcurrency,
-    /** Where scrypt runs (ScryptThreads in the gateway). */
-    private readonly scrypt: Scrypt,
+    /**
+     * Every password check of this process goes through here: shares per source and account,
+     * priority for clean sources, 503 beyond (fair-hash-queue.ts).
+     */
+    private readonly hashing: FairHashQueue,
+    /**
+     * Where scrypt runs for a check of this priority (ScryptThreads in the gateway): addresses
+     * with failures on threads of lowered CPU priority, the others at normal priority, so a
+     * flood's cheap refusals on the HTTP thread cannot starve the owner's hash.
+     */
+    private readonly scryptFor: (priority: HashTicket["priority"]) => Scrypt,
   ) {}
 
-  async #hashing<T>(task: () => Promise<T>, log: FastifyBaseLogger): Promise<T> {
+  async #hashing<T>(
+    ticket: HashTicket,
+    task: () => Promise<T>,
+    log: FastifyBaseLogger,
+  ): Promise<T> {
     try {
-      return await this.hashing.run(task);
+      return await this.hashing.run(ticket, task);
     } catch (error) {
       if (!(error instanceof QueueFull)) throw error;
       // Once per 10 s: a flood must not turn into a flood of log lines.
@@ -64,7 +75,7 @@ export class UserSessionService {
     this.#decoy ??= hashPassword(
       `decoy-${Math.random()}-${Date.now()}`,
       this.scryptCost,
-      this.scrypt,
+      this.scryptFor(2),
     );
     return this.#decoy;
   }
@@ -78,11 +89,21 @@ export class UserSessionService {
   ): Promise<IssuedToken<UserClaims>> {
     const address = normaliseEmail(email);
     const keys = this.throttle.keysOf("user", address, source);
-    await this.throttle.assertOpen(keys);
+    const standing = await this.throttle.assertOpen(keys);
     const user = await this.store.findUserByEmail(address);
+    const ticket: HashTicket = {
+      source,
+      account: keys.account,
+      priority: standing.succeededRecently ? 0 : standing.failed ? 2 : 1,
+    };
     const matches = await this.#hashing(
+      ticket,
       async () =>
-        verifyPassword(password, user?.passwordHash ?? (await this.#decoyHash()), this.scrypt),
+        verifyPassword(
+          password,
+          user?.passwordHash ?? (await this.#decoyHash()),
+          this.scryptFor(ticket.priority),
+        ),
       log,
     );
     if (!user || !matches) {

@@ -12,12 +12,32 @@ export type PrivateAddressPolicy = "none" | "loopback" | "all";
 const NEVER = new Set(["unspecified", "broadcast", "multicast", "reserved"]);
 
 /**
+ * The IPv4 address an IPv6 address carries in its last 32 bits when its first 96 bits are those
+ * of an IPv4-compatible (::a.b.c.d), IPv4-mapped (::ffff:a.b.c.d) or IPv4-translated
+ * (::ffff:0:a.b.c.d) address. URL parsing rewrites `[::127.0.0.1]` as `[::7f00:1]`, which
+ * ipaddr.js calls plain unicast IPv6, so the embedded address must be found by its bits.
+ */
+function embeddedIPv4(address: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  if (address.kind() !== "ipv6") return undefined;
+  const parts = (address as ipaddr.IPv6).parts;
+  const [a, b, c, d, e, f, g = 0, h = 0] = parts;
+  const prefix = a === 0 && b === 0 && c === 0;
+  const compatible = prefix && d === 0 && e === 0 && f === 0 && (g !== 0 || h > 1);
+  const mapped = prefix && d === 0 && e === 0 && f === 0xffff;
+  const translated = prefix && d === 0 && e === 0xffff && f === 0;
+  if (!compatible && !mapped && !translated) return undefined;
+  return new ipaddr.IPv4([g >> 8, g & 0xff, h >> 8, h & 0xff]);
+}
+
+/**
  * Why `address` (an IP literal) may not receive webhooks under `policy`, or undefined when it
- * may. IPv4-mapped IPv6 addresses are judged as the IPv4 address they carry.
+ * may. An IPv6 address carrying an IPv4 address (compatible, mapped or translated form) is
+ * judged as the IPv4 address it carries.
  */
 export function addressRefusal(address: string, policy: PrivateAddressPolicy): string | undefined {
   if (!ipaddr.isValid(address)) return `'${address}' is not an IP address`;
-  const range = ipaddr.process(address).range();
+  const parsed = ipaddr.parse(address);
+  const range = (embeddedIPv4(parsed) ?? ipaddr.process(address)).range();
   if (range === "unicast") return undefined;
   if (NEVER.has(range)) return `${address} is a ${range} address`;
   if (range === "loopback" && policy !== "none") return undefined;

@@ -7,7 +7,7 @@ import type { KeyObject } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { signatureOf } from "../helpers.js";
+import { distinctTimestamp, signatureOf } from "../helpers.js";
 
 export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
 
@@ -100,7 +100,7 @@ export async function loginOver(url: string, partner: ProcessPartner): Promise<s
 
 /** The four signed headers (fresh timestamp) plus JSON content type. */
 export function signedOver(partner: ProcessPartner, token: string): Record<string, string> {
-  const ts = String(Math.floor(Date.now() / 1000));
+  const ts = distinctTimestamp(String(Math.floor(Date.now() / 1000)));
   return {
     "content-type": "application/json",
     authorization: `Bearer ${token}`,

@@ -7,6 +7,13 @@ export interface TokenResponse {
   expired_at: number;
 }
 
+/** Refusals of a timestamp outside the window, which carry the server's time. */
+export const SKEW_CODES = new Set(["timestamp_too_old", "timestamp_in_future"]);
+
+export function isSkewRefusal(error: unknown): error is PartnerApiError {
+  return error instanceof PartnerApiError && SKEW_CODES.has(error.code);
+}
+
 /** Turns a non-2xx answer into the typed error. */
 export function failureOf(response: GatewayResponse): PartnerApiError {
   const problem: Problem =
@@ -29,13 +36,19 @@ export class Session {
     private readonly transport: Transport,
     private readonly credentials: { clientId: string; clientSecret: string },
     private readonly marginSeconds: number,
+    /** The signature headers of a login (fresh per attempt); absent: logins are unsigned. */
+    private readonly loginProof?: () => Record<string, string>,
   ) {}
 
-  async #post(target: string, body: unknown): Promise<TokenResponse> {
+  async #post(
+    target: string,
+    body: unknown,
+    headers: () => Record<string, string> = () => ({}),
+  ): Promise<TokenResponse> {
     const response = await this.transport.send(async () => ({
       method: "POST",
       target,
-      headers: {},
+      headers: headers(),
       body: JSON.stringify(body),
     }));
     if (response.status !== 200) throw failureOf(response);
@@ -44,11 +57,23 @@ export class Session {
     return token;
   }
 
-  login(): Promise<TokenResponse> {
-    return this.#post("/api/v1/auth/login", {
-      client_id: this.credentials.clientId,
-      client_secret: this.credentials.clientSecret,
-    });
+  async login(): Promise<TokenResponse> {
+    const post = () =>
+      this.#post(
+        "/api/v1/auth/login",
+        { client_id: this.credentials.clientId, client_secret: this.credentials.clientSecret },
+        this.loginProof,
+      );
+    try {
+      return await post();
+    } catch (error) {
+      // A signed login carries a timestamp: a clock off by more than the window is corrected
+      // once from the server_time of the refusal, as for order requests.
+      const serverTime = error instanceof PartnerApiError ? error.problem.server_time : undefined;
+      if (!isSkewRefusal(error) || typeof serverTime !== "number") throw error;
+      this.transport.learnServerSeconds(serverTime);
+      return post();
+    }
   }
 
   async #renew(): Promise<string> {

@@ -1,0 +1,55 @@
+import { createHash } from "node:crypto";
+import { ApiError } from "../http/errors.js";
+import type { TenantStore } from "../store/tenant-store.js";
+import type { SignedRequestLine } from "./request-signature.js";
+
+/** Methods that only read: replaying them changes nothing, so they are not remembered. */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** What identifies one signed request exactly: everything the partner sent that matters. */
+export interface SignedRequestCopy extends SignedRequestLine {
+  clientId: string;
+  timestamp: string;
+  signature: string;
+}
+
+/**
+ * Refuses an exact replay of a signed request that changes state while its X-TIMESTAMP is
+ * inside the allowed window (outside it the timestamp check refuses it anyway). The nonce is a
+ * SHA-256 over client_id, method, target, body digest, timestamp and signature, kept in the
+ * store (request_nonces), which every instance shares, until the window for that timestamp
+ * ends; the purge then deletes it. Keyed by the whole request, not the signature alone: a
+ * version 1 signature covers only client_id and timestamp, so two different orders signed in
+ * the same second share it and must both be accepted.
+ */
+export class ReplayGuard {
+  constructor(
+    private readonly store: TenantStore,
+    private readonly maxSkewSeconds: number,
+  ) {}
+
+  /** `sentAt`: the request's X-TIMESTAMP as Unix ms (already checked to be in the window). */
+  async claim(request: SignedRequestCopy, sentAt: number): Promise<void> {
+    if (SAFE_METHODS.has(request.method.toUpperCase())) return;
+    const key = createHash("sha256")
+      .update(
+        [
+          request.clientId,
+          request.method.toUpperCase(),
+          request.target,
+          request.bodySha256,
+          request.timestamp,
+          request.signature,
+        ].join("\n"),
+      )
+      .digest("base64url");
+    // A second past the window's end, so clock rounding never frees a nonce early.
+    const expiresAt = sentAt + this.maxSkewSeconds * 1000 + 1000;
+    if (!(await this.store.claimRequestNonce(key, expiresAt))) {
+      throw new ApiError(
+        "request_replayed",
+        "This exact signed request (same X-TIMESTAMP, X-SIGNATURE, method, path and body) was received before; nothing was done. Sign every request, retries included, with a fresh X-TIMESTAMP.",
+      );
+    }
+  }
+}
