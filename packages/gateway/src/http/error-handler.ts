@@ -1,5 +1,6 @@
 import type { ErrorObject } from "ajv";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { noteProblem } from "../observability/metrics.js";
 import { ApiError, type ErrorCode, type Problem, problemOf } from "./errors.js";
 import { fieldErrorsOf } from "./validation.js";
 
@@ -8,6 +9,7 @@ function send(
   problem: Problem,
   headers: Record<string, string> = {},
 ): FastifyReply {
+  noteProblem(reply.request, problem.code);
   return reply.code(problem.status).headers(headers).type("application/problem+json").send(problem);
 }
 

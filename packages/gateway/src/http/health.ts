@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { type Dialect, latestVersion } from "../store/migrations.js";
 import type { Store } from "../store/store.js";
 
@@ -14,6 +14,16 @@ const STATUS = {
   },
 } as const;
 
+/** A request logger whose info lines (incoming request, request completed) are debug lines. */
+const probeLogger = (
+  logger: FastifyBaseLogger,
+  ...[bindings, options]: Parameters<FastifyBaseLogger["child"]>
+): FastifyBaseLogger => {
+  const child = logger.child(bindings, options);
+  child.info = child.debug.bind(child);
+  return child;
+};
+
 /**
  * `/health`: the process is up and serving HTTP (liveness: restart it when this fails).
  * `/ready`: the store answers and has every migration this build needs (readiness: send it
@@ -24,6 +34,8 @@ export async function healthRoutes(app: FastifyInstance, { store }: { store: Sto
   app.get(
     "/health",
     {
+      // Probes every few seconds: their request lines only at debug.
+      childLoggerFactory: probeLogger,
       schema: {
         tags: ["Operations"],
         summary: "Liveness: the process serves HTTP",
@@ -36,6 +48,7 @@ export async function healthRoutes(app: FastifyInstance, { store }: { store: Sto
   app.get(
     "/ready",
     {
+      childLoggerFactory: probeLogger,
       schema: {
         tags: ["Operations"],
         summary: "Readiness: the store is reachable and fully migrated",

@@ -4,6 +4,7 @@ import type { Clock } from "../lib/clock.js";
 import { priceOf } from "../lib/money.js";
 import { newId } from "../lib/random.js";
 import { sha256Hex, stableStringify } from "../lib/stable-json.js";
+import { noteOrderEvent } from "../observability/order-events.js";
 import type {
   OrderChangeRecord,
   OrderFilter,
@@ -216,6 +217,7 @@ export class OrderService {
         ? undefined
         : { key: idempotencyKey, requestHash: sha256Hex(stableStringify(body)) },
     );
+    if (outcome.kind === "created") noteOrderEvent(outcome.order.id, outcome.order.status);
     switch (outcome.kind) {
       case "created":
       case "replayed":
@@ -342,6 +344,7 @@ export class OrderService {
     });
     switch (outcome.kind) {
       case "moved":
+        noteOrderEvent(outcome.order.id, outcome.order.status, true);
         return outcome.order;
       case "not_found":
         throw new ApiError("order_not_found", `No sales order with id '${request.id}' here.`);

@@ -304,7 +304,28 @@ export abstract class SqlWebhookStore implements WebhookStore {
       return { disabled: f.attempt.status === "failed" && results[at - 1]?.changes === 1 };
     });
   }
+
+  async backlog(): Promise<{ pending: number; oldestAt: number | null }> {
+    const [queued] = await this.sql.rows<{ n: number | string; oldest: number | null }>(BACKLOG, [
+      BACKLOG_COUNT_LIMIT,
+    ]);
+    const [unsent] = await this.sql.rows<{ created_at: number }>(OLDEST_UNDISPATCHED, []);
+    const oldest = [queued?.oldest, unsent?.created_at].filter((t) => t != null).map(Number);
+    return {
+      pending: Number(queued?.n ?? 0),
+      oldestAt: oldest.length === 0 ? null : Math.min(...oldest),
+    };
+  }
 }
+
+/** A metrics scrape counts at most this many pending deliveries (bounded cost). */
+export const BACKLOG_COUNT_LIMIT = 100_000;
+// Deliveries of disabled endpoints stay pending but are nobody's work: not backlog.
+const BACKLOG = `SELECT count(*) AS n, min(created_at) AS oldest FROM (
+  SELECT d.created_at FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+  WHERE d.state = 'pending' AND e.enabled = 1 LIMIT ?) AS pending`;
+const OLDEST_UNDISPATCHED =
+  "SELECT created_at FROM order_events WHERE dispatched_at IS NULL ORDER BY seq LIMIT 1";
 
 /** One attempt's record: the attempt row, the delivery, the endpoint's times. */
 function attemptStatements(f: FinishedAttempt): Statement[] {

@@ -142,4 +142,9 @@ export interface WebhookStore {
    * whether it disabled its endpoint.
    */
   finishAttempts(finished: FinishedAttempt[]): Promise<{ disabled: boolean }[]>;
+  /**
+   * For metrics: deliveries pending (counted up to BACKLOG_COUNT_LIMIT) and when the oldest
+   * undelivered event was written (not fanned out yet, or a delivery of it pending); null: none.
+   */
+  backlog(): Promise<{ pending: number; oldestAt: number | null }>;
 }

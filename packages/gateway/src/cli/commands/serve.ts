@@ -1,4 +1,6 @@
 import { createGateway } from "../../gateway.js";
+import { type MetricsServer, startMetricsServer } from "../../observability/metrics-server.js";
+import { shutdownTracing } from "../../observability/tracing.js";
 import { ensureDemo } from "../demo.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
 import { configFrom, stringOption } from "../options.js";
@@ -30,6 +32,9 @@ export const SERVE: CommandSpec = {
 
 export interface RunningServer {
   url: string;
+  /** The `/metrics` address, unless GATEWAY_METRICS_LISTEN=off or its port was taken. */
+  metricsUrl: string | undefined;
+  instanceId: string;
   close(): Promise<void>;
 }
 
@@ -47,8 +52,10 @@ export async function serve(args: string[], io: CliIo): Promise<RunningServer> {
   };
   const gateway = await createGateway({ config });
   let address: string;
+  let metrics: MetricsServer | undefined;
   try {
     address = await gateway.app.listen({ port: config.port, host: config.host });
+    metrics = await startMetricsServer(config.observability, gateway.app.log);
   } catch (error) {
     // Close the store (and its writer thread) so the process can exit with the error.
     await gateway.close();
@@ -57,14 +64,37 @@ export async function serve(args: string[], io: CliIo): Promise<RunningServer> {
   const port = new URL(address).port;
   const url = `http://${config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host}:${port}`;
   const consoleAt = config.consoleDir ? `, console: ${url}/console/` : "";
-  io.stdout(
-    `Orderline gateway listening on ${url} (store: ${gateway.store.kind}, docs: ${url}/docs${consoleAt})\n`,
+  const metricsAt = metrics ? `, metrics: ${metrics.url}` : "";
+  const line = lineWriter(io, config.observability.instanceId);
+  line(
+    `Orderline gateway listening on ${url} (store: ${gateway.store.kind}, docs: ${url}/docs${consoleAt}${metricsAt})`,
+    { event: "listening", url, store: gateway.store.kind, metrics_url: metrics?.url },
   );
   if (values.demo) {
+    // Instructions for the person at the terminal: stdout carries JSON lines only.
     const text = await ensureDemo(gateway, config.dataDir, url, io.cwd);
-    if (text) io.stdout(text);
+    if (text) io.stderr(text);
   }
-  return { url, close: () => gateway.close() };
+  return {
+    url,
+    metricsUrl: metrics?.url,
+    instanceId: config.observability.instanceId,
+    close: async () => {
+      await metrics?.close();
+      await gateway.close();
+    },
+  };
+}
+
+/**
+ * The CLI's own announcements as JSON lines in the logger's shape (pino level 30), written
+ * whatever LOG_LEVEL filters: scripts find the address in them, and stdout stays JSON only.
+ */
+function lineWriter(io: CliIo, instance: string) {
+  return (msg: string, fields: object = {}) =>
+    io.stdout(
+      `${JSON.stringify({ level: 30, time: Date.now(), service: "orderline-gateway", instance, ...fields, msg })}\n`,
+    );
 }
 
 /** `serve` as a long-running command: stops cleanly on SIGINT/SIGTERM, finishing in-flight requests. */
@@ -73,10 +103,13 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const stop = () => {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
-    server.close().then(
-      () => io.stdout("Gateway stopped.\n"),
-      (error: unknown) => io.stderr(`Error while stopping: ${(error as Error).message}\n`),
-    );
+    server
+      .close()
+      .then(() => shutdownTracing())
+      .then(
+        () => lineWriter(io, server.instanceId)("Gateway stopped.", { event: "stopped" }),
+        (error: unknown) => io.stderr(`Error while stopping: ${(error as Error).message}\n`),
+      );
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
