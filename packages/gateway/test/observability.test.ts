@@ -166,6 +166,7 @@ describe("observability of the built gateway process", () => {
     });
     expect(wrong.status).toBe(401);
     const token = await loginOver(gateway.url, partner);
+    const ids: string[] = [];
     for (const po of ["PO-M-1", "PO-M-2"]) {
       const created = await fetch(`${gateway.url}/api/v1/sales-orders`, {
         method: "POST",
@@ -173,16 +174,24 @@ describe("observability of the built gateway process", () => {
         body: JSON.stringify(order({ purchase_order_no: po })),
       });
       expect(created.status).toBe(201);
+      ids.push(((await created.json()) as { data: { id: string } }).data.id);
     }
-    await receiver.until((got) => got.length === 2, "two deliveries");
+    const cancelled = await fetch(`${gateway.url}/api/v1/sales-orders/${ids[0]}/cancel`, {
+      method: "POST",
+      headers: signedOver(partner, token),
+      body: JSON.stringify({ reason: "ordered twice" }),
+    });
+    expect(cancelled.status).toBe(200);
+    await receiver.until((got) => got.length === 3, "three deliveries");
 
     const after = await eventually(async () => {
       const text = await scrape(metricsUrl);
-      return sample(text, 'orderline_webhook_deliveries_total{outcome="succeeded"}') === 2
+      return sample(text, 'orderline_webhook_deliveries_total{outcome="succeeded"}') === 3
         ? text
         : undefined;
-    }, "two successful deliveries counted");
+    }, "three successful deliveries counted");
     expect(sample(after, "orderline_orders_created_total")).toBe(2);
+    expect(sample(after, 'orderline_order_moves_total{to_status="cancelled"}')).toBe(1);
     expect(sample(after, 'orderline_logins_total{kind="partner",outcome="success"}')).toBe(1);
     expect(sample(after, 'orderline_logins_total{kind="partner",outcome="refused"}')).toBe(1);
     expect(
@@ -198,7 +207,7 @@ describe("observability of the built gateway process", () => {
       ),
     ).toBe(2);
     expect(sample(after, 'orderline_http_problems_total{code="invalid_client"}')).toBe(1);
-    expect(sample(after, "orderline_webhook_delivery_duration_seconds_count")).toBe(2);
+    expect(sample(after, "orderline_webhook_delivery_duration_seconds_count")).toBe(3);
     // The store readings are taken at most every 5 s: wait for one after the deliveries.
     const drained = await eventually(async () => {
       const text = await scrape(metricsUrl);
