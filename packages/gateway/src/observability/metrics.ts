@@ -223,12 +223,13 @@ async function readStore(store: Store, now: number): Promise<StoreReading> {
   const expected = latestVersion(store.kind as Dialect);
   try {
     const version = await store.schemaVersion();
-    const backlog = await store.webhooks.backlog();
+    const backlog = await store.webhooks.backlog(now);
     return {
       at: now,
       ready: version >= expected ? 1 : 0,
       pending: backlog.pending,
-      lagSeconds: backlog.oldestAt === null ? 0 : Math.max(0, (now - backlog.oldestAt) / 1000),
+      lagSeconds:
+        backlog.oldestDueAt === null ? 0 : Math.max(0, (now - backlog.oldestDueAt) / 1000),
     };
   } catch (error) {
     countStoreError(error);
@@ -274,7 +275,7 @@ new client.Gauge({
 });
 new client.Gauge({
   name: "orderline_webhook_outbox_lag_seconds",
-  help: "Age of the oldest order event not yet delivered (not fanned out, or its delivery pending); 0 when none.",
+  help: "How long the oldest due webhook work has waited: an order event not yet fanned out, or a delivery whose attempt is due; 0 when none. Receivers failing show in the backlog, not here.",
   registers: [registry],
   async collect() {
     const reading = await storeReading();

@@ -143,8 +143,9 @@ export interface WebhookStore {
    */
   finishAttempts(finished: FinishedAttempt[]): Promise<{ disabled: boolean }[]>;
   /**
-   * For metrics: deliveries pending (counted up to BACKLOG_COUNT_LIMIT) and when the oldest
-   * undelivered event was written (not fanned out yet, or a delivery of it pending); null: none.
+   * For metrics: deliveries pending (counted up to BACKLOG_COUNT_LIMIT), and since when the
+   * oldest due work waits: an event not fanned out yet (its creation), or a delivery whose next
+   * attempt is due (that time); null when nothing is due. A receiver failing is backlog, not lag.
    */
-  backlog(): Promise<{ pending: number; oldestAt: number | null }>;
+  backlog(now: number): Promise<{ pending: number; oldestDueAt: number | null }>;
 }
