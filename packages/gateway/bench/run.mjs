@@ -66,6 +66,8 @@ const env = {
   // The limiter runs (its cost is measured) but never refuses: one bench client far exceeds
   // the default per-client limit.
   GATEWAY_RATE_LIMIT_ORDERS: "1000000000",
+  // Metrics on (as deployed), each instance on a free port of its own.
+  GATEWAY_METRICS_LISTEN: "127.0.0.1:0",
   REDIS_URL: "",
 };
 

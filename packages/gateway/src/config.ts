@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { availableParallelism, hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -113,6 +113,34 @@ export interface GatewayConfig {
   };
   /** Webhook delivery (webhooks/): where to, how long to retry, when to give up on an endpoint. */
   webhooks: WebhooksConfig;
+  /** Prometheus metrics and the instance id in log lines (docs/deploy.md#observability). */
+  observability: ObservabilityConfig;
+}
+
+export interface ObservabilityConfig {
+  /** GATEWAY_INSTANCE_ID: names this process in every log line; default `<host>:<pid>`. */
+  instanceId: string;
+  /**
+   * GATEWAY_METRICS_LISTEN: `host:port` of the separate `/metrics` listener (default
+   * 127.0.0.1:9464, not the API's port); `off` serves none.
+   */
+  metricsListen: { host: string; port: number } | undefined;
+  /** GATEWAY_METRICS_TOKEN: when set, scrapes must send `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
+}
+
+/** GATEWAY_METRICS_LISTEN: `off`, `port`, `host:port` or `[v6]:port`. */
+export function metricsListenFrom(raw: string | undefined): ObservabilityConfig["metricsListen"] {
+  const value = (raw ?? "").trim();
+  if (value.toLowerCase() === "off") return undefined;
+  if (value === "") return { host: "127.0.0.1", port: DEFAULTS.metricsPort };
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\s]+)):(\d{1,5})$|^(\d{1,5})$/.exec(value);
+  const port = Number(match?.[3] ?? match?.[4]);
+  if (!match || port > 65535)
+    throw new ConfigError(
+      `GATEWAY_METRICS_LISTEN must be off, a port or host:port (e.g. 127.0.0.1:9464), got '${raw}'`,
+    );
+  return { host: match[1] ?? match[2] ?? "127.0.0.1", port };
 }
 
 export interface WebhooksConfig {
@@ -189,6 +217,7 @@ export const DEFAULTS = {
   scryptCost: 2 ** 17,
   loginThrottle: { perAccountAndAddress: 5, perAddress: 50, perAccount: 1000 },
   webhookRetentionSeconds: 30 * 24 * 60 * 60,
+  metricsPort: 9464,
 } as const;
 
 /**
@@ -439,6 +468,11 @@ export function loadConfig(
       perAccount: s.GATEWAY_HASH_PER_ACCOUNT,
     },
     webhooks,
+    observability: {
+      instanceId: env.GATEWAY_INSTANCE_ID || `${hostname()}:${process.pid}`,
+      metricsListen: metricsListenFrom(env.GATEWAY_METRICS_LISTEN),
+      metricsToken: env.GATEWAY_METRICS_TOKEN || undefined,
+    },
     ...overrides,
   };
 }

@@ -15,10 +15,12 @@ import { consoleRoutes } from "./http/console.js";
 import { installCors } from "./http/cors.js";
 import { healthRoutes } from "./http/health.js";
 import { createLogger } from "./http/logger.js";
-import { ClientRateLimiter, createRateCounter } from "./http/rate-limit.js";
+import { ClientRateLimiter, createRateCounter, RedisRateCounter } from "./http/rate-limit.js";
 import { Readiness } from "./http/readiness.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { deriveMasterKeys, loadOrCreateMasterKey } from "./lib/master-key.js";
+import { observeRedis, observeStore } from "./observability/metrics.js";
+import { probedStore } from "./observability/store-probe.js";
 import { orderRoutes } from "./orders/routes.js";
 import { OrderService } from "./orders/service.js";
 import { tenantOrderRoutes } from "./orders/tenant-routes.js";
@@ -85,15 +87,16 @@ export async function openCore(
 ) {
   const now = options.now ?? systemClock;
   const create = options.create ?? true;
-  const store =
+  const store = probedStore(
     options.store ??
-    (await openStore(config.databaseUrl, {
-      synchronous: config.sqliteSynchronous,
-      poolMax: config.pgPoolMax,
-      statementTimeoutMs: config.pgStatementTimeoutMs,
-      connectTimeoutMs: config.pgConnectTimeoutMs,
-      create,
-    }));
+      (await openStore(config.databaseUrl, {
+        synchronous: config.sqliteSynchronous,
+        poolMax: config.pgPoolMax,
+        statementTimeoutMs: config.pgStatementTimeoutMs,
+        connectTimeoutMs: config.pgConnectTimeoutMs,
+        create,
+      })),
+  );
   let master: ReturnType<typeof deriveMasterKeys>;
   let signingKeys: SigningKeyRing;
   try {
@@ -188,10 +191,14 @@ async function wireGateway(
     (priority) => (priority < 2 ? scryptThreads.scrypt : lowPriorityThreads.scrypt),
   );
   const userAuthenticator = new UserAuthenticator(userTokens, store.tenants);
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger =
+    options.logger ?? createLogger(config.logLevel, undefined, config.observability.instanceId);
   const readiness = new Readiness();
 
-  const rateLimiter = new ClientRateLimiter(createRateCounter(config.redisUrl), {
+  const rateCounter = createRateCounter(config.redisUrl);
+  observeRedis(rateCounter instanceof RedisRateCounter ? () => rateCounter.ready : undefined);
+  const unobserveStore = observeStore(store);
+  const rateLimiter = new ClientRateLimiter(rateCounter, {
     orders: { max: config.rateLimit.ordersMax, windowMs: config.rateLimit.windowSeconds * 1000 },
     login: { max: config.rateLimit.loginMax, windowMs: config.rateLimit.windowSeconds * 1000 },
   });
@@ -263,6 +270,7 @@ async function wireGateway(
     readiness,
     async close() {
       await app.close();
+      unobserveStore();
       await purge.stop();
       await rateLimiter.close();
       await Promise.all([scryptThreads.close(), lowPriorityThreads.close()]);

@@ -1,5 +1,7 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
+import { installHttpMetrics } from "../observability/metrics.js";
+import { nameRequestSpan, tracingEnabled } from "../observability/tracing.js";
 import { trackAllowedMethods } from "./allowed-methods.js";
 import { installErrorHandling } from "./error-handler.js";
 import { installGracefulClose } from "./graceful-close.js";
@@ -62,6 +64,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
   installGracefulClose(app, { drainMs: options.drainMs ?? 0 });
+  installHttpMetrics(app);
+  if (tracingEnabled())
+    app.addHook("onRequest", (request, _reply, done) => {
+      nameRequestSpan(request.method, request.routeOptions.url ?? "unmatched");
+      done();
+    });
   installTextBoundary(app);
   await installOpenApi(app);
   await options.routes(app);

@@ -1,6 +1,7 @@
 import type { ErrorObject } from "ajv";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { isStoreOutage } from "../store/outage.js";
+import { noteProblem } from "../observability/metrics.js";
 import { ApiError, type ErrorCode, type Problem, problemOf } from "./errors.js";
 import { fieldErrorsOf } from "./validation.js";
 
@@ -9,6 +10,7 @@ function send(
   problem: Problem,
   headers: Record<string, string> = {},
 ): FastifyReply {
+  noteProblem(reply.request, problem.code);
   return reply.code(problem.status).headers(headers).type("application/problem+json").send(problem);
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { type Dialect, latestVersion } from "../store/migrations.js";
 import type { Store } from "../store/store.js";
 import type { Readiness } from "./readiness.js";
@@ -14,6 +14,16 @@ const STATUS = {
     detail: { type: "string" },
   },
 } as const;
+
+/** A request logger whose info lines (incoming request, request completed) are debug lines. */
+const probeLogger = (
+  logger: FastifyBaseLogger,
+  ...[bindings, options]: Parameters<FastifyBaseLogger["child"]>
+): FastifyBaseLogger => {
+  const child = logger.child(bindings, options);
+  child.info = child.debug.bind(child);
+  return child;
+};
 
 /**
  * How long `/ready` waits for the store. A load balancer's probe must get an answer (503) in
@@ -58,6 +68,8 @@ export async function healthRoutes(
   app.get(
     "/health",
     {
+      // Probes every few seconds: their request lines only at debug.
+      childLoggerFactory: probeLogger,
       schema: {
         tags: ["Operations"],
         summary: "Liveness: the process serves HTTP",
@@ -70,6 +82,7 @@ export async function healthRoutes(
   app.get(
     "/ready",
     {
+      childLoggerFactory: probeLogger,
       schema: {
         tags: ["Operations"],
         summary: "Readiness: the store is reachable and fully migrated",

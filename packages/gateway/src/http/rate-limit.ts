@@ -1,5 +1,6 @@
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
+import { countRateLimitFallback } from "../observability/metrics.js";
 import { ApiError } from "./errors.js";
 
 /** Requests allowed per key in each fixed window. `max` 0 turns a limit off. */
@@ -89,6 +90,11 @@ export class RedisRateCounter implements RateCounter {
 
   readonly #connected: Promise<void>;
 
+  /** Whether Redis answers now (the metrics' fallback state). */
+  get ready(): boolean {
+    return this.#redis.status === "ready";
+  }
+
   async consume(key: string, windowMs: number): Promise<Consumed> {
     await this.#connected;
     const [count, ttl] = (await (
@@ -128,6 +134,7 @@ export async function enforceRateLimit(
   try {
     consumed = await counter.consume(key, limit.windowMs);
   } catch (error) {
+    countRateLimitFallback();
     // Once per 10 s per counter: an outage must not turn every request into a log line.
     const now = Date.now();
     if (now - (lastWarned.get(counter) ?? 0) > 10_000) {

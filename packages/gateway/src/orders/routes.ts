@@ -7,6 +7,7 @@ import { EMPTY_BODY_SHA256 } from "../auth/request-signature.js";
 import { SIGNED_REQUEST_SECURITY } from "../http/openapi.js";
 import type { ClientRateLimiter } from "../http/rate-limit.js";
 import { problemResponses } from "../http/schemas.js";
+import { inSpan } from "../observability/tracing.js";
 import { filterOf, type ListQuery } from "./list-filter.js";
 import {
   CREATE_ORDER_BODY,
@@ -64,11 +65,13 @@ export async function orderRoutes(
 
   // preValidation runs before body validation: an unauthenticated caller learns nothing about the body rules.
   app.addHook("preValidation", async (request) => {
-    const partner = await authenticator.authenticate(request.headers, {
-      method: request.method,
-      target: request.raw.url ?? request.url,
-      bodySha256: bodyDigests.get(request) ?? EMPTY_BODY_SHA256,
-    });
+    const partner = await inSpan("signature.verify", () =>
+      authenticator.authenticate(request.headers, {
+        method: request.method,
+        target: request.raw.url ?? request.url,
+        bodySha256: bodyDigests.get(request) ?? EMPTY_BODY_SHA256,
+      }),
+    );
     // Counted after authentication, so nobody can spend another partner's quota.
     await rateLimiter?.check("orders", partner.clientId, request.log);
     partners.set(request, partner);

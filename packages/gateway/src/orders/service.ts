@@ -4,6 +4,8 @@ import type { Clock } from "../lib/clock.js";
 import { priceOf } from "../lib/money.js";
 import { newId } from "../lib/random.js";
 import { sha256Hex, stableStringify } from "../lib/stable-json.js";
+import { countOrderCreated, countOrderMove } from "../observability/metrics.js";
+import { rememberEventTrace } from "../observability/tracing.js";
 import type {
   OrderChangeRecord,
   OrderFilter,
@@ -198,9 +200,12 @@ export class OrderService {
       ({ unit_price, ...line }): ProductLine =>
         unit_price === undefined ? line : { ...line, unit_price: priceOf(unit_price) },
     );
+    const id = newId(createdAt);
+    // Before the commit: a webhook worker may pick the event up before this call returns.
+    rememberEventTrace(id, INITIAL_STATUS);
     const outcome = await this.store.createOrder(
       {
-        id: newId(createdAt),
+        id,
         partnerId: partner.id,
         purchaseOrderNo: body.purchase_order_no ?? null,
         currency: body.currency ?? null,
@@ -216,6 +221,7 @@ export class OrderService {
         ? undefined
         : { key: idempotencyKey, requestHash: sha256Hex(stableStringify(body)) },
     );
+    if (outcome.kind === "created") countOrderCreated();
     switch (outcome.kind) {
       case "created":
       case "replayed":
@@ -330,6 +336,7 @@ export class OrderService {
       );
     }
     const transition = transitionFor(action, mover);
+    rememberEventTrace(request.id, transition.to);
     const outcome = await this.store.moveOrder({
       orderId: request.id,
       scope: request.scope,
@@ -342,6 +349,7 @@ export class OrderService {
     });
     switch (outcome.kind) {
       case "moved":
+        countOrderMove(outcome.order.status);
         return outcome.order;
       case "not_found":
         throw new ApiError("order_not_found", `No sales order with id '${request.id}' here.`);

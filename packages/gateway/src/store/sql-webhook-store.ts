@@ -304,7 +304,29 @@ export abstract class SqlWebhookStore implements WebhookStore {
       return { disabled: f.attempt.status === "failed" && results[at - 1]?.changes === 1 };
     });
   }
+
+  async backlog(now: number): Promise<{ pending: number; oldestDueAt: number | null }> {
+    const [queued] = await this.sql.rows<{ n: number | string }>(BACKLOG, [BACKLOG_COUNT_LIMIT]);
+    const [due] = await this.sql.rows<{ at: number | null }>(OLDEST_DUE, [now]);
+    const [unsent] = await this.sql.rows<{ created_at: number }>(OLDEST_UNDISPATCHED, []);
+    const times = [due?.at, unsent?.created_at].filter((t) => t != null).map(Number);
+    return {
+      pending: Number(queued?.n ?? 0),
+      oldestDueAt: times.length === 0 ? null : Math.min(...times),
+    };
+  }
 }
+
+/** A metrics scrape counts at most this many pending deliveries (bounded cost). */
+export const BACKLOG_COUNT_LIMIT = 100_000;
+// Deliveries of disabled endpoints stay pending but are nobody's work: not backlog.
+const PENDING = `FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+  WHERE d.state = 'pending' AND e.enabled = 1`;
+const BACKLOG = `SELECT count(*) AS n FROM (SELECT 1 AS one ${PENDING} LIMIT ?) AS pending`;
+// Due since then and not delivered yet (the webhook_deliveries_due index).
+const OLDEST_DUE = `SELECT min(d.next_attempt_at) AS at ${PENDING} AND d.next_attempt_at <= ?`;
+const OLDEST_UNDISPATCHED =
+  "SELECT created_at FROM order_events WHERE dispatched_at IS NULL ORDER BY seq LIMIT 1";
 
 /** One attempt's record: the attempt row, the delivery, the endpoint's times. */
 function attemptStatements(f: FinishedAttempt): Statement[] {

@@ -142,4 +142,10 @@ export interface WebhookStore {
    * whether it disabled its endpoint.
    */
   finishAttempts(finished: FinishedAttempt[]): Promise<{ disabled: boolean }[]>;
+  /**
+   * For metrics: deliveries pending (counted up to BACKLOG_COUNT_LIMIT), and since when the
+   * oldest due work waits: an event not fanned out yet (its creation), or a delivery whose next
+   * attempt is due (that time); null when nothing is due. A receiver failing is backlog, not lag.
+   */
+  backlog(now: number): Promise<{ pending: number; oldestDueAt: number | null }>;
 }

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { WebhooksConfig } from "../config.js";
 import type { Clock } from "../lib/clock.js";
 import { newId } from "../lib/random.js";
+import { countDelivery } from "../observability/metrics.js";
+import { eventTraceContext, inSpan } from "../observability/tracing.js";
 import { GroupCommit } from "../store/group-commit.js";
 import type { Store } from "../store/store.js";
 import type { ClaimedDelivery, DeliveryNext, FinishedAttempt } from "../store/webhook-store.js";
@@ -181,13 +183,20 @@ export class WebhookWorker {
       endpoint.previousSecretUntil > sentAt
     )
       secrets.push(unsealSecret(this.secretKey, endpoint.id, endpoint.previousSecretSealed));
-    const result = await this.#sender.post(endpoint.url, body, {
+    const headers = {
       "content-type": "application/json",
       "user-agent": "Orderline-Webhooks/1",
       "orderline-event-id": payload.id,
       "orderline-event-type": payload.type,
       "orderline-signature": signatureHeader(secrets, Math.floor(sentAt / 1000), body),
-    });
+    };
+    // In the trace of the request that made the event (the POST carries its traceparent).
+    const result = await inSpan(
+      "webhook.deliver",
+      () => this.#sender.post(endpoint.url, body, headers),
+      eventTraceContext(order.id, event.to),
+      { "orderline.event_type": payload.type, "orderline.attempt": delivery.attempt },
+    );
     await this.#record(delivery, result, clientId);
   }
 
@@ -207,6 +216,7 @@ export class WebhookWorker {
                 maxMs: this.config.backoffMaxMs,
               }),
           };
+    countDelivery(next.kind, result.durationMs);
     const { disabled } = await this.#finishes.submit({
       attempt: {
         id: `wa_${newId(at).replaceAll("-", "")}`,
@@ -241,6 +251,7 @@ export class WebhookWorker {
       this.log.warn(
         {
           event: "webhook_endpoint_disabled",
+          audit: true,
           client_id: clientId,
           endpoint_id: delivery.endpointId,
           failing_for_seconds: disableAfterSeconds,

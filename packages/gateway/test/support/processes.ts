@@ -28,6 +28,8 @@ function envOf(options: ProcessEnv): NodeJS.ProcessEnv {
     GATEWAY_DATA_DIR: options.dataDir,
     GATEWAY_MASTER_KEY: MASTER_KEY,
     REDIS_URL: "",
+    // A free port each: parallel test processes must not fight over the default 9464.
+    GATEWAY_METRICS_LISTEN: "127.0.0.1:0",
     ...options.extra,
   };
 }
@@ -41,13 +43,19 @@ export interface RunningGateway {
   child: ChildProcess;
   url: string;
   exited: Promise<number | null>;
+  /** Everything the process wrote to stdout so far. */
+  stdout(): string;
 }
 
 /** Starts `orderline-gateway serve` on `port` (0: a free one) and resolves once it listens. */
-export function startProcess(options: ProcessEnv, port = 0): Promise<RunningGateway> {
+export function startProcess(
+  options: ProcessEnv,
+  port = 0,
+  logLevel = "warn",
+): Promise<RunningGateway> {
   const child = spawn(
     "node",
-    [CLI, "serve", "--port", String(port), "--host", "127.0.0.1", "--log-level", "warn"],
+    [CLI, "serve", "--port", String(port), "--host", "127.0.0.1", "--log-level", logLevel],
     { stdio: ["ignore", "pipe", "inherit"], env: envOf(options) },
   );
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
@@ -56,7 +64,7 @@ export function startProcess(options: ProcessEnv, port = 0): Promise<RunningGate
     child.stdout?.on("data", (chunk) => {
       out += chunk;
       const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match?.[1]) resolve({ child, url: match[1], exited });
+      if (match?.[1]) resolve({ child, url: match[1], exited, stdout: () => out });
     });
     child.once("exit", (code) => reject(new Error(`gateway exited early (${code})`)));
   });

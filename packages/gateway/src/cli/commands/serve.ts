@@ -1,5 +1,7 @@
 import { unknownSettingWarnings } from "../../config.js";
 import { createGateway, type Gateway } from "../../gateway.js";
+import { type MetricsServer, startMetricsServer } from "../../observability/metrics-server.js";
+import { shutdownTracing } from "../../observability/tracing.js";
 import { poolFit, poolFitWarning } from "../../store/postgres/pool-fit.js";
 import { PostgresStore } from "../../store/postgres/postgres-store.js";
 import { ensureDemo } from "../demo.js";
@@ -38,6 +40,9 @@ export interface RunningServer {
   drainReadySeconds: number;
   /** `/ready` answers 503 from now on; requests are still served. */
   leave(): void;
+  /** The `/metrics` address, unless GATEWAY_METRICS_LISTEN=off or its port was taken. */
+  metricsUrl: string | undefined;
+  instanceId: string;
   close(): Promise<void>;
   /** How long a SIGTERM shutdown may take before the process exits anyway. */
   shutdownTimeoutSeconds: number;
@@ -76,8 +81,10 @@ export async function serve(args: string[], io: CliIo): Promise<RunningServer> {
   const gateway = await createGateway({ config });
   await warnWhenPoolCannotFit(gateway, io);
   let address: string;
+  let metrics: MetricsServer | undefined;
   try {
     address = await gateway.app.listen({ port: config.port, host: config.host });
+    metrics = await startMetricsServer(config.observability, gateway.app.log);
   } catch (error) {
     // Close the store (and its writer thread) so the process can exit with the error.
     await gateway.close();
@@ -86,20 +93,40 @@ export async function serve(args: string[], io: CliIo): Promise<RunningServer> {
   const port = new URL(address).port;
   const url = `http://${config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host}:${port}`;
   const consoleAt = config.consoleDir ? `, console: ${url}/console/` : "";
-  io.stdout(
-    `Orderline gateway listening on ${url} (store: ${gateway.store.kind}, docs: ${url}/docs${consoleAt})\n`,
+  const metricsAt = metrics ? `, metrics: ${metrics.url}` : "";
+  const line = lineWriter(io, config.observability.instanceId);
+  line(
+    `Orderline gateway listening on ${url} (store: ${gateway.store.kind}, docs: ${url}/docs${consoleAt}${metricsAt})`,
+    { event: "listening", url, store: gateway.store.kind, metrics_url: metrics?.url },
   );
   if (values.demo) {
+    // Instructions for the person at the terminal: stdout carries JSON lines only.
     const text = await ensureDemo(gateway, config.dataDir, url, io.cwd);
-    if (text) io.stdout(text);
+    if (text) io.stderr(text);
   }
   return {
     url,
     drainReadySeconds: config.drainReadySeconds,
     leave: () => gateway.readiness.leave(),
-    close: () => gateway.close(),
     shutdownTimeoutSeconds: config.shutdownTimeoutSeconds,
+    metricsUrl: metrics?.url,
+    instanceId: config.observability.instanceId,
+    close: async () => {
+      await metrics?.close();
+      await gateway.close();
+    },
   };
+}
+
+/**
+ * The CLI's own announcements as JSON lines in the logger's shape (pino level 30), written
+ * whatever LOG_LEVEL filters: scripts find the address in them, and stdout stays JSON only.
+ */
+function lineWriter(io: CliIo, instance: string) {
+  return (msg: string, fields: object = {}) =>
+    io.stdout(
+      `${JSON.stringify({ level: 30, time: Date.now(), service: "orderline-gateway", instance, ...fields, msg })}\n`,
+    );
 }
 
 /**
@@ -121,14 +148,14 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
     process.off("SIGTERM", stop);
     const spentSeconds = signalledAt === undefined ? 0 : (Date.now() - signalledAt) / 1000;
     closeWithin(
-      () => server.close(),
+      () => server.close().then(() => shutdownTracing()),
       Math.max(1, Math.round(server.shutdownTimeoutSeconds - spentSeconds)),
       (code, message) => {
         io.stderr(`${message}\n`);
         process.exit(code);
       },
     ).then(
-      () => io.stdout("Gateway stopped.\n"),
+      () => lineWriter(io, server.instanceId)("Gateway stopped.", { event: "stopped" }),
       (error: unknown) => io.stderr(`Error while stopping: ${(error as Error).message}\n`),
     );
   };

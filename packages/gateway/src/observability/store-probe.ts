@@ -1,0 +1,57 @@
+import type { Store } from "../store/store.js";
+import { countStoreError } from "./metrics.js";
+import { inSpan, tracingEnabled } from "./tracing.js";
+
+const isThenable = (value: unknown): value is Promise<unknown> =>
+  typeof (value as { then?: unknown })?.then === "function";
+
+/**
+ * Wraps each method of `target` so that a failure is counted by kind (metrics) and, while
+ * tracing runs, the call is a span `<prefix>.<method>`. Methods run on the real object (its
+ * private fields stay reachable); other properties pass through.
+ */
+function probed<T extends object>(target: T, prefix: string): T {
+  const wrappers = new Map<PropertyKey, unknown>();
+  return new Proxy(target, {
+    get(object, property) {
+      const value = Reflect.get(object, property, object);
+      if (typeof value !== "function" || typeof property !== "string") return value;
+      let wrapper = wrappers.get(property);
+      if (wrapper === undefined) {
+        const name = `${prefix}.${property}`;
+        const call = (args: unknown[]): unknown => {
+          try {
+            const result = value.apply(object, args);
+            return isThenable(result)
+              ? result.catch((error: unknown) => {
+                  countStoreError(error);
+                  throw error;
+                })
+              : result;
+          } catch (error) {
+            countStoreError(error);
+            throw error;
+          }
+        };
+        wrapper = (...args: unknown[]) =>
+          tracingEnabled() ? inSpan(name, async () => call(args)) : call(args);
+        wrappers.set(property, wrapper);
+      }
+      return wrapper;
+    },
+  });
+}
+
+/** The store as the gateway's services see it: failures counted, calls traced when on. */
+export function probedStore(store: Store): Store {
+  const tenants = probed(store.tenants, "store.tenants");
+  const webhooks = probed(store.webhooks, "store.webhooks");
+  const top = probed(store, "store");
+  return new Proxy(top, {
+    get(object, property, receiver) {
+      if (property === "tenants") return tenants;
+      if (property === "webhooks") return webhooks;
+      return Reflect.get(object, property, receiver);
+    },
+  });
+}
