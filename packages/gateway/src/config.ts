@@ -100,6 +100,8 @@ export interface WebhooksConfig {
   pollMs: number;
   /** Deliveries attempted at once by one instance. */
   concurrency: number;
+  /** Deliveries to one endpoint in flight at once, all instances together (at most concurrency). */
+  endpointConcurrency: number;
   /** How long a claimed delivery is this instance's (3 × timeout); then another may take it. */
   leaseMs: number;
   /** How long a rotated-out secret keeps signing deliveries beside the new one. */
@@ -174,6 +176,7 @@ export const DEFAULTS = {
     backoffMaxMs: 60 * 60 * 1000,
     pollMs: 500,
     concurrency: 8,
+    endpointConcurrency: 2,
     secretGraceSeconds: 24 * 60 * 60,
   },
   webhookRetentionSeconds: 30 * 24 * 60 * 60,
@@ -356,6 +359,11 @@ function webhooksFrom(env: Env): WebhooksConfig {
     backoffMaxMs: intFrom(env, "GATEWAY_WEBHOOK_BACKOFF_MAX_MS", d.backoffMaxMs),
     pollMs: intFrom(env, "GATEWAY_WEBHOOK_POLL_MS", d.pollMs),
     concurrency: Math.max(1, intFrom(env, "GATEWAY_WEBHOOK_CONCURRENCY", d.concurrency)),
+    // A slow receiver holds at most this many of the slots; the others keep serving the rest.
+    endpointConcurrency: Math.max(
+      1,
+      intFrom(env, "GATEWAY_WEBHOOK_ENDPOINT_CONCURRENCY", d.endpointConcurrency),
+    ),
     // A claim outlasts the attempt it covers (and the reads and writes around it), or a second
     // instance could start the same delivery.
     leaseMs: 3 * intFrom(env, "GATEWAY_WEBHOOK_TIMEOUT_MS", d.timeoutMs),

@@ -96,7 +96,8 @@ function postgresExplainer(url: string): Explainer {
         nodes.push(node);
         for (const child of node.Plans ?? []) walk(child);
       };
-      walk((rows[0] as { "QUERY PLAN": { Plan: PgNode }[] })["QUERY PLAN"][0].Plan);
+      const [explained] = (rows[0] as { "QUERY PLAN": { Plan: PgNode }[] })["QUERY PLAN"];
+      if (explained) walk(explained.Plan);
       const orders = nodes.filter((node) => node["Relation Name"] === "sales_orders");
       // A purchase order number is a unique key: sorting its one row costs nothing.
       const unique = constrains.includes("purchase_order_no");

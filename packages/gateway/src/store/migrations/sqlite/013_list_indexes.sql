@@ -11,5 +11,9 @@ CREATE INDEX sales_orders_by_partner_status_time ON sales_orders (partner_id, st
 DROP INDEX order_events_by_partner;
 CREATE INDEX order_events_by_order ON order_events (order_id, seq);
 
--- Webhook claims count each endpoint's deliveries in flight (the per-endpoint cap).
+-- Webhook claims take turns across endpoints (issue 30): each endpoint's due deliveries and its
+-- deliveries in flight are ranges of their own, so one endpoint's backlog is not read to serve
+-- another. They replace the store-wide due index the first-come claim read.
+DROP INDEX webhook_deliveries_due;
+CREATE INDEX webhook_deliveries_due_by_endpoint ON webhook_deliveries (endpoint_id, next_attempt_at) WHERE state = 'pending';
 CREATE INDEX webhook_deliveries_in_flight ON webhook_deliveries (endpoint_id, locked_until) WHERE state = 'pending';
