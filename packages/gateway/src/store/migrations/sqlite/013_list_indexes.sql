@@ -7,6 +7,11 @@ DROP INDEX sales_orders_by_partner_status;
 CREATE INDEX sales_orders_by_partner_time ON sales_orders (partner_id, created_at, seq);
 CREATE INDEX sales_orders_by_partner_status_time ON sales_orders (partner_id, status, created_at, seq);
 
+-- Order numbers come from partners.orders_issued, bumped in the inserting transaction under the
+-- partner row's write lock (the single writer on SQLite), so no two orders of a partner get one
+-- number; no query reads (partner_id, partner_seq), and the index cost ~50 bytes per order.
+DROP INDEX sales_orders_by_partner_number;
+
 -- An order's events are read per order (webhook payloads); nothing reads them per partner.
 DROP INDEX order_events_by_partner;
 CREATE INDEX order_events_by_order ON order_events (order_id, seq);
