@@ -110,14 +110,18 @@ export const UNDISPATCHED =
  * each endpoint offers its `cap` oldest due deliveries (an index range per endpoint), less those
  * it has in flight on any instance; every endpoint's first comes before anyone's second. So a
  * slow endpoint holds at most `cap` attempts and never the slots of the others.
- * Params: lockedUntil, lease, now (updated_at), now (in flight), now (due), now (unlocked), cap,
- * cap, limit. `lock` as in purgeStatement.
+ * The locking level repeats "pending, due and unlocked": PostgreSQL re-checks that level's
+ * conditions on a row another instance claimed meanwhile (the inner levels read the statement's
+ * snapshot), so a row claimed since is skipped, not claimed twice.
+ * Params: lockedUntil, lease, now (updated_at), now (due), now (unlocked), now (in flight),
+ * now (due), now (unlocked), cap, cap, limit. `lock` as in purgeStatement.
  */
 const claimStatement = (lock: string): string =>
   `UPDATE webhook_deliveries SET locked_until = ?, lease = ?, attempts = attempts + 1, updated_at = ?
    WHERE (endpoint_id, event_id) IN (
      SELECT d.endpoint_id, d.event_id FROM webhook_deliveries d
-     WHERE (d.endpoint_id, d.event_id) IN (
+     WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND d.locked_until <= ?
+       AND (d.endpoint_id, d.event_id) IN (
        SELECT endpoint_id, event_id FROM (
          SELECT c.endpoint_id, c.event_id, c.next_attempt_at,
            ROW_NUMBER() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at, c.event_id) AS turn,
@@ -297,6 +301,8 @@ export abstract class SqlWebhookStore implements WebhookStore {
     const rows = await this.sql.rows<ClaimRow>(this.#claim, [
       lockedUntil,
       lease,
+      now,
+      now,
       now,
       now,
       now,
