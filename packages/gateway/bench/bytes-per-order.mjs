@@ -90,13 +90,21 @@ for (const kind of stores) {
     measured[label] = kind === "sqlite" ? await sqliteSizes(upTo) : await postgresSizes(upTo);
   const names = [...new Set(Object.values(measured).flatMap((m) => Object.keys(m)))].sort();
   console.log(`\n${kind}: bytes per order`);
-  console.log(`  ${"object".padEnd(42)} ${Object.keys(SCHEMAS).map((l) => l.padStart(13)).join(" ")}`);
+  console.log(
+    `  ${"object".padEnd(42)} ${Object.keys(SCHEMAS)
+      .map((l) => l.padStart(13))
+      .join(" ")}`,
+  );
   for (const n of names)
     console.log(
       `  ${n.padEnd(42)} ${Object.values(measured)
         .map((m) => (m[n] === undefined ? "-" : (m[n] / orders).toFixed(1)).padStart(13))
         .join(" ")}`,
     );
-  const totals = Object.values(measured).map((m) => Object.values(m).reduce((a, b) => a + b, 0) / orders);
-  console.log(`  ${"total".padEnd(42)} ${totals.map((t) => t.toFixed(1).padStart(13)).join(" ")}  (after/before ${(totals[1] / totals[0]).toFixed(2)})`);
+  const totals = Object.values(measured).map(
+    (m) => Object.values(m).reduce((a, b) => a + b, 0) / orders,
+  );
+  console.log(
+    `  ${"total".padEnd(42)} ${totals.map((t) => t.toFixed(1).padStart(13)).join(" ")}  (after/before ${(totals[1] / totals[0]).toFixed(2)})`,
+  );
 }
