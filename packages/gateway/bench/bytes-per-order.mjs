@@ -2,7 +2,8 @@
 //
 // Bytes per order (issue 30) of the schema before migration 013 (up to 010) and after it, on a
 // store of --orders orders, each with its order.created outbox event as creation writes it:
-// the table and every index, per store kind. Rows are seeded directly (bench/seed-orders.mjs).
+// the table and every index, per store kind. Rows are seeded directly (bench/seed-orders.mjs)
+// with 36-character ids in creation order, like the gateway's UUIDv7 ids.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,6 +31,7 @@ const seed = (kind) =>
     partnerId: "018f0000-0000-7000-8000-000000000001",
     count: orders,
     endAt: Date.now(),
+    orderedIds: true,
   });
 
 /** { object: bytes } for the order tables and their indexes. */

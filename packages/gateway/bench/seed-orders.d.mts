@@ -7,5 +7,6 @@ export function seedOrdersStatement(
     endAt: number;
     days?: number;
     statusEvery?: number;
+    orderedIds?: boolean;
   },
 ): { sql: string; params: unknown[] };
