@@ -2,17 +2,28 @@ import {
   EnterpriseModuleProvider,
   useEnterpriseModuleTranslationContext,
 } from "@orderline/i18n/react";
+import { lazy, Suspense } from "react";
 import { PageTitle } from "./components.js";
 import { LanguageSwitcher } from "./language-switcher.js";
 import { shellModule } from "./modules.js";
-import { IntegrationPage } from "./pages/integration.js";
-import { OrderDetailPage } from "./pages/order-detail.js";
-import { OrdersPage } from "./pages/orders.js";
-import { PartnersPage } from "./pages/partners.js";
 import { SignInPage } from "./pages/sign-in.js";
-import { VocabularyPage } from "./pages/vocabulary.js";
 import { href, type Route, useRoute } from "./router.js";
 import { SessionProvider, useSession } from "./session.js";
+
+// The signed-in pages load on first use: the sign-in page, the first load, carries none of them.
+const OrderDetailPage = lazy(() =>
+  import("./pages/order-detail.js").then((m) => ({ default: m.OrderDetailPage })),
+);
+const OrdersPage = lazy(() => import("./pages/orders.js").then((m) => ({ default: m.OrdersPage })));
+const VocabularyPage = lazy(() =>
+  import("./pages/vocabulary.js").then((m) => ({ default: m.VocabularyPage })),
+);
+const PartnersPage = lazy(() =>
+  import("./pages/partners.js").then((m) => ({ default: m.PartnersPage })),
+);
+const IntegrationPage = lazy(() =>
+  import("./pages/integration.js").then((m) => ({ default: m.IntegrationPage })),
+);
 
 const Page = ({ route }: { route: Route }) => {
   const { t } = useEnterpriseModuleTranslationContext<typeof shellModule>();
@@ -86,7 +97,9 @@ const Shell = () => {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
-        <Page key={route.segments.join("/")} route={route} />
+        <Suspense fallback={null}>
+          <Page key={route.segments.join("/")} route={route} />
+        </Suspense>
       </main>
     </>
   );

@@ -9,7 +9,9 @@
 //            --store and --instances, only that setup.
 //   ceiling  in this process, no HTTP: the same authenticator (JWT verify + RSA verify) and one
 //            order insert through the SQLite store, at the same concurrency.
-// Then bench/webhooks.mjs (outbox cost before/after, webhook delivery), unless --webhooks off.
+// Then bench/webhooks.mjs (outbox cost before/after, webhook delivery, two-receiver fairness),
+// unless --webhooks off, and bench/growing-store.mjs (creation and every listing at each store
+// size in --sizes, default 0,100000; add 1000000 for the issue-30 figure), unless --growing off.
 // Prints each run and the medians. PostgreSQL: BENCH_DATABASE_URL (default
 // postgres://postgres@127.0.0.1:5432/postgres); a database orderline_bench_<random> is created
 // for the run and dropped after.
@@ -32,6 +34,8 @@ const { values } = parseArgs({
     store: { type: "string" },
     instances: { type: "string" },
     webhooks: { type: "string", default: "on" },
+    growing: { type: "string", default: "on" },
+    sizes: { type: "string", default: "0,100000" },
   },
 });
 const SETUPS =
@@ -249,6 +253,21 @@ if (values.webhooks !== "off") {
       String(runs),
       "--seconds",
       String(seconds),
+      "--connections",
+      String(connections),
+      ...(values.store ? ["--store", values.store] : []),
+    ],
+    { stdio: "inherit", env: process.env },
+  );
+}
+
+if (values.growing !== "off") {
+  execFileSync(
+    "node",
+    [
+      join(here, "growing-store.mjs"),
+      "--sizes",
+      values.sizes,
       "--connections",
       String(connections),
       ...(values.store ? ["--store", values.store] : []),

@@ -13,6 +13,10 @@
 //      commit-to-receipt); p50 and p99, with the default poll interval (500 ms);
 //    - throughput: orders created with delivery off, then one instance with delivery on drains
 //      the backlog; events per second from its start to the last receipt.
+// 3. Fairness (issue 30): one partner's receiver answers in 2 s and has a backlog (orders for
+//    2 s at 16 connections); another partner's orders at 20/s for --seconds go to a receiver
+//    answering at once. That partner's delivery latency p50/p99, and how many of its events
+//    arrived within 60 s, for this build and, with --before-cli PATH, another build side by side.
 import { execFileSync } from "node:child_process";
 import { sign } from "node:crypto";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -28,6 +32,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "10" },
     connections: { type: "string", default: "64" },
     store: { type: "string" },
+    "before-cli": { type: "string" },
   },
 });
 const runs = Number(values.runs);
@@ -192,7 +197,7 @@ for (const store of STORES) {
 }
 
 // 2. Delivery.
-function receiver() {
+function receiver(delayMs = 0) {
   const got = new Map();
   let last = 0;
   const server = createServer((request, response) => {
@@ -203,7 +208,7 @@ function receiver() {
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       if (!got.has(body.id)) got.set(body.id, at - Date.parse(body.created_at));
       last = at;
-      response.writeHead(204).end();
+      setTimeout(() => response.writeHead(204).end(), delayMs);
     });
   });
   return new Promise((resolve) =>
@@ -212,7 +217,10 @@ function receiver() {
         url: `http://127.0.0.1:${server.address().port}/hooks`,
         got,
         last: () => last,
-        close: () => new Promise((r) => server.close(r)),
+        close: () => {
+          server.closeAllConnections();
+          return new Promise((r) => server.close(r));
+        },
       }),
     ),
   );
@@ -297,6 +305,43 @@ try {
       `  ${store.padEnd(8)} latency at 20 events/s (${sent} events): p50 ${percentile(latencies, 50)} ms  p99 ${percentile(latencies, 99)} ms  |  backlog of ${drained} drained at ${(drained / drainSeconds).toFixed(0)} events/s (from process start)`,
     );
   }
+  console.log("\nfairness: a 2-s receiver with a backlog beside a prompt one:");
+  const builds = [
+    ["after", after],
+    ...(values["before-cli"] ? [["before", values["before-cli"]]] : []),
+  ];
+  for (const store of STORES)
+    for (const [label, cli] of builds) {
+      const slowHooks = await receiver(2000);
+      const fastHooks = await receiver();
+      const { env, credentials: slow } = await setUp(cli, store, `fair_${label}_${store}`);
+      const fast = JSON.parse(
+        run(cli, env, [
+          "partners",
+          "create",
+          "--name",
+          "Fast",
+          "--public-key",
+          join(dir, "public.pem"),
+          "--json",
+        ]),
+      );
+      run(cli, env, ["webhooks", "add", slow.client_id, "--url", slowHooks.url, "--json"]);
+      run(cli, env, ["webhooks", "add", fast.client_id, "--url", fastHooks.url, "--json"]);
+      const server = await serve(cli, env);
+      const backlog = driveOrders(server.url, slow, 2, 16).ok;
+      const sent = await steadyOrders(server.url, fast, 20, seconds);
+      const deadline = Date.now() + 60_000;
+      while (fastHooks.got.size < sent && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      const latencies = [...fastHooks.got.values()];
+      await stop(server);
+      await slowHooks.close().catch(() => {});
+      await fastHooks.close();
+      console.log(
+        `  ${store.padEnd(8)} ${label.padEnd(6)} slow backlog ${backlog}; prompt partner: ${fastHooks.got.size} of ${sent} delivered within 60 s, p50 ${percentile(latencies, 50)} ms  p99 ${percentile(latencies, 99)} ms (undelivered not counted)`,
+      );
+    }
 } finally {
   for (const name of databases)
     await onServer((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));

@@ -96,6 +96,10 @@ export const SETTINGS = {
   GATEWAY_RATE_LIMIT_ORDERS: int(0, 6000),
   GATEWAY_RATE_LIMIT_LOGINS: int(0, 60),
   GATEWAY_CORS_ORIGINS: text({ accepts: "comma-separated origins (scheme://host[:port])" }),
+  // Observability (config.ts reads these; metricsListenFrom checks the address's form).
+  GATEWAY_INSTANCE_ID: text(),
+  GATEWAY_METRICS_LISTEN: text({ accepts: "off, a port, or host:port" }),
+  GATEWAY_METRICS_TOKEN: text(),
   GATEWAY_CONSOLE_DIR: text({
     accepts: "'off' or a directory holding the built console's index.html",
   }),
@@ -122,6 +126,7 @@ export const SETTINGS = {
   GATEWAY_WEBHOOK_BACKOFF_BASE_MS: int(1, 30_000),
   GATEWAY_WEBHOOK_BACKOFF_MAX_MS: int(1, 60 * 60 * 1000),
   GATEWAY_WEBHOOK_POLL_MS: int(0, 500),
+  GATEWAY_WEBHOOK_ENDPOINT_CONCURRENCY: int(1, 2, 1000),
   GATEWAY_WEBHOOK_CONCURRENCY: int(1, 8, 1000),
   GATEWAY_WEBHOOK_SECRET_GRACE_SECONDS: int(0, DAY),
 } as const satisfies Record<string, Setting>;

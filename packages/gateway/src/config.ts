@@ -159,6 +159,8 @@ export interface WebhooksConfig {
   pollMs: number;
   /** Deliveries attempted at once by one instance. */
   concurrency: number;
+  /** Deliveries to one endpoint in flight at once, all instances together (at most concurrency). */
+  endpointConcurrency: number;
   /** How long a claimed delivery is this instance's (3 × timeout); then another may take it. */
   leaseMs: number;
   /** How long a rotated-out secret keeps signing deliveries beside the new one. */
@@ -376,6 +378,8 @@ function webhooksFrom(s: Settings): WebhooksConfig {
     backoffMaxMs: s.GATEWAY_WEBHOOK_BACKOFF_MAX_MS,
     pollMs: s.GATEWAY_WEBHOOK_POLL_MS,
     concurrency: s.GATEWAY_WEBHOOK_CONCURRENCY,
+    // A slow receiver holds at most this many of the slots; the others keep serving the rest.
+    endpointConcurrency: s.GATEWAY_WEBHOOK_ENDPOINT_CONCURRENCY,
     // A claim outlasts the attempt it covers (and the reads and writes around it), or a second
     // instance could start the same delivery.
     leaseMs: 3 * s.GATEWAY_WEBHOOK_TIMEOUT_MS,

@@ -8,7 +8,8 @@ const CONTENT_SECURITY_POLICY =
 /**
  * Serves the built tenant console (apps/console) at `/console/`, on the API's origin so it needs
  * no CORS; `/` redirects there. Hashed assets are cached for good, the HTML page revalidated so a
- * new build shows on the next load. Asset URLs are absolute (`/console/assets/…`), so `/console`
+ * new build shows on the next load. Each file goes out as its brotli or gzip copy when the
+ * client accepts one. Asset URLs are absolute (`/console/assets/…`), so `/console`
  * (the router ignores trailing slashes) works too. Hidden from the OpenAPI document.
  */
 export async function consoleRoutes(app: FastifyInstance, { root }: { root: string }) {
@@ -19,6 +20,8 @@ export async function consoleRoutes(app: FastifyInstance, { root }: { root: stri
     wildcard: true,
     schemaHide: true,
     cacheControl: false,
+    // The console build writes .br and .gz beside each file (apps/console/scripts/compress-dist.mjs).
+    preCompressed: true,
     setHeaders: (response, path) => {
       response.setHeader(
         "cache-control",
@@ -26,6 +29,8 @@ export async function consoleRoutes(app: FastifyInstance, { root }: { root: stri
       );
       response.setHeader("content-security-policy", CONTENT_SECURITY_POLICY);
       response.setHeader("x-content-type-options", "nosniff");
+      // A shared cache keeps the brotli, gzip and plain copies apart.
+      response.setHeader("vary", "accept-encoding");
     },
   });
   // The wildcard route does not match the bare prefix once trailing slashes are ignored.

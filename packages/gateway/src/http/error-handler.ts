@@ -1,7 +1,7 @@
 import type { ErrorObject } from "ajv";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { isStoreOutage } from "../store/outage.js";
 import { noteProblem } from "../observability/metrics.js";
+import { isStoreOutage } from "../store/outage.js";
 import { ApiError, type ErrorCode, type Problem, problemOf } from "./errors.js";
 import { fieldErrorsOf } from "./validation.js";
 

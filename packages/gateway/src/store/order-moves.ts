@@ -190,19 +190,55 @@ export function filterConditions(filter: OrderFilter = {}, o = ""): Statement {
   return { sql: conditions.map((c) => ` AND ${c}`).join(""), params };
 }
 
-/** A partner's orders newest first, filtered, `limit + 1` rows (see pageOf). */
+/**
+ * The listing order, newest first: creation time, then seq among orders created in the same
+ * millisecond. Every listing index ends in (created_at, seq), so a window, a status and a
+ * cursor are one index range read in this order, and a page reads at most `limit + 1` entries.
+ */
+const NEWEST_FIRST = "ORDER BY created_at DESC, seq DESC";
+
+/**
+ * `sqlite`: names the status index (INDEXED BY). Without statistics SQLite's planner prefers the
+ * time index for a status within a two-sided window, which reads the whole window; PostgreSQL's
+ * planner chooses from its statistics.
+ */
+export interface ListDialect {
+  sqlite?: boolean;
+}
+
+/**
+ * A partner's orders newest first, filtered, `limit + 1` rows (see pageOf). A cursor (the seq of
+ * the last order of the previous page) continues below that order's (created_at, seq).
+ */
 export function partnerOrdersStatement(
   partnerId: string,
   options: { limit: number; beforeSeq?: number; filter?: OrderFilter },
+  dialect: ListDialect = {},
 ): Statement {
   const filter = filterConditions(options.filter);
+  const hint =
+    dialect.sqlite &&
+    options.filter?.status !== undefined &&
+    options.filter.purchaseOrderNo === undefined
+      ? " INDEXED BY sales_orders_by_partner_status_time"
+      : "";
+  const cursor =
+    options.beforeSeq === undefined
+      ? ""
+      : " AND (created_at, seq) < ((SELECT c.created_at FROM sales_orders c WHERE c.seq = ?), ?)";
   return {
-    sql: `SELECT * FROM sales_orders WHERE partner_id = ? AND seq < ?${filter.sql} ORDER BY seq DESC LIMIT ?`,
+    sql: `SELECT * FROM sales_orders${hint} WHERE partner_id = ?${cursor}${filter.sql} ${NEWEST_FIRST} LIMIT ?`,
     params: [
       partnerId,
-      options.beforeSeq ?? Number.MAX_SAFE_INTEGER,
+      ...(options.beforeSeq === undefined ? [] : [options.beforeSeq, options.beforeSeq]),
       ...filter.params,
       options.limit + 1,
     ],
   };
 }
+
+/** Newest first as NEWEST_FIRST orders rows: for merging several partners' pages. */
+export const newestFirst = (
+  a: { created_at: number; seq: number },
+  b: { created_at: number; seq: number },
+): number => b.created_at - a.created_at || b.seq - a.seq;

@@ -1,4 +1,4 @@
-import { filterConditions } from "./order-moves.js";
+import { type ListDialect, newestFirst, partnerOrdersStatement } from "./order-moves.js";
 import { type OrderRow, pageOf, toOrder } from "./rows.js";
 import type { OrderFilter } from "./store.js";
 import type {
@@ -105,6 +105,9 @@ const TENANT_ORDERS =
   "SELECT o.*, p.client_id AS client_id FROM sales_orders o JOIN partners p ON p.id = o.partner_id WHERE p.tenant_id = ?";
 
 export abstract class SqlTenantStore implements TenantStore {
+  /** How this dialect words the listing statements (partnerOrdersStatement). */
+  constructor(private readonly listDialect: ListDialect = {}) {}
+
   /** Runs a query and returns its rows. */
   protected abstract rows<R>(sql: string, params: unknown[]): Promise<R[]>;
   /** Runs a statement and returns how many rows it changed. */
@@ -315,22 +318,33 @@ export abstract class SqlTenantStore implements TenantStore {
     return rows.map(toOverrides);
   }
 
+  /**
+   * Each partner's page (an index range of at most `limit + 1` rows, partnerOrdersStatement)
+   * merged newest first: bounded by the tenant's partners times the page, never by its orders.
+   */
   async listTenantOrders(
     tenantId: string,
     options: { limit: number; beforeSeq?: number; filter?: OrderFilter },
   ): Promise<TenantOrderPage> {
-    const filter = filterConditions(options.filter, "o.");
-    const rows = await this.rows<OrderRow & { client_id: string }>(
-      `${TENANT_ORDERS} AND o.seq < ?${filter.sql} ORDER BY o.seq DESC LIMIT ?`,
-      [tenantId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER, ...filter.params, options.limit + 1],
+    const partners = await this.rows<{ id: string; client_id: string }>(
+      "SELECT id, client_id FROM partners WHERE tenant_id = ?",
+      [tenantId],
     );
+    const pages = await Promise.all(
+      partners.map(({ id }) => {
+        const { sql, params } = partnerOrdersStatement(id, options, this.listDialect);
+        return this.rows<OrderRow>(sql, params);
+      }),
+    );
+    const rows = pages
+      .flat()
+      .sort(newestFirst)
+      .slice(0, options.limit + 1);
+    const clientIds = new Map(partners.map((p) => [p.id, p.client_id]));
     const page = pageOf(rows, options.limit);
     return {
       nextBeforeSeq: page.nextBeforeSeq,
-      orders: page.orders.map((o, i) => ({
-        ...o,
-        clientId: (rows[i] as { client_id: string }).client_id,
-      })),
+      orders: page.orders.map((o) => ({ ...o, clientId: clientIds.get(o.partnerId) ?? "" })),
     };
   }
 

@@ -105,14 +105,36 @@ export const QUEUE_EVENT = queueStatement("(SELECT * FROM order_events WHERE id 
 export const UNDISPATCHED =
   "SELECT * FROM order_events WHERE dispatched_at IS NULL ORDER BY seq LIMIT ?";
 
-/** Due deliveries of enabled endpoints, leased in one statement; `lock` as in purgeStatement. */
+/**
+ * Due deliveries of enabled endpoints, leased in one statement, taking turns across endpoints:
+ * each endpoint offers its `cap` oldest due deliveries (an index range per endpoint), less those
+ * it has in flight on any instance; every endpoint's first comes before anyone's second. So a
+ * slow endpoint holds at most `cap` attempts and never the slots of the others.
+ * The locking level repeats "pending, due and unlocked": PostgreSQL re-checks that level's
+ * conditions on a row another instance claimed meanwhile (the inner levels read the statement's
+ * snapshot), so a row claimed since is skipped, not claimed twice.
+ * Params: lockedUntil, lease, now (updated_at), now (due), now (unlocked), now (in flight),
+ * now (due), now (unlocked), cap, cap, limit. `lock` as in purgeStatement.
+ */
 const claimStatement = (lock: string): string =>
   `UPDATE webhook_deliveries SET locked_until = ?, lease = ?, attempts = attempts + 1, updated_at = ?
    WHERE (endpoint_id, event_id) IN (
      SELECT d.endpoint_id, d.event_id FROM webhook_deliveries d
-     JOIN webhook_endpoints w ON w.id = d.endpoint_id
-     WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND d.locked_until <= ? AND w.enabled = 1
-     ORDER BY d.next_attempt_at LIMIT ?${lock ? ` ${lock}` : ""})
+     WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND d.locked_until <= ?
+       AND (d.endpoint_id, d.event_id) IN (
+       SELECT endpoint_id, event_id FROM (
+         SELECT c.endpoint_id, c.event_id, c.next_attempt_at,
+           ROW_NUMBER() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at, c.event_id) AS turn,
+           (SELECT COUNT(*) FROM webhook_deliveries f
+             WHERE f.endpoint_id = c.endpoint_id AND f.state = 'pending' AND f.locked_until > ?) AS busy
+         FROM webhook_endpoints w JOIN webhook_deliveries c ON c.endpoint_id = w.id
+         WHERE w.enabled = 1 AND c.event_id IN (
+           SELECT e.event_id FROM webhook_deliveries e
+           WHERE e.endpoint_id = w.id AND e.state = 'pending' AND e.next_attempt_at <= ? AND e.locked_until <= ?
+           ORDER BY e.next_attempt_at LIMIT ?)
+       ) turns
+       WHERE turn + busy <= ?
+       ORDER BY turn, next_attempt_at LIMIT ?)${lock ? ` ${lock}` : ""})
    RETURNING endpoint_id, event_id, event_type, attempts, created_at, lease, locked_until`;
 
 /**
@@ -274,6 +296,7 @@ export abstract class SqlWebhookStore implements WebhookStore {
     lockedUntil: number,
     lease: string,
     limit: number,
+    perEndpoint = limit,
   ): Promise<ClaimedDelivery[]> {
     const rows = await this.sql.rows<ClaimRow>(this.#claim, [
       lockedUntil,
@@ -281,6 +304,11 @@ export abstract class SqlWebhookStore implements WebhookStore {
       now,
       now,
       now,
+      now,
+      now,
+      now,
+      perEndpoint,
+      perEndpoint,
       limit,
     ]);
     return rows.map((r) => ({

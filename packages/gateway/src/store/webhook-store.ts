@@ -128,12 +128,20 @@ export interface WebhookStore {
   /**
    * Claims at most `limit` due deliveries of enabled endpoints whose lease has run out, leasing
    * them until `lockedUntil` under the token `lease`. Instances claiming at once get disjoint rows.
+   * Endpoints take turns (each one's oldest due first, then each one's second), and an endpoint
+   * never has more than `perEndpoint` deliveries in flight across instances.
    */
+  /**
+   * Calls `listener` whenever work may have been written (by any instance), where the store can
+   * tell (PostgreSQL LISTEN/NOTIFY); returns how to stop. Absent: the worker polls only.
+   */
+  onWork?(listener: () => void): () => Promise<void>;
   claimDeliveries(
     now: number,
     lockedUntil: number,
     lease: string,
     limit: number,
+    perEndpoint?: number,
   ): Promise<ClaimedDelivery[]>;
   /**
    * Records each attempt and moves its delivery on (while the lease is still that claim's),

@@ -49,6 +49,7 @@ export class WebhookWorker {
   #stopped = true;
   /** Rounds failed in a row: the store is out, so poll less often until it answers again. */
   #failedRounds = 0;
+  #unlisten: (() => Promise<void>) | undefined;
 
   constructor(
     private readonly store: Store,
@@ -74,6 +75,8 @@ export class WebhookWorker {
   start(): void {
     if (this.config.pollMs <= 0 || !this.#stopped) return;
     this.#stopped = false;
+    // PostgreSQL wakes the worker as work is written; polling stays for retries coming due.
+    this.#unlisten = this.store.webhooks.onWork?.(() => this.wake());
     this.wake();
   }
 
@@ -81,6 +84,7 @@ export class WebhookWorker {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
+    await this.#unlisten?.();
     await this.#running;
     await Promise.all(this.#inFlight);
     await this.#finishes.drain();
@@ -126,6 +130,7 @@ export class WebhookWorker {
         at + this.config.leaseMs,
         randomUUID(),
         free,
+        Math.min(this.config.endpointConcurrency, this.config.concurrency),
       );
       for (const delivery of claimed) {
         const attempt: Promise<void> = this.#deliver(delivery)

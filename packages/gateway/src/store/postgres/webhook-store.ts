@@ -10,13 +10,55 @@ const DISPATCH = `WITH batch AS (${UNDISPATCHED} FOR UPDATE SKIP LOCKED),
   queued AS (${queueStatement("batch")})
   UPDATE order_events SET dispatched_at = ? WHERE seq IN (SELECT seq FROM batch)`;
 
+/** The channel migration 013's triggers notify (orderline_webhooks_notify). */
+const WORK_CHANNEL = "orderline_webhooks";
+
 /** The webhook store on PostgreSQL: claims skip rows other instances hold. */
 export class PostgresWebhookStore extends SqlWebhookStore {
-  constructor(pool: pg.Pool) {
+  constructor(private readonly pool: pg.Pool) {
     super(new PostgresRunner(pool), "FOR UPDATE OF d SKIP LOCKED");
   }
 
   async dispatchEvents(limit: number, at: number): Promise<number> {
     return this.sql.changes(DISPATCH, [limit, at, at, at, at]);
+  }
+
+  /**
+   * LISTENs on one connection of the pool (held until stopped) for the notifications migration
+   * 013's triggers send when events or deliveries are written, on any instance. A lost
+   * connection is replaced a second later; meanwhile the worker's polling still finds the work.
+   */
+  onWork(listener: () => void): () => Promise<void> {
+    let client: pg.PoolClient | undefined;
+    let stopped = false;
+    let retry: NodeJS.Timeout | undefined;
+    const listen = async () => {
+      try {
+        const connected = await this.pool.connect();
+        client = connected;
+        connected.on("notification", listener);
+        connected.on("error", (error) => {
+          client = undefined;
+          connected.release(error);
+          if (!stopped) retry = setTimeout(listen, 1000).unref();
+        });
+        await connected.query(`LISTEN ${WORK_CHANNEL}`);
+        if (stopped) connected.release();
+        else listener(); // work written while no one listened
+      } catch {
+        if (!stopped) retry = setTimeout(listen, 1000).unref();
+      }
+    };
+    void listen();
+    return async () => {
+      stopped = true;
+      clearTimeout(retry);
+      const held = client;
+      client = undefined;
+      if (held) {
+        await held.query(`UNLISTEN ${WORK_CHANNEL}`).catch(() => {});
+        held.release();
+      }
+    };
   }
 }

@@ -354,7 +354,7 @@ export class SqliteStore implements Store {
     partnerId: string,
     options: { limit: number; beforeSeq?: number; filter?: OrderFilter },
   ): Promise<OrderPage> {
-    const { sql, params } = partnerOrdersStatement(partnerId, options);
+    const { sql, params } = partnerOrdersStatement(partnerId, options, { sqlite: true });
     return pageOf(this.#prepare(sql).all(...params) as OrderRow[], options.limit);
   }
 

@@ -8,7 +8,7 @@ export class SqliteTenantStore extends SqlTenantStore {
   readonly #sql: SqliteRunner;
 
   constructor(db: Database.Database) {
-    super();
+    super({ sqlite: true });
     this.#sql = new SqliteRunner(db);
   }
 

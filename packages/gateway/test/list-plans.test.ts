@@ -1,0 +1,183 @@
+/**
+ * Every order listing filter is an index range read in the listing's order (issue 30): the
+ * plans of the statements the stores run, as each database explains them, over a store seeded
+ * with enough orders that PostgreSQL's planner prefers a scan where no index serves. A plan that
+ * scans the table, reads a partner's whole range and filters it, or sorts fails.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedOrdersStatement } from "../bench/seed-orders.mjs";
+import { openStore } from "../src/store/open.js";
+import { partnerOrdersStatement } from "../src/store/order-moves.js";
+import type { OrderFilter } from "../src/store/store.js";
+import { freshDatabaseUrl, type StoreKind, storeKinds } from "./support/stores.js";
+
+const DAY = 86_400_000;
+const END = Date.UTC(2026, 0, 1);
+
+/** Each filter the listings take, with the columns its index range must constrain. */
+const FILTERS: { name: string; filter: OrderFilter; constrains: string[] }[] = [
+  { name: "none", filter: {}, constrains: [] },
+  { name: "status", filter: { status: "accepted" }, constrains: ["status"] },
+  { name: "created_from", filter: { createdFrom: END - 30 * DAY }, constrains: ["created_at"] },
+  { name: "created_to", filter: { createdTo: END - 300 * DAY }, constrains: ["created_at"] },
+  {
+    name: "window",
+    filter: { createdFrom: END - 200 * DAY, createdTo: END - 199 * DAY },
+    constrains: ["created_at"],
+  },
+  {
+    name: "status in a window",
+    filter: { status: "accepted", createdFrom: END - 200 * DAY, createdTo: END - 100 * DAY },
+    constrains: ["status", "created_at"],
+  },
+  {
+    name: "purchase_order_no",
+    filter: { purchaseOrderNo: "SEED-77", status: "received", createdFrom: END - 300 * DAY },
+    constrains: ["purchase_order_no"],
+  },
+];
+
+const CURSORS = [undefined, 4_000];
+
+interface Explainer {
+  /** The plan's lines (SQLite) or nodes (PostgreSQL) as text, and the problems it shows. */
+  problems(sql: string, params: unknown[], constrains: string[]): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+function sqliteExplainer(path: string): Explainer {
+  const db = new Database(path, { readonly: true });
+  return {
+    async problems(sql, params, constrains) {
+      const plan = (
+        db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]
+      ).map((r) => r.detail);
+      const problems = plan.filter((d) => /^SCAN sales_orders|TEMP B-TREE/.test(d));
+      const search = plan.find((d) => d.startsWith("SEARCH sales_orders USING INDEX"));
+      if (search === undefined) problems.push(`no index search: ${plan.join(" | ")}`);
+      for (const column of constrains)
+        if (
+          !search?.includes(`${column}=`) &&
+          !search?.includes(`${column}>`) &&
+          !search?.includes(`${column}<`)
+        )
+          problems.push(`${column} not in the index range: ${search}`);
+      return problems;
+    },
+    async close() {
+      db.close();
+    },
+  };
+}
+
+interface PgNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Cond"?: string;
+  Plans?: PgNode[];
+}
+
+function postgresExplainer(url: string): Explainer {
+  const client = new pg.Client({ connectionString: url });
+  const connected = client.connect();
+  return {
+    async problems(sql, params, constrains) {
+      await connected;
+      let n = 0;
+      const numbered = sql.replace(/\?/g, () => `$${++n}`);
+      const { rows } = await client.query(`EXPLAIN (FORMAT JSON) ${numbered}`, params);
+      const nodes: PgNode[] = [];
+      const walk = (node: PgNode) => {
+        nodes.push(node);
+        for (const child of node.Plans ?? []) walk(child);
+      };
+      const [explained] = (rows[0] as { "QUERY PLAN": { Plan: PgNode }[] })["QUERY PLAN"];
+      if (explained) walk(explained.Plan);
+      const orders = nodes.filter((node) => node["Relation Name"] === "sales_orders");
+      // A purchase order number is a unique key: sorting its one row costs nothing.
+      const unique = constrains.includes("purchase_order_no");
+      const problems = nodes
+        .filter(
+          (node) =>
+            (node["Node Type"] === "Sort" && !unique) || node["Node Type"].includes("Seq Scan"),
+        )
+        .map((node) => `${node["Node Type"]} ${node["Relation Name"] ?? ""}`);
+      // The cursor's own lookup is by primary key; the listing's scan is the one on partner_id.
+      const listing = orders.find((node) => node["Index Cond"]?.includes("partner_id"));
+      if (listing === undefined)
+        problems.push(`no index scan on partner_id: ${JSON.stringify(orders)}`);
+      for (const column of constrains)
+        if (!listing?.["Index Cond"]?.includes(column))
+          problems.push(`${column} not in the index range: ${listing?.["Index Cond"]}`);
+      return problems;
+    },
+    async close() {
+      await connected;
+      await client.end();
+    },
+  };
+}
+
+describe.each(storeKinds)("order listing plans (%s)", (kind: StoreKind) => {
+  let dir: string;
+  let explainer: Explainer;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "list-plans-"));
+    const url = await freshDatabaseUrl(kind, dir);
+    const store = await openStore(url);
+    for (const id of ["p-big", "p-small"])
+      await store.createPartner({
+        id,
+        clientId: `olc_${id}`,
+        name: id,
+        secretHash: "x",
+        secretVersion: 1,
+        status: "active",
+        createdAt: 0,
+        updatedAt: 0,
+        previousSecretHash: null,
+        previousSecretUntil: null,
+      });
+    await store.close();
+    const seeds = [
+      seedOrdersStatement(kind, { partnerId: "p-big", count: 20_000, endAt: END }),
+      seedOrdersStatement(kind, { partnerId: "p-small", count: 200, endAt: END }),
+    ];
+    if (kind === "sqlite") {
+      const db = new Database(url.slice("sqlite:".length));
+      for (const seed of seeds) db.prepare(seed.sql).run(...seed.params);
+      db.close();
+      explainer = sqliteExplainer(url.slice("sqlite:".length));
+    } else {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      for (const seed of seeds) await client.query(seed.sql, seed.params);
+      await client.query("ANALYZE sales_orders");
+      await client.end();
+      explainer = postgresExplainer(url);
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await explainer?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  for (const { name, filter, constrains } of FILTERS)
+    for (const beforeSeq of CURSORS)
+      it(`${name}${beforeSeq === undefined ? "" : ", after a cursor"}: one index range in listing order`, async () => {
+        const options =
+          beforeSeq === undefined ? { limit: 20, filter } : { limit: 20, beforeSeq, filter };
+        // The tenant listing runs this same statement once per partner of the tenant.
+        const { sql, params } = partnerOrdersStatement("p-big", options, {
+          sqlite: kind === "sqlite",
+        });
+        expect(await explainer.problems(sql, params, constrains)).toEqual([]);
+      });
+});
