@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateArchitecture } from "../bench/architecture-workload.mjs";
 import { VISUAL_PRESETS } from "../src/core/model.js";
-import { validateAs } from "../src/core/validate/index.js";
+import { validateAs } from "../src/validate/as-type.js";
 import { type } from "../src/types/architecture/index.js";
 import { layoutArchitecture } from "../src/types/architecture/layout.js";
 import { type ArchitectureDiagram, walkDiagram } from "../src/types/architecture/model.js";

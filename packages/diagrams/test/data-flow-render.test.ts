@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { generateDataFlow } from "../bench/data-flow-workload.mjs";
 import type { RenderOptions } from "../src/core/diagram-type.js";
 import { VISUAL_PRESETS } from "../src/core/model.js";
-import { validateAs } from "../src/core/validate/index.js";
+import { validateAs } from "../src/validate/as-type.js";
 import { type } from "../src/types/data-flow/index.js";
 import type { DataFlowDiagram } from "../src/types/data-flow/model.js";
 import { boundariesReport } from "../src/types/data-flow/report-boundaries.js";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeEach, describe, expect, it } from "vitest";
-import { validateAs } from "../src/core/validate/index.js";
+import { validateAs } from "../src/validate/as-type.js";
 import { importTables } from "../src/types/lifecycle/import-table.js";
 import { type } from "../src/types/lifecycle/index.js";
 import { PACKAGE_DIR } from "./support/cases.js";

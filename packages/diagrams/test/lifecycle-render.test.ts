@@ -7,7 +7,7 @@ import { main } from "../src/cli/dispatch.js";
 import type { RenderOptions } from "../src/core/diagram-type.js";
 import { boxContains, boxesOverlap, inflate, segmentMeetsBox } from "../src/core/geometry.js";
 import { VISUAL_PRESETS } from "../src/core/model.js";
-import { validateAs } from "../src/core/validate/index.js";
+import { validateAs } from "../src/validate/as-type.js";
 import { type } from "../src/types/lifecycle/index.js";
 import type { LifecycleDiagram } from "../src/types/lifecycle/model.js";
 import { starter } from "../src/types/lifecycle/starter.js";

@@ -12,7 +12,7 @@ import {
   segmentMeetsBox,
 } from "../src/core/geometry.js";
 import { VISUAL_PRESETS } from "../src/core/model.js";
-import { validateAs } from "../src/core/validate/index.js";
+import { validateAs } from "../src/validate/as-type.js";
 import { type } from "../src/types/sequence/index.js";
 import { layoutSequence } from "../src/types/sequence/layout.js";
 import type { SequenceDiagram } from "../src/types/sequence/model.js";

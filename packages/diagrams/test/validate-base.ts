@@ -1,5 +1,5 @@
-import type { Problem } from "../src/core/validate/problem.js";
-import type { JsonSchema } from "../src/core/validate/schema.js";
+import type { Problem } from "../src/validate/problem.js";
+import type { JsonSchema } from "../src/validate/schema.js";
 import type { WorkflowDiagram } from "../src/types/workflow/model.js";
 import { derefWorkflow as resolveRef, validateWorkflow } from "./support/workflow.js";
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { starterText } from "../src/cli/commands/init.js";
-import type { Problem } from "../src/core/validate/problem.js";
+import type { Problem } from "../src/validate/problem.js";
 import { TYPE_NAMES } from "../src/types/index.js";
 import { type as workflow } from "../src/types/workflow/index.js";
 import { runCli } from "./support/cli.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { JsonSchema } from "../src/core/validate/schema.js";
-import { ID_PATTERN } from "../src/core/validate/values.js";
+import type { JsonSchema } from "../src/validate/schema.js";
+import { ID_PATTERN } from "../src/validate/values.js";
 import {
   ANIMATIONS,
   BAND_VARIANTS,

@@ -1,5 +1,5 @@
-import { type ValidateOptions, validateAs } from "../../src/core/validate/index.js";
-import { deref, type JsonSchema } from "../../src/core/validate/schema.js";
+import { type ValidateOptions, validateAs } from "../../src/validate/as-type.js";
+import { deref, type JsonSchema } from "../../src/validate/schema.js";
 import { type } from "../../src/types/workflow/index.js";
 import type { WorkflowDiagram } from "../../src/types/workflow/model.js";
 

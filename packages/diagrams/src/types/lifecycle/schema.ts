@@ -1,8 +1,8 @@
 import { createRequire } from "node:module";
 import { EDGE_ROLES } from "../../core/model.js";
-import { propertyIs } from "../../core/validate/branches.js";
-import type { SchemaValidator } from "../../core/validate/schema.js";
-import { typeSchema } from "../../core/validate/schema.js";
+import { propertyIs } from "../../validate/branches.js";
+import type { SchemaValidator } from "../../validate/schema.js";
+import { typeSchema } from "../../validate/schema.js";
 
 /**
  * The lifecycle format's JSON Schema (2020-12), without the shared definitions the core adds;
