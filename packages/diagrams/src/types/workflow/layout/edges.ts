@@ -82,6 +82,17 @@ export interface Routed {
 }
 
 /**
+ * What a routing pass is for:
+ * - `final`: every edge routed, its runs separated onto tracks and its ends spread.
+ * - `trial`: the same, but a channel short of tracks means another pass: stop at the count.
+ * - `warnings`: only the warnings matter: only edges that request a route or channel are
+ *   routed (a plain edge always finds one: its stubs end in a gutter or lane padding, and the
+ *   gutters and lane gaps, which hold no node, connect them all), and runs stay on their
+ *   channels' middle lines.
+ */
+export type RouteMode = "final" | "trial" | "warnings";
+
+/**
  * Routes every edge between the placed nodes, each run on its own track in its gutter or lane
  * gap. Reports what it cannot honour (and labels cut short) through `warn`.
  */
@@ -91,17 +102,10 @@ export function routeEdges(
   laneIndex: Map<string, number>,
   channels: Channels,
   warn: (rule: string, path: string, message: string) => void = () => {},
-  /**
-   * True when only the warnings matter: only edges that request a route or channel are
-   * routed (a plain edge always finds one: its stubs end in a gutter or lane padding, and the
-   * gutters and lane gaps, which hold no node, connect them all), and runs stay on their
-   * channels' middle lines.
-   */
-  warningsOnly = false,
+  mode: RouteMode = "final",
   blocks: LabelBlocks = new Map(),
-  /** True when a channel short of tracks means another pass: then stop at the count. */
-  countFirst = false,
 ): Routed {
+  const warningsOnly = mode === "warnings";
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const endpoint = (id: string): Endpoint | undefined => {
     const n = byId.get(id);
@@ -202,7 +206,7 @@ export function routeEdges(
     ? separateTracks(routed, channels)
     : { paths: routed, xShort: [] as number[], yShort: [] as number[] };
   const short = tracks.xShort.some((n) => n > 0) || tracks.yShort.some((n) => n > 0);
-  if (countFirst && short) return { edges: [], xShort: tracks.xShort, yShort: tracks.yShort };
+  if (mode === "trial" && short) return { edges: [], xShort: tracks.xShort, yShort: tracks.yShort };
   // Where a port may move along its side: clear of the corners.
   const spans = pending.map((p, k) =>
     p.sides.map((side, end) => {
