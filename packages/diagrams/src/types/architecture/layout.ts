@@ -185,8 +185,62 @@ export function pickView(d: ArchitectureDiagram, viewId?: string): View {
 export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): ArchitectureLayout {
   const view = pickView(d, viewId);
   const projected: ProjectedView = projectView(d, view);
+  const graph = buildGraph(projected);
+  const laid = layoutGraph({
+    nodes: graph.nodes,
+    edges: graph.edges,
+    direction: d.meta.direction ?? "right",
+    spacing: { node: AM.nodeGap, edge: AM.edgeGap, layer: AM.layerGap },
+  });
+  const subText = view.title !== d.meta.title ? view.title : d.meta.subtitle;
+  const subParts = [subText, view.caption].filter((p) => p !== undefined && p !== "");
+  const { title, subtitle, top } = placeHeading(d.meta.title, subParts.join(" — "), laid.width, AM);
+  const shift = translateBy(AM.margin, top);
+  const { boundaries, elements } = placeBoxes(projected.items, graph, laid, shift.box);
+  const relationships = placeRelationships(projected, graph.labels, laid, shift);
+  const legends = placeLegends(d, projected, elements, top + laid.height + 24, laid.width);
+  const contentW =
+    Math.max(
+      laid.width,
+      title.box.width,
+      subtitle?.box.width ?? 0,
+      legends.legend ? legends.legendWidth : 0,
+    ) +
+    2 * AM.margin;
+  const contentH = legends.bottom + AM.margin;
+  const layout: ArchitectureLayout = {
+    meta: d.meta,
+    view,
+    ...fitToViewBox(contentW, contentH, d.meta.viewBox),
+    title,
+    boundaries,
+    elements,
+    relationships,
+    kinds: legends.kinds,
+  };
+  if (subtitle) layout.subtitle = subtitle;
+  if (legends.legend) layout.legend = legends.legend;
+  return layout;
+}
+
+interface BoundaryHeader {
+  label: TextBlock;
+  caption: TextBlock;
+  height: number;
+}
+
+/** The view as a graph for core/graph-layout, with what was measured to size its boxes. */
+interface ViewGraph {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  measured: Map<string, MeasuredLeaf>;
+  headers: Map<string, BoundaryHeader>;
+  labels: Map<string, TextBlock>;
+}
+
+function buildGraph(projected: ProjectedView): ViewGraph {
   const measured = new Map<string, MeasuredLeaf>();
-  const headers = new Map<string, { label: TextBlock; caption: TextBlock; height: number }>();
+  const headers = new Map<string, BoundaryHeader>();
   const parents = new Map<string, string | undefined>();
   const toNode = (item: ViewItem, parent: string | undefined): GraphNode => {
     parents.set(item.id, parent);
@@ -197,32 +251,9 @@ export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): Arc
       measured.set(item.id, m);
       node = { id: item.id, width: m.width, height: m.height };
     } else {
-      const b = item.boundary;
-      const label = textBlock(b.label, AM.labelSize, "semibold", 260, 2);
-      const kindWord = KIND_WORDS[b.kind ?? "system"];
-      const caption = textBlock(
-        b.technology ? `${kindWord} · ${b.technology}` : kindWord,
-        AM.tagSize,
-        "regular",
-        260,
-        1,
-      );
-      const height = Math.ceil(AM.pad + label.box.height + 2 + caption.box.height + AM.pad);
-      headers.set(item.id, { label, caption, height });
-      const textW = Math.max(label.box.width, caption.box.width);
-      node = {
-        id: item.id,
-        width: Math.ceil(textW + 2 * AM.boundaryPad),
-        height,
-        children: item.children.map((c) => toNode(c, item.id)),
-        padding: {
-          top: height + 6,
-          left: AM.boundaryPad,
-          right: AM.boundaryPad,
-          bottom: AM.boundaryPad,
-        },
-        keepOut: { x: 0, y: 0, width: Math.ceil(textW + 2 * AM.pad), height },
-      };
+      const header = measureBoundary(item.boundary);
+      headers.set(item.id, header);
+      node = boundaryNode(item, header, (c) => toNode(c, item.id));
     }
     if (hints?.rank) node.rank = hints.rank;
     if (hints?.order !== undefined) node.order = hints.order;
@@ -254,33 +285,62 @@ export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): Arc
     }
   };
   walkHints(projected.items);
+  return { nodes, edges, measured, headers, labels };
+}
 
-  const laid = layoutGraph({
-    nodes,
-    edges,
-    direction: d.meta.direction ?? "right",
-    spacing: { node: AM.nodeGap, edge: AM.edgeGap, layer: AM.layerGap },
-  });
+/** A boundary's header: its label over "kind · technology". */
+function measureBoundary(b: Extract<ViewItem, { kind: "group" }>["boundary"]): BoundaryHeader {
+  const label = textBlock(b.label, AM.labelSize, "semibold", 260, 2);
+  const kindWord = KIND_WORDS[b.kind ?? "system"];
+  const caption = textBlock(
+    b.technology ? `${kindWord} · ${b.technology}` : kindWord,
+    AM.tagSize,
+    "regular",
+    260,
+    1,
+  );
+  const height = Math.ceil(AM.pad + label.box.height + 2 + caption.box.height + AM.pad);
+  return { label, caption, height };
+}
 
-  const graphW = laid.width;
-  const graphH = laid.height;
-  const M = AM;
-  const subText = view.title !== d.meta.title ? view.title : d.meta.subtitle;
-  const subParts = [subText, view.caption].filter((p) => p !== undefined && p !== "");
-  const heading = placeHeading(d.meta.title, subParts.join(" — "), graphW, M);
-  const { title, subtitle, top } = heading;
-  const x0 = M.margin;
-  const shift = translateBy(x0, top);
-  const move = shift.box;
-  const pt = shift.point;
+/** An open boundary as a compound node: its header kept clear, its children inside. */
+function boundaryNode(
+  item: Extract<ViewItem, { kind: "group" }>,
+  { label, caption, height }: BoundaryHeader,
+  child: (c: ViewItem) => GraphNode,
+): GraphNode {
+  const textW = Math.max(label.box.width, caption.box.width);
+  return {
+    id: item.id,
+    width: Math.ceil(textW + 2 * AM.boundaryPad),
+    height,
+    children: item.children.map(child),
+    padding: {
+      top: height + 6,
+      left: AM.boundaryPad,
+      right: AM.boundaryPad,
+      bottom: AM.boundaryPad,
+    },
+    keepOut: { x: 0, y: 0, width: Math.ceil(textW + 2 * AM.pad), height },
+  };
+}
 
+type Laid = ReturnType<typeof layoutGraph>;
+
+/** Boundaries (with their header texts) and elements at their laid-out boxes. */
+function placeBoxes(
+  items: ViewItem[],
+  graph: ViewGraph,
+  laid: Laid,
+  move: (b: Box) => Box,
+): { boundaries: BoundaryLayout[]; elements: ElementLayout[] } {
   const boundaries: BoundaryLayout[] = [];
   const elements: ElementLayout[] = [];
   const walk = (items: ViewItem[], parent: string | undefined) => {
     for (const item of items) {
       const box = move(laid.nodes.get(item.id) as Box);
       if (item.kind === "group") {
-        const h = headers.get(item.id) as { label: TextBlock; caption: TextBlock };
+        const h = graph.headers.get(item.id) as BoundaryHeader;
         const label = place(h.label, box.x + AM.pad, box.y + AM.pad);
         const caption = place(h.caption, box.x + AM.pad, box.y + AM.pad + h.label.box.height + 2);
         boundaries.push({
@@ -294,14 +354,22 @@ export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): Arc
         walk(item.children, item.id);
         continue;
       }
-      elements.push(placeLeaf(item, measured.get(item.id) as MeasuredLeaf, box, parent));
+      elements.push(placeLeaf(item, graph.measured.get(item.id) as MeasuredLeaf, box, parent));
     }
   };
-  walk(projected.items, undefined);
+  walk(items, undefined);
+  return { boundaries, elements };
+}
 
-  const relationships: RelationshipLayout[] = projected.lines.map((line) => {
+function placeRelationships(
+  projected: ProjectedView,
+  labels: Map<string, TextBlock>,
+  laid: Laid,
+  shift: ReturnType<typeof translateBy>,
+): RelationshipLayout[] {
+  return projected.lines.map((line) => {
     const e = laid.edges.get(line.id) as LaidEdge;
-    const points = e.points.map(pt);
+    const points = e.points.map(shift.point);
     const out: RelationshipLayout = {
       id: line.id,
       from: line.from,
@@ -314,18 +382,26 @@ export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): Arc
     };
     const block = labels.get(line.id);
     if (block && e.label) {
-      out.label = labelOn(block, move(e.label));
+      out.label = labelOn(block, shift.box(e.label));
       out.text = [line.label, line.technology].filter(Boolean).join(" ");
     }
     return out;
   });
+}
 
-  // The legend: categories of the boxes drawn, then the relationship kinds drawn.
+/** The legend: categories of the boxes drawn, then a row of the relationship kinds drawn. */
+function placeLegends(
+  d: ArchitectureDiagram,
+  projected: ProjectedView,
+  elements: ElementLayout[],
+  top: number,
+  graphW: number,
+) {
+  const x0 = AM.margin;
   const legendWidth = Math.max(graphW, 560);
   const types: ComponentType[] = elements.map((e) => e.type);
-  const plan = planLegend(d.meta, types, []);
-  let bottom = top + graphH + 24;
-  const legend = plan.place(x0, bottom, legendWidth);
+  let bottom = top;
+  const legend = planLegend(d.meta, types, []).place(x0, bottom, legendWidth);
   if (legend) bottom += legend.box.height;
   const kinds: KindLegendItem[] = [];
   const drawnKinds = new Set(projected.lines.map((l) => l.kind));
@@ -344,24 +420,7 @@ export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): Arc
     }
     bottom = rowY + 26;
   }
-
-  const contentW =
-    Math.max(graphW, title.box.width, subtitle?.box.width ?? 0, legend ? legendWidth : 0) +
-    2 * M.margin;
-  const contentH = bottom + M.margin;
-  const layout: ArchitectureLayout = {
-    meta: d.meta,
-    view,
-    ...fitToViewBox(contentW, contentH, d.meta.viewBox),
-    title,
-    boundaries,
-    elements,
-    relationships,
-    kinds,
-  };
-  if (subtitle) layout.subtitle = subtitle;
-  if (legend) layout.legend = legend;
-  return layout;
+  return { legend, legendWidth, kinds, bottom };
 }
 
 function placeLeaf(
