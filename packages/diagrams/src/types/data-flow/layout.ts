@@ -170,11 +170,61 @@ function flowLabel(f: DataFlowDiagram["flows"][number]): { name: TextBlock; deta
  * is rounded, so the same description gives the same SVG on every machine.
  */
 export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
-  const boundaries = diagram.boundaries ?? [];
   const parentOf = parents(diagram);
+  const graph = buildGraph(diagram);
+  const laid = layoutGraph({
+    nodes: graph.nodes,
+    edges: graph.edges,
+    direction: graph.direction,
+    spacing: { node: M.nodeGap, edge: M.edgeGap, layer: M.layerGap },
+  });
+  const graphW = laid.width;
+  const { title, subtitle, top } = placeHeading(
+    diagram.meta.title,
+    diagram.meta.subtitle,
+    graphW,
+    M,
+  );
+  const dy = top;
+  const shift = translateBy(M.margin, dy);
+  const boundaries = placeBoundaries(diagram, graph, laid, parentOf, shift.box);
+  const elements = placeElements(diagram, graph, laid, shift.box);
+  const flows = placeFlows(diagram, graph, laid, parentOf, boundaries, shift);
+  const legend =
+    diagram.meta.legend?.mode === "hidden"
+      ? undefined
+      : planLegend(diagram, elements, flows, M.margin, dy + laid.height + M.legendGap);
+  const contentW =
+    Math.max(graphW, title.box.width, subtitle?.box.width ?? 0, legend?.box.width ?? 0) +
+    2 * M.margin;
+  const contentH = (legend ? legend.box.y + legend.box.height : dy + laid.height) + M.margin;
+  const layout: DataFlowLayout = {
+    meta: diagram.meta,
+    ...fitToViewBox(contentW, contentH, diagram.meta.viewBox),
+    title,
+    boundaries,
+    elements,
+    flows,
+  };
+  if (subtitle) layout.subtitle = subtitle;
+  if (legend) layout.legend = legend;
+  return layout;
+}
+
+/** The description as a graph for core/graph-layout, with what was measured to size it. */
+interface FlowGraph {
+  direction: NonNullable<DataFlowDiagram["meta"]["direction"]>;
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  measuredElements: Map<string, MeasuredElement>;
+  measuredBoundaries: Map<string, MeasuredBoundary>;
+  labels: Map<string, ReturnType<typeof flowLabel>>;
+}
+
+function buildGraph(diagram: DataFlowDiagram): FlowGraph {
+  const boundaries = diagram.boundaries ?? [];
   const measuredElements = new Map(diagram.elements.map((e) => [e.id, measureElement(e)]));
   const measuredBoundaries = new Map(boundaries.map((b) => [b.id, measureBoundary(b)]));
-
   const direction = diagram.meta.direction ?? "right";
   const across = direction === "right" || direction === "left";
   const childrenOf = (id: string | undefined): GraphNode[] => [
@@ -186,33 +236,9 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
       }),
     ...boundaries
       .filter((b) => b.boundary === id)
-      .map((b): GraphNode => {
-        const m = measuredBoundaries.get(b.id) as MeasuredBoundary;
-        const width = Math.ceil(
-          Math.max(m.label.box.width, m.sublabel?.box.width ?? 0) + 2 * M.padX,
-        );
-        // Flows enter a boundary across the layers: from the left when they run across the
-        // page, from the top when they run down it. So the label sits above the contents in
-        // the first case and beside them in the second, where no flow comes in over it.
-        const padding = across
-          ? { top: m.header, left: M.boundaryPad, right: M.boundaryPad, bottom: M.boundaryPad }
-          : { top: M.boundaryPad, left: width, right: M.boundaryPad, bottom: M.boundaryPad };
-        const textH = m.header - M.boundaryHeaderGap - M.padY;
-        return {
-          id: b.id,
-          width,
-          height: m.header + M.boundaryPad,
-          children: childrenOf(b.id),
-          padding,
-          // Where the label is written: no flow runs over it, no flow label sits on it.
-          keepOut: {
-            x: M.padX - 4,
-            y: M.padY - 4,
-            width: width - 2 * M.padX + 8,
-            height: textH + 8,
-          },
-        };
-      }),
+      .map((b) =>
+        boundaryNode(b.id, measuredBoundaries.get(b.id) as MeasuredBoundary, across, childrenOf),
+      ),
   ];
   const labels = new Map<string, ReturnType<typeof flowLabel>>();
   const edges: GraphEdge[] = diagram.flows.map((f, index) => {
@@ -229,31 +255,59 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
       },
     };
   });
-  const laid = layoutGraph({
-    nodes: childrenOf(undefined),
-    edges,
-    direction,
-    spacing: { node: M.nodeGap, edge: M.edgeGap, layer: M.layerGap },
-  });
+  const nodes = childrenOf(undefined);
+  return { direction, nodes, edges, measuredElements, measuredBoundaries, labels };
+}
 
-  const graphW = laid.width;
-  const { title, subtitle, top } = placeHeading(
-    diagram.meta.title,
-    diagram.meta.subtitle,
-    graphW,
-    M,
-  );
-  const dy = top;
-  const { box: move, point: pt } = translateBy(M.margin, dy);
+/** A trust boundary as a compound node holding what it encloses, its label kept clear. */
+function boundaryNode(
+  id: string,
+  m: MeasuredBoundary,
+  across: boolean,
+  childrenOf: (id: string) => GraphNode[],
+): GraphNode {
+  const width = Math.ceil(Math.max(m.label.box.width, m.sublabel?.box.width ?? 0) + 2 * M.padX);
+  // Flows enter a boundary across the layers: from the left when they run across the
+  // page, from the top when they run down it. So the label sits above the contents in
+  // the first case and beside them in the second, where no flow comes in over it.
+  const padding = across
+    ? { top: m.header, left: M.boundaryPad, right: M.boundaryPad, bottom: M.boundaryPad }
+    : { top: M.boundaryPad, left: width, right: M.boundaryPad, bottom: M.boundaryPad };
+  const textH = m.header - M.boundaryHeaderGap - M.padY;
+  return {
+    id,
+    width,
+    height: m.header + M.boundaryPad,
+    children: childrenOf(id),
+    padding,
+    // Where the label is written: no flow runs over it, no flow label sits on it.
+    keepOut: {
+      x: M.padX - 4,
+      y: M.padY - 4,
+      width: width - 2 * M.padX + 8,
+      height: textH + 8,
+    },
+  };
+}
 
+type Laid = ReturnType<typeof layoutGraph>;
+
+/** The boundaries at their laid-out boxes, outermost first. */
+function placeBoundaries(
+  diagram: DataFlowDiagram,
+  graph: FlowGraph,
+  laid: Laid,
+  parentOf: ReturnType<typeof parents>,
+  move: (b: Box) => Box,
+): BoundaryLayout[] {
   const depthOf = (id: string) => {
     let d = 0;
     for (let at = parentOf.get(id); at !== undefined && d < 64; at = parentOf.get(at)) d++;
     return d;
   };
-  const boundaryLayouts: BoundaryLayout[] = boundaries
+  return (diagram.boundaries ?? [])
     .map((b) => {
-      const m = measuredBoundaries.get(b.id) as MeasuredBoundary;
+      const m = graph.measuredBoundaries.get(b.id) as MeasuredBoundary;
       const box = move(laid.nodes.get(b.id) as Box);
       const out: BoundaryLayout = {
         id: b.id,
@@ -268,9 +322,17 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
       return out;
     })
     .sort((a, b) => a.depth - b.depth);
+}
 
-  const elements: ElementLayout[] = diagram.elements.map((e) => {
-    const m = measuredElements.get(e.id) as MeasuredElement;
+/** The elements at their laid-out boxes, texts centred, icon in the corner. */
+function placeElements(
+  diagram: DataFlowDiagram,
+  graph: FlowGraph,
+  laid: Laid,
+  move: (b: Box) => Box,
+): ElementLayout[] {
+  return diagram.elements.map((e) => {
+    const m = graph.measuredElements.get(e.id) as MeasuredElement;
     const box = move(laid.nodes.get(e.id) as Box);
     const textH = m.label.box.height + (m.sublabel ? 2 + m.sublabel.box.height : 0);
     const ty = box.y + (box.height - textH) / 2;
@@ -293,14 +355,24 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
     }
     return out;
   });
+}
 
-  const boxes = new Map<string, Box>(boundaryLayouts.map((b) => [b.id, b.box]));
-  const flows: FlowLayout[] = diagram.flows.map((f, index) => {
+/** The flows along their routes, labels on their backgrounds, boundary crossings marked. */
+function placeFlows(
+  diagram: DataFlowDiagram,
+  graph: FlowGraph,
+  laid: Laid,
+  parentOf: ReturnType<typeof parents>,
+  boundaries: BoundaryLayout[],
+  shift: ReturnType<typeof translateBy>,
+): FlowLayout[] {
+  const boxes = new Map<string, Box>(boundaries.map((b) => [b.id, b.box]));
+  return diagram.flows.map((f, index) => {
     const id = flowId(f, index);
     const e = laid.edges.get(id) as LaidEdge;
-    const points = e.points.map(pt);
-    const block = labels.get(id) as ReturnType<typeof flowLabel>;
-    const bg = move(e.label as Box);
+    const points = e.points.map(shift.point);
+    const block = graph.labels.get(id) as ReturnType<typeof flowLabel>;
+    const bg = shift.box(e.label as Box);
     const textH = block.name.box.height + block.detail.box.height;
     const top = bg.y + (bg.height - textH) / 2;
     const centre = (t: TextBlock) => round(bg.x + (bg.width - t.box.width) / 2);
@@ -322,26 +394,6 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
       crossings: crossingPoints(points, crossed, boxes),
     };
   });
-
-  const legend =
-    diagram.meta.legend?.mode === "hidden"
-      ? undefined
-      : planLegend(diagram, elements, flows, M.margin, dy + laid.height + M.legendGap);
-  const contentW =
-    Math.max(graphW, title.box.width, subtitle?.box.width ?? 0, legend?.box.width ?? 0) +
-    2 * M.margin;
-  const contentH = (legend ? legend.box.y + legend.box.height : dy + laid.height) + M.margin;
-  const layout: DataFlowLayout = {
-    meta: diagram.meta,
-    ...fitToViewBox(contentW, contentH, diagram.meta.viewBox),
-    title,
-    boundaries: boundaryLayouts,
-    elements,
-    flows,
-  };
-  if (subtitle) layout.subtitle = subtitle;
-  if (legend) layout.legend = legend;
-  return layout;
 }
 
 const LEGEND_WORDS: Record<LegendEntry["kind"], string> = {
