@@ -15,7 +15,8 @@ function* sourceFiles(path) {
     if (SOURCE.test(path) && !path.endsWith(".d.ts")) yield path;
     return;
   }
-  for (const entry of readdirSync(path)) if (!SKIP.has(entry)) yield* sourceFiles(join(path, entry));
+  for (const entry of readdirSync(path))
+    if (!SKIP.has(entry)) yield* sourceFiles(join(path, entry));
 }
 
 function nameOf(node) {
@@ -55,7 +56,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const paths = args.filter((a) => a !== "--fail");
   const found = longFunctions(paths.length > 0 ? paths : ["packages", "apps"], over);
   for (const f of found)
-    console.log(`${String(f.lines).padStart(4)}  ${relative(process.cwd(), f.file)}:${f.line}  ${f.name}`);
+    console.log(
+      `${String(f.lines).padStart(4)}  ${relative(process.cwd(), f.file)}:${f.line}  ${f.name}`,
+    );
   console.log(`${found.length} function(s) over ${over} lines`);
   if (fail && found.length > 0) process.exit(1);
 }
