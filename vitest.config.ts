@@ -4,6 +4,11 @@ import { defineConfig } from "vitest/config";
 // (environment, setup files), so `npm test` at the root and in a package agree.
 export default defineConfig({
   test: {
-    projects: ["packages/*", "apps/*"],
+    projects: [
+      "packages/*",
+      "apps/*",
+      // The repository's own checks and scripts (docs paths, the Chromium finder).
+      { test: { name: "repo", include: ["scripts/test/**/*.test.mjs"] } },
+    ],
   },
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { chromiumOrSkip, findChromium } from "../../../scripts/test-chromium.mjs";
+import { chromiumOrSkip, findChromium } from "../test-chromium.mjs";
 
 // The helper every browser test uses to find Chromium (scripts/test-chromium.mjs): where it is
 // missing the suites skip loudly on a developer's machine and fail in CI.
