@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeInBrowser, launch } from "./support/browser.js";
 import { PASSWORD, startTestGateway, type TestGateway } from "./support/gateway.js";
 

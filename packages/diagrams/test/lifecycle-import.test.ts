@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeEach, describe, expect, it } from "vitest";
-import { validateAs } from "../src/validate/as-type.js";
 import { importTables } from "../src/types/lifecycle/import-table.js";
 import { type } from "../src/types/lifecycle/index.js";
+import { validateAs } from "../src/validate/as-type.js";
 import { PACKAGE_DIR } from "./support/cases.js";
 import { runCli } from "./support/cli.js";
 
