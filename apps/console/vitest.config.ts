@@ -1,4 +1,13 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+import { slowFiles } from "../../scripts/test-tiers.mjs";
+
+// Left out of `npm run test:fast`: processes, browsers, fault injection (scripts/test-tiers.mjs).
+const SLOW = [
+  "test/console.test.ts",
+  "test/cors.test.ts",
+  "test/order-actions.test.ts",
+  "test/webhooks.test.ts",
+];
 
 export default defineConfig({
   test: {
@@ -6,6 +15,7 @@ export default defineConfig({
     // One temporary folder per run, removed at its end (scripts/test-tmpdir.mjs).
     globalSetup: ["../../scripts/test-tmpdir.mjs"],
     include: ["test/**/*.test.ts"],
+    exclude: [...configDefaults.exclude, ...slowFiles(SLOW)],
     environment: "node",
     // A real gateway, a real chromium: the shared 2-core machine can be slow.
     testTimeout: 60_000,

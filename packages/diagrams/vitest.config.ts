@@ -1,9 +1,24 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+import { slowFiles } from "../../scripts/test-tiers.mjs";
+
+// Left out of `npm run test:fast`: processes, browsers, fault injection (scripts/test-tiers.mjs).
+const SLOW = [
+  "test/architecture-cli.test.ts",
+  "test/architecture-html.test.ts",
+  "test/lazy-load.test.ts",
+  "test/lifecycle-import.test.ts",
+  "test/render-cli.test.ts",
+  "test/render-preview.test.ts",
+  "test/sequence-cli.test.ts",
+  "test/validate-cli.test.ts",
+  "test/route-check.test.ts",
+];
 
 export default defineConfig({
   test: {
     name: "diagrams",
     include: ["test/**/*.test.ts"],
+    exclude: [...configDefaults.exclude, ...slowFiles(SLOW)],
     // PNG, PDF and process tests take a few seconds on a loaded 2-core machine; the default 5 s
     // made them fail for speed, which is not what they test.
     testTimeout: 30_000,

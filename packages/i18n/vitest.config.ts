@@ -1,4 +1,8 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+import { slowFiles } from "../../scripts/test-tiers.mjs";
+
+// Left out of `npm run test:fast`: processes, browsers, fault injection (scripts/test-tiers.mjs).
+const SLOW = ["test/check.test.ts", "test/core-entry.test.ts", "test/pack.test.ts"];
 
 export default defineConfig({
   test: {
@@ -6,6 +10,7 @@ export default defineConfig({
     // One temporary folder per run, removed at its end (scripts/test-tmpdir.mjs).
     globalSetup: ["../../scripts/test-tmpdir.mjs"],
     include: ["test/**/*.test.{ts,tsx}"],
+    exclude: [...configDefaults.exclude, ...slowFiles(SLOW)],
     // Real React rendering in a DOM; tests that need plain Node say so in a file comment.
     environment: "jsdom",
     setupFiles: ["test/support/cleanup-dom.ts"],

@@ -1,4 +1,14 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+import { slowFiles } from "../../scripts/test-tiers.mjs";
+
+// Left out of `npm run test:fast`: processes, browsers, fault injection (scripts/test-tiers.mjs).
+const SLOW = [
+  "test/cli.test.ts",
+  "test/examples.test.ts",
+  "test/webhook-examples.test.ts",
+  "test/client.test.ts",
+  "test/webhook-delivery.test.ts",
+];
 
 export default defineConfig({
   test: {
@@ -6,6 +16,7 @@ export default defineConfig({
     // One temporary folder per run, removed at its end (scripts/test-tmpdir.mjs).
     globalSetup: ["../../scripts/test-tmpdir.mjs"],
     include: ["test/**/*.test.ts"],
+    exclude: [...configDefaults.exclude, ...slowFiles(SLOW)],
     // Each file starts a real gateway and generates RSA keys: slower than the default 5 s.
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { createGateway, createLogger, loadConfig } from "@orderline/gateway";
 import { chromium } from "playwright-core";
+import { findChromium } from "../../../scripts/test-chromium.mjs";
 
 const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
 const RUNS = 9;
@@ -33,7 +34,7 @@ const gw = await createGateway({
 });
 const base = await gw.app.listen({ port: 0, host: "127.0.0.1" });
 const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
+  executablePath: findChromium(),
   args: [
     "--no-sandbox",
     "--disable-background-networking",

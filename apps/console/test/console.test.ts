@@ -2,8 +2,15 @@ import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { loadType } from "@orderline/diagrams";
 import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, launch, SCREENSHOTS, screenshot, untranslated } from "./support/browser.js";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import {
+  axeViolations,
+  describeInBrowser,
+  launch,
+  SCREENSHOTS,
+  screenshot,
+  untranslated,
+} from "./support/browser.js";
 import { openPage, signIn as signInAs } from "./support/console-page.js";
 import { createOrders, PASSWORD, startTestGateway, type TestGateway } from "./support/gateway.js";
 
@@ -30,7 +37,7 @@ const DIAGRAM_TITLES: Record<string, string> = Object.fromEntries(
  * The console in a real chromium against the real gateway (fresh SQLite store, free port),
  * used as the tenant's staff would: by keyboard, in three languages, on a phone and a desktop.
  */
-describe("the console in a browser", () => {
+describeInBrowser("the console in a browser", () => {
   let gateway: TestGateway;
   let browser: Browser;
   let orders: { order_number: string; id: string }[];

@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launch } from "./support/browser.js";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeInBrowser, launch } from "./support/browser.js";
 import { PASSWORD, startTestGateway, type TestGateway } from "./support/gateway.js";
 
 /** A page on another origin (another port): a front end served apart from the gateway. */
@@ -45,7 +45,7 @@ const callFrom = (browser: Browser, origin: string, base: string, email: string)
     return outcome;
   })();
 
-describe("CORS in a browser", () => {
+describeInBrowser("CORS in a browser", () => {
   let gateway: TestGateway;
   let closed: TestGateway;
   let browser: Browser;

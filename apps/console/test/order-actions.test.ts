@@ -1,6 +1,13 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, launch, SCREENSHOTS, screenshot, untranslated } from "./support/browser.js";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import {
+  axeViolations,
+  describeInBrowser,
+  launch,
+  SCREENSHOTS,
+  screenshot,
+  untranslated,
+} from "./support/browser.js";
 import { openPage, signIn } from "./support/console-page.js";
 import { createOrders, PASSWORD, startTestGateway, type TestGateway } from "./support/gateway.js";
 
@@ -8,7 +15,7 @@ import { createOrders, PASSWORD, startTestGateway, type TestGateway } from "./su
  * The order lifecycle in the console: a real chromium, the real gateway (fresh SQLite store,
  * free port). Every test takes its own orders, so they do not depend on each other's order.
  */
-describe("order actions and history in a browser", () => {
+describeInBrowser("order actions and history in a browser", () => {
   let gateway: TestGateway;
   let browser: Browser;
   let orders: { order_number: string; id: string }[];

@@ -3,8 +3,14 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadConfig } from "@orderline/gateway";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, launch, screenshot, untranslated } from "./support/browser.js";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import {
+  axeViolations,
+  describeInBrowser,
+  launch,
+  screenshot,
+  untranslated,
+} from "./support/browser.js";
 import { openPage, signIn } from "./support/console-page.js";
 import { createOrders, startTestGateway, type TestGateway } from "./support/gateway.js";
 
@@ -50,7 +56,7 @@ const signedWith = (secret: string, delivery: Delivery): boolean => {
  * receiver on a free port: add, see the secret once, receive a signed delivery, read it in the
  * deliveries, resend it, disable, rotate, delete.
  */
-describe("webhook endpoints on the partners page", () => {
+describeInBrowser("webhook endpoints on the partners page", () => {
   let gateway: TestGateway;
   let browser: Browser;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;

@@ -12,10 +12,11 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { findChromium } from "../../../scripts/test-chromium.mjs";
 
 // Mermaid CLI 12 needs Node 22; the repository runs on Node 20.
 const MMDC_VERSION = "11";
-const CHROMIUM = process.env.PUPPETEER_EXECUTABLE_PATH ?? "/usr/bin/chromium";
+const CHROMIUM = process.env.PUPPETEER_EXECUTABLE_PATH ?? findChromium() ?? "/usr/bin/chromium";
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 export const CACHE = join(ROOT, "node_modules/.cache/orderline-bench/mmdc");
 const CLI_JS = join(CACHE, "node_modules/@mermaid-js/mermaid-cli/src/cli.js");

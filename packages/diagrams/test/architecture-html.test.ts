@@ -2,15 +2,18 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumOrSkip } from "../../../scripts/test-chromium.mjs";
 import { exportDiagram } from "../src/export/index.js";
 import type { ArchitectureDiagram } from "../src/types/architecture/model.js";
 import { EXAMPLES_DIR } from "./support/cases.js";
+
+const CHROMIUM = chromiumOrSkip("architecture HTML page in Chromium");
 
 // The HTML page of a diagram with views, in headless Chromium: one view shown at a time,
 // switched by its buttons and by the keyboard, cards opening on every view.
 const SLOW = 120_000;
 
-describe("architecture HTML page in Chromium", () => {
+describe.skipIf(CHROMIUM === undefined)("architecture HTML page in Chromium", () => {
   let browser: Browser;
   let html: string;
 
@@ -20,7 +23,7 @@ describe("architecture HTML page in Chromium", () => {
     ) as ArchitectureDiagram;
     html = (await exportDiagram(d, "html")) as string;
     browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
+      executablePath: CHROMIUM,
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
     });
   }, SLOW);

@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateLifecycle } from "../bench/lifecycle-workload.mjs";
-import { validateAs } from "../src/core/validate/index.js";
 import { type } from "../src/types/lifecycle/index.js";
 import type { LifecycleDiagram } from "../src/types/lifecycle/model.js";
 import { starter } from "../src/types/lifecycle/starter.js";
+import { validateAs } from "../src/validate/as-type.js";
 import {
   type BoxDiagram,
   boxDiagramProblems,

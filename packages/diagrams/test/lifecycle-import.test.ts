@@ -1,22 +1,20 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeEach, describe, expect, it } from "vitest";
-import { validateAs } from "../src/core/validate/index.js";
 import { importTables } from "../src/types/lifecycle/import-table.js";
 import { type } from "../src/types/lifecycle/index.js";
-import { EXAMPLES_DIR, PACKAGE_DIR } from "./support/cases.js";
+import { validateAs } from "../src/validate/as-type.js";
+import { PACKAGE_DIR } from "./support/cases.js";
 import { runCli } from "./support/cli.js";
 
-// The specifications, where CI has them: ../shared/seeds beside the repository root.
-const SEEDS = join(PACKAGE_DIR, "../../../shared/seeds");
-const seed = (prefix: string) => {
-  const name = readdirSync(SEEDS).find((f) => f.startsWith(prefix));
-  if (!name) throw new Error(`no seed ${prefix}* in ${SEEDS}`);
-  return join(SEEDS, name);
-};
+// Specification-style fixtures (test/testdata/specs): the form the product specifications use
+// (field tables, then a state table under "States and transitions"), written for these tests so
+// the repository alone is enough to run them.
+const SPECS = join(PACKAGE_DIR, "test/testdata/specs");
+const spec = (name: string) => join(SPECS, name);
 
 const run = runCli;
 
@@ -27,85 +25,83 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "import-table-"));
 });
 
-describe("import-table on the seeds' state tables", () => {
-  it("the gateway's access token table: one state per name, one transition per row", () => {
-    const result = importTables(readFileSync(seed("000_"), "utf8"));
+describe("import-table on specification-style state tables", () => {
+  it("a table among field tables: one state per name, one transition per row", () => {
+    const result = importTables(readFileSync(spec("parcel-locker.md"), "utf8"));
     expect(result.ok).toBe(true);
     const [table] = result.tables;
     if (!table) throw new Error("no table");
     expect(result.tables).toHaveLength(1);
-    expect(table.line).toBe(62);
+    expect(table.line).toBe(36);
     const d = table.diagram;
-    expect(d.meta.title).toBe("Access token lifecycle");
+    expect(d.meta.title).toBe("Compartment lifecycle");
     expect(d.states.map((s) => s.id)).toEqual([
       "initial",
-      "no-token",
-      "token-valid",
-      "token-expired",
+      "compartment-free",
+      "compartment-reserved",
+      "parcel-waiting",
     ]);
     expect(d.transitions).toEqual([
-      { from: "initial", to: "no-token" },
+      { from: "initial", to: "compartment-free" },
       {
-        from: "no-token",
-        to: "token-valid",
-        event: "login",
-        guard: "valid client_id and client_secret",
-        action: "token and expired_at returned",
+        from: "compartment-free",
+        to: "compartment-reserved",
+        event: "reserve",
+        guard: "size matches the parcel",
+        action: "a pickup code is generated",
       },
       {
-        from: "token-valid",
-        to: "token-expired",
-        event: "time",
-        guard: "12 hours have passed since issue",
-        action: "requests with it are no longer accepted as authenticated",
+        from: "compartment-reserved",
+        to: "parcel-waiting",
+        event: "door closed with parcel",
+        guard: "weight sensor reads a parcel",
+        action: "the recipient is sent the pickup code",
       },
       {
-        from: "token-expired",
-        to: "token-valid",
-        event: "refresh with the token",
-        guard: "token supplied in body",
-        action:
-          "a new token and a new expired_at are returned; client credentials are not re-submitted",
+        from: "parcel-waiting",
+        to: "compartment-free",
+        event: "code entered",
+        guard: "code matches and has not expired",
+        action: "the door opens; the code is deleted and cannot be used twice",
       },
     ]);
     expect(valid(d)).toEqual([]);
   });
 
-  it("the i18n changeLanguage table: a parenthesis is a detail, 'any' and 'none' mean none", () => {
-    const result = importTables(readFileSync(seed("001_"), "utf8"));
+  it("a parenthesis is a detail, 'any' and 'none' mean none", () => {
+    const result = importTables(readFileSync(spec("theme-switch.md"), "utf8"));
     const d = result.tables[0]?.diagram;
     if (!d) throw new Error("no table");
     expect(d.states).toContainEqual({
-      id: "pending-sync",
-      label: "pending sync",
-      sublabel: "new language shown and stored",
+      id: "awaiting-confirm",
+      label: "awaiting confirm",
+      sublabel: "dark colours shown",
     });
     expect(d.states).toHaveLength(4);
     // Row 1: Condition "any" is no guard. Row 3: Also happens "none" is no action.
     expect(d.transitions[1]).not.toHaveProperty("guard");
     expect(d.transitions[3]).toEqual({
-      from: "pending-sync",
-      to: "new-language-active",
-      event: "callback resolves",
-      guard: "sync succeeded",
+      from: "awaiting-confirm",
+      to: "dark-theme-shown",
+      event: "confirm resolves",
+      guard: "accepted",
     });
     expect(valid(d)).toEqual([]);
   });
 
-  it("the diagram specification has no state table", () => {
-    expect(importTables(readFileSync(seed("002_"), "utf8"))).toEqual({ ok: true, tables: [] });
+  it("a specification without a state table imports nothing", () => {
+    expect(importTables(readFileSync(spec("no-state-table.md"), "utf8"))).toEqual({
+      ok: true,
+      tables: [],
+    });
   });
 
-  it("the committed examples are the import with a title added, nothing else", async () => {
-    for (const [prefix, example] of [
-      ["000_", "access-token-lifecycle.json"],
-      ["001_", "change-language-lifecycle.json"],
-    ] as const) {
-      const r = await run(["import-table", seed(prefix)], dir);
+  it("the CLI prints the description importTables makes, nothing more", async () => {
+    for (const name of ["parcel-locker.md", "theme-switch.md"]) {
+      const r = await run(["import-table", spec(name)], dir);
       expect(r.code, r.stderr).toBe(0);
-      const imported = JSON.parse(r.stdout);
-      const committed = JSON.parse(readFileSync(join(EXAMPLES_DIR, example), "utf8"));
-      expect({ ...committed, meta: undefined }).toEqual({ ...imported, meta: undefined });
+      const [table] = importTables(readFileSync(spec(name), "utf8")).tables;
+      expect(JSON.parse(r.stdout)).toEqual(table?.diagram);
     }
   });
 });
@@ -209,11 +205,11 @@ describe("import-table with several tables in one file", () => {
 });
 
 describe("the installed command", () => {
-  it("imports a seed's table and validates the result, as separate processes", async () => {
+  it("imports a specification's table and validates the result, as separate processes", async () => {
     const bin = join(PACKAGE_DIR, "bin/orderline-diagrams.js");
     const exec = promisify(execFile);
     const out = join(dir, "token.json");
-    await exec(process.execPath, [bin, "import-table", seed("000_"), "-o", out]);
+    await exec(process.execPath, [bin, "import-table", spec("parcel-locker.md"), "-o", out]);
     const { stdout } = await exec(process.execPath, [bin, "validate", out]);
     expect(stdout).toBe(`${out}: valid\n`);
   });

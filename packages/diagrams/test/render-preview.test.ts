@@ -4,11 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumOrSkip } from "../../../scripts/test-chromium.mjs";
 import { renderHtml } from "../src/export/html.js";
 import { exportDiagram } from "../src/export/index.js";
 import { type PreviewServer, startPreview } from "../src/preview/server.js";
 import { layoutDiagram } from "../src/types/workflow/layout/index.js";
 import { EXAMPLES_DIR, PACKAGE_DIR } from "./support/cases.js";
+
+const CHROMIUM = chromiumOrSkip("preview in headless Chromium");
 
 const EXAMPLE = join(EXAMPLES_DIR, "partner-order-flow.json");
 const CHROMIUM_ARGS = [
@@ -22,7 +25,7 @@ const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
-describe("preview in headless Chromium", () => {
+describe.skipIf(CHROMIUM === undefined)("preview in headless Chromium", () => {
   let browser: Browser;
   let server: PreviewServer;
   let file: string;
@@ -32,7 +35,7 @@ describe("preview in headless Chromium", () => {
     file = join(dir, "flow.json");
     copyFileSync(EXAMPLE, file);
     server = await startPreview({ file, port: 0 });
-    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, 60_000);
 
   afterAll(async () => {

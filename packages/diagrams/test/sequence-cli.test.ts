@@ -3,10 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Problem } from "../src/core/validate/problem.js";
+import { chromiumOrSkip } from "../../../scripts/test-chromium.mjs";
 import { exportDiagram } from "../src/export/index.js";
+import type { Problem } from "../src/validate/problem.js";
 import { EXAMPLES_DIR } from "./support/cases.js";
 import { runCli } from "./support/cli.js";
+
+const CHROMIUM = chromiumOrSkip("the sequence HTML page in headless Chromium");
 
 const EXAMPLE = join(EXAMPLES_DIR, "partner-order-sequence.json");
 const dir = mkdtempSync(join(tmpdir(), "sequence-cli-"));
@@ -62,11 +65,11 @@ describe("orderline-diagrams on a sequence description", () => {
   });
 });
 
-describe("the sequence HTML page in headless Chromium", () => {
+describe.skipIf(CHROMIUM === undefined)("the sequence HTML page in headless Chromium", () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
+      executablePath: CHROMIUM,
       args: [
         "--headless",
         "--no-sandbox",

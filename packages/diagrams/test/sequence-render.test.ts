@@ -12,11 +12,11 @@ import {
   segmentMeetsBox,
 } from "../src/core/geometry.js";
 import { VISUAL_PRESETS } from "../src/core/model.js";
-import { validateAs } from "../src/core/validate/index.js";
 import { type } from "../src/types/sequence/index.js";
 import { layoutSequence } from "../src/types/sequence/layout.js";
 import type { SequenceDiagram } from "../src/types/sequence/model.js";
 import { renderSequenceSvg } from "../src/types/sequence/render.js";
+import { validateAs } from "../src/validate/as-type.js";
 import { EXAMPLES_DIR } from "./support/cases.js";
 import { golden } from "./support/golden.js";
 import { base } from "./support/sequence-base.js";

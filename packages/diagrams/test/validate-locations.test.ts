@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatProblems } from "../src/core/validate/index.js";
+import { formatProblems } from "../src/validate/as-type.js";
 import { validateWorkflow as validateSource } from "./support/workflow.js";
 import { baseDiagram } from "./validate-base.js";
 import { set } from "./validate-pointer.js";

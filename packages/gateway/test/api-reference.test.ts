@@ -4,8 +4,11 @@ import { join } from "node:path";
 import { Ajv } from "ajv";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumOrSkip } from "../../../scripts/test-chromium.mjs";
 import type { Gateway } from "../src/gateway.js";
 import { createPartner, startGateway } from "./helpers.js";
+
+const CHROMIUM = chromiumOrSkip("the API reference pages in a real browser");
 
 const CHROMIUM_ARGS = [
   "--no-sandbox",
@@ -83,11 +86,11 @@ describe("the partner API reference document", () => {
   });
 });
 
-describe("the API reference pages in a real browser", () => {
+describe.skipIf(CHROMIUM === undefined)("the API reference pages in a real browser", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
   afterAll(async () => {
     await browser?.close();

@@ -54,33 +54,68 @@ const PartnerSecret = ({ credentials, onDone }: { credentials: Credentials; onDo
   );
 };
 
-const PartnerCard = ({
+/** A partner's keys, each active one with its revoke button. */
+const KeyList = ({
   partner,
-  onChanged,
-  onSecret,
+  base,
+  act,
 }: {
   partner: Partner;
-  onChanged(message: Said): void;
-  onSecret(credentials: Credentials): void;
+  base: string;
+  act: (run: () => Promise<Said | undefined>) => Promise<void>;
 }) => {
   const { t, i18n } = useEnterpriseModuleTranslationContext<typeof partnersModule>();
   const { api } = useSession();
-  const [keyError, setKeyError] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
-  const base = `/v1/tenant/partners/${encodeURIComponent(partner.client_id)}`;
-  const pemId = `pem-${partner.client_id}`;
   const active = partner.keys.filter((k) => k.revoked_at === null);
+  return (
+    <>
+      {active.length === 0 && <p>{t("list.noKeys")}</p>}
+      <ul className="keys">
+        {partner.keys.map((key) => (
+          <li key={key.key_id}>
+            <span>
+              {t("list.key", {
+                bits: key.bits,
+                id: key.key_id,
+                fingerprint: `${key.fingerprint.slice(0, 16)}…`,
+              })}
+              {key.revoked_at &&
+                ` (${t("list.revoked", { date: formatDateTime(key.revoked_at, i18n.language) })})`}
+            </span>
+            {key.revoked_at === null && (
+              <ActionButton
+                confirm={t("actions.revokeConfirm", { id: key.key_id })}
+                onRun={() =>
+                  void act(async () => {
+                    await api.request("DELETE", `${base}/keys/${encodeURIComponent(key.key_id)}`);
+                    return { key: "done.keyRevoked", values: { id: key.key_id } };
+                  })
+                }
+              >
+                {t("actions.revoke", { id: key.key_id })}
+              </ActionButton>
+            )}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+};
 
-  const act = async (run: () => Promise<Said | undefined>) => {
-    setActionError(null);
-    try {
-      const message = await run();
-      if (message) onChanged(message);
-    } catch (error) {
-      setActionError(problemText(error, t));
-    }
-  };
-
+/** The form that adds a public key (PEM) to a partner. */
+const AddKeyForm = ({
+  partner,
+  base,
+  onChanged,
+}: {
+  partner: Partner;
+  base: string;
+  onChanged(message: Said): void;
+}) => {
+  const { t } = useEnterpriseModuleTranslationContext<typeof partnersModule>();
+  const { api } = useSession();
+  const [keyError, setKeyError] = useState<string | null>(null);
+  const pemId = `pem-${partner.client_id}`;
   const addKey = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
@@ -99,6 +134,52 @@ const PartnerCard = ({
   };
 
   return (
+    <form onSubmit={addKey} className="stack">
+      <label htmlFor={pemId}>{t("actions.addKeyLabel", { name: partner.name })}</label>
+      <textarea
+        id={pemId}
+        name="public_key"
+        rows={4}
+        required
+        spellCheck={false}
+        aria-invalid={keyError ? true : undefined}
+        aria-describedby={keyError ? `${pemId}-error` : undefined}
+      />
+      {keyError && (
+        <small id={`${pemId}-error`} className="field-error">
+          {keyError}
+        </small>
+      )}
+      <button type="submit">{t("actions.addKey")}</button>
+    </form>
+  );
+};
+
+const PartnerCard = ({
+  partner,
+  onChanged,
+  onSecret,
+}: {
+  partner: Partner;
+  onChanged(message: Said): void;
+  onSecret(credentials: Credentials): void;
+}) => {
+  const { t, i18n } = useEnterpriseModuleTranslationContext<typeof partnersModule>();
+  const { api } = useSession();
+  const [actionError, setActionError] = useState<string | null>(null);
+  const base = `/v1/tenant/partners/${encodeURIComponent(partner.client_id)}`;
+
+  const act = async (run: () => Promise<Said | undefined>) => {
+    setActionError(null);
+    try {
+      const message = await run();
+      if (message) onChanged(message);
+    } catch (error) {
+      setActionError(problemText(error, t));
+    }
+  };
+
+  return (
     <article className="partner" aria-labelledby={`name-${partner.client_id}`}>
       <h2 id={`name-${partner.client_id}`}>{partner.name}</h2>
       <dl className="facts">
@@ -110,60 +191,12 @@ const PartnerCard = ({
         </dd>
         <dt>{t("list.keys")}</dt>
         <dd>
-          {active.length === 0 && <p>{t("list.noKeys")}</p>}
-          <ul className="keys">
-            {partner.keys.map((key) => (
-              <li key={key.key_id}>
-                <span>
-                  {t("list.key", {
-                    bits: key.bits,
-                    id: key.key_id,
-                    fingerprint: `${key.fingerprint.slice(0, 16)}…`,
-                  })}
-                  {key.revoked_at &&
-                    ` (${t("list.revoked", { date: formatDateTime(key.revoked_at, i18n.language) })})`}
-                </span>
-                {key.revoked_at === null && (
-                  <ActionButton
-                    confirm={t("actions.revokeConfirm", { id: key.key_id })}
-                    onRun={() =>
-                      void act(async () => {
-                        await api.request(
-                          "DELETE",
-                          `${base}/keys/${encodeURIComponent(key.key_id)}`,
-                        );
-                        return { key: "done.keyRevoked", values: { id: key.key_id } };
-                      })
-                    }
-                  >
-                    {t("actions.revoke", { id: key.key_id })}
-                  </ActionButton>
-                )}
-              </li>
-            ))}
-          </ul>
+          <KeyList partner={partner} base={base} act={act} />
         </dd>
         <dt>{t("list.secretVersion", { version: partner.secret_version })}</dt>
         <dd>{t("list.created", { date: formatDateTime(partner.created_at, i18n.language) })}</dd>
       </dl>
-      <form onSubmit={addKey} className="stack">
-        <label htmlFor={pemId}>{t("actions.addKeyLabel", { name: partner.name })}</label>
-        <textarea
-          id={pemId}
-          name="public_key"
-          rows={4}
-          required
-          spellCheck={false}
-          aria-invalid={keyError ? true : undefined}
-          aria-describedby={keyError ? `${pemId}-error` : undefined}
-        />
-        {keyError && (
-          <small id={`${pemId}-error`} className="field-error">
-            {keyError}
-          </small>
-        )}
-        <button type="submit">{t("actions.addKey")}</button>
-      </form>
+      <AddKeyForm partner={partner} base={base} onChanged={onChanged} />
       <p className="buttons">
         <ActionButton
           confirm={t("actions.rotateConfirm", { name: partner.name })}

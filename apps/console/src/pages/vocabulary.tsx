@@ -66,6 +66,126 @@ const fieldErrors = (error: ApiError): Record<string, string> => {
   return out;
 };
 
+/** The area and language whose words are edited. */
+const ChoosePlace = ({
+  namespace,
+  language,
+  choose,
+}: {
+  namespace: string;
+  language: string;
+  choose: (next: { namespace?: string; language?: string }) => void;
+}) => {
+  const { t } = useEnterpriseModuleTranslationContext<typeof vocabularyModule>();
+  const ids = { namespace: useId(), language: useId() };
+  return (
+    <div className="filters">
+      <label htmlFor={ids.namespace}>{t("namespace")}</label>
+      <select
+        id={ids.namespace}
+        value={namespace}
+        onChange={(e) => choose({ namespace: e.target.value })}
+      >
+        {NAMESPACES.map((ns) => (
+          <option key={ns} value={ns}>
+            {t(`areas.${ns}`, { defaultValue: ns })}
+          </option>
+        ))}
+      </select>
+      <label htmlFor={ids.language}>{t("language")}</label>
+      <select
+        id={ids.language}
+        value={language}
+        onChange={(e) => choose({ language: e.target.value })}
+      >
+        {LANGUAGES.map((l) => (
+          <option key={l.code} value={l.code} lang={l.code}>
+            {l.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+};
+
+/** One key: its standard text, the tenant's word (with placeholder hint and error), a preview. */
+const WordRow = ({
+  wordKey: key,
+  text,
+  word,
+  error,
+  language,
+  onChange,
+}: {
+  wordKey: string;
+  text: string;
+  word: string;
+  error: string | undefined;
+  language: string;
+  onChange: (word: string) => void;
+}) => {
+  const { t } = useEnterpriseModuleTranslationContext<typeof vocabularyModule>();
+  const hint = placeholdersOf(text);
+  return (
+    <tr className={word ? "edited" : undefined}>
+      <th scope="row">
+        <code>{key}</code>
+      </th>
+      <td lang={language}>{text}</td>
+      <td>
+        <input
+          id={`word-${key}`}
+          lang={language}
+          aria-label={t("fieldLabel", { key })}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={
+            [hint.length ? `hint-${key}` : "", error ? `error-${key}` : ""]
+              .filter(Boolean)
+              .join(" ") || undefined
+          }
+          placeholder={text}
+          value={word}
+          onChange={(e) => onChange(e.target.value)}
+        />
+        {hint.length > 0 && (
+          <small id={`hint-${key}`} className="hint">
+            {t("placeholders", { placeholders: hint.join(" ") })}
+          </small>
+        )}
+        {error && (
+          <small id={`error-${key}`} className="field-error">
+            {error}
+          </small>
+        )}
+      </td>
+      <td lang={language} className="preview" data-testid={`preview-${key}`}>
+        {fillSamples(word || text)}
+      </td>
+    </tr>
+  );
+};
+
+/** What the last save did, kept as what happened so it follows a language change. */
+const SaveStatus = ({ message }: { message: { changes?: Changes } | null }) => {
+  const { t } = useEnterpriseModuleTranslationContext<typeof vocabularyModule>();
+  return (
+    <div role="status" data-testid="vocabulary-status">
+      {message && <p>{describe(message.changes, t)}</p>}
+      {message?.changes && (
+        <ul aria-label={t("changedKeys")}>
+          {[...message.changes.added, ...message.changes.changed, ...message.changes.removed].map(
+            (key) => (
+              <li key={key}>
+                <code>{key}</code>
+              </li>
+            ),
+          )}
+        </ul>
+      )}
+    </div>
+  );
+};
+
 const Editor = () => {
   const { t } = useEnterpriseModuleTranslationContext<typeof vocabularyModule>();
   const { api, session } = useSession();
@@ -77,7 +197,6 @@ const Editor = () => {
   const [message, setMessage] = useState<{ changes?: Changes } | null>(null);
   const [saveError, setSaveError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
-  const ids = { namespace: useId(), language: useId() };
   const standard = flatten(DICTIONARIES[namespace]?.[language] ?? {});
 
   const [load, retry] = useLoad(
@@ -147,32 +266,7 @@ const Editor = () => {
     <>
       <PageTitle>{t("title")}</PageTitle>
       <p>{t("intro")}</p>
-      <div className="filters">
-        <label htmlFor={ids.namespace}>{t("namespace")}</label>
-        <select
-          id={ids.namespace}
-          value={namespace}
-          onChange={(e) => choose({ namespace: e.target.value })}
-        >
-          {NAMESPACES.map((ns) => (
-            <option key={ns} value={ns}>
-              {t(`areas.${ns}`, { defaultValue: ns })}
-            </option>
-          ))}
-        </select>
-        <label htmlFor={ids.language}>{t("language")}</label>
-        <select
-          id={ids.language}
-          value={language}
-          onChange={(e) => choose({ language: e.target.value })}
-        >
-          {LANGUAGES.map((l) => (
-            <option key={l.code} value={l.code} lang={l.code}>
-              {l.name}
-            </option>
-          ))}
-        </select>
-      </div>
+      <ChoosePlace namespace={namespace} language={language} choose={choose} />
       {load.state === "loading" && <p role="status">{t("common:status.loading")}</p>}
       {load.state === "failed" && <Failure error={load.error} retry={retry} />}
       {load.state === "done" && (
@@ -191,48 +285,17 @@ const Editor = () => {
                 </tr>
               </thead>
               <tbody>
-                {Object.entries(standard).map(([key, text]) => {
-                  const word = words[key] ?? "";
-                  const error = errors[key];
-                  const hint = placeholdersOf(text);
-                  return (
-                    <tr key={key} className={word ? "edited" : undefined}>
-                      <th scope="row">
-                        <code>{key}</code>
-                      </th>
-                      <td lang={language}>{text}</td>
-                      <td>
-                        <input
-                          id={`word-${key}`}
-                          lang={language}
-                          aria-label={t("fieldLabel", { key })}
-                          aria-invalid={error ? true : undefined}
-                          aria-describedby={
-                            [hint.length ? `hint-${key}` : "", error ? `error-${key}` : ""]
-                              .filter(Boolean)
-                              .join(" ") || undefined
-                          }
-                          placeholder={text}
-                          value={word}
-                          onChange={(e) => setWords({ ...words, [key]: e.target.value })}
-                        />
-                        {hint.length > 0 && (
-                          <small id={`hint-${key}`} className="hint">
-                            {t("placeholders", { placeholders: hint.join(" ") })}
-                          </small>
-                        )}
-                        {error && (
-                          <small id={`error-${key}`} className="field-error">
-                            {error}
-                          </small>
-                        )}
-                      </td>
-                      <td lang={language} className="preview" data-testid={`preview-${key}`}>
-                        {fillSamples(word || text)}
-                      </td>
-                    </tr>
-                  );
-                })}
+                {Object.entries(standard).map(([key, text]) => (
+                  <WordRow
+                    key={key}
+                    wordKey={key}
+                    text={text}
+                    word={words[key] ?? ""}
+                    error={errors[key]}
+                    language={language}
+                    onChange={(word) => setWords({ ...words, [key]: word })}
+                  />
+                ))}
               </tbody>
             </table>
           </ScrollRegion>
@@ -241,22 +304,7 @@ const Editor = () => {
               {busy ? t("saving") : t("save")}
             </button>
           </div>
-          <div role="status" data-testid="vocabulary-status">
-            {message && <p>{describe(message.changes, t)}</p>}
-            {message?.changes && (
-              <ul aria-label={t("changedKeys")}>
-                {[
-                  ...message.changes.added,
-                  ...message.changes.changed,
-                  ...message.changes.removed,
-                ].map((key) => (
-                  <li key={key}>
-                    <code>{key}</code>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </div>
+          <SaveStatus message={message} />
           {saveError && <Failure error={saveError} />}
         </form>
       )}

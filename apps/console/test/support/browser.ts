@@ -2,15 +2,26 @@ import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { describe } from "vitest";
+import { chromiumOrSkip, findChromium } from "../../../../scripts/test-chromium.mjs";
 
 const require = createRequire(import.meta.url);
 
 /** Screenshots of every page, looked at by people; ignored by git (see the README). */
 export const SCREENSHOTS = fileURLToPath(new URL("../../screenshots/", import.meta.url));
 
+/**
+ * A describe block that runs only when a Chromium is found (scripts/test-chromium.mjs): skipped
+ * with a loud warning outside CI, a failure in CI.
+ */
+export const describeInBrowser = (name: string, body: () => void): void => {
+  const found = chromiumOrSkip(name);
+  describe.skipIf(found === undefined)(name, body);
+};
+
 export const launch = (): Promise<Browser> =>
   chromium.launch({
-    executablePath: "/usr/bin/chromium",
+    executablePath: findChromium(),
     args: [
       "--no-sandbox",
       "--disable-background-networking",

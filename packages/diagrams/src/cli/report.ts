@@ -1,6 +1,6 @@
 import type { Description } from "../core/diagram-type.js";
-import { didYouMean } from "../core/validate/suggest.js";
 import { isTypeName, loadType } from "../types/index.js";
+import { didYouMean } from "../validate/suggest.js";
 
 /** A named report on a valid description, as `validate --report NAME` prints it. */
 export type ReportResult =

@@ -156,7 +156,7 @@ export async function importToJson(
   // Checked as a value first; only a description with problems is parsed again with
   // positions, to say where they are.
   const value = JSON.parse(json) as Description;
-  const { problemsOf } = await import("../core/validate/index.js");
+  const { problemsOf } = await import("../validate/as-type.js");
   const { loadType } = await import("../types/index.js");
   if (problemsOf(await loadType(imported.diagram.diagram_type as TypeName), value).length === 0) {
     return { ok: true, json, diagram: value, issues: imported.issues };

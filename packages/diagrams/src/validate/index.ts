@@ -1,16 +1,16 @@
 import type { LaidOut } from "../core/diagram-type.js";
+import { isTypeName, loadType } from "../types/index.js";
 import {
   formatProblems,
   locateAll,
   type ValidateOptions,
   type ValidationResult,
   validateParsed,
-} from "../core/validate/index.js";
-import { parseWithLocations } from "../core/validate/parse.js";
-import type { Problem } from "../core/validate/problem.js";
-import type { UnlocatedProblem } from "../core/validate/schema-problems.js";
-import { isTypeName, loadType } from "../types/index.js";
+} from "./as-type.js";
 import { envelope } from "./envelope.js";
+import { parseWithLocations } from "./parse.js";
+import type { Problem } from "./problem.js";
+import type { UnlocatedProblem } from "./schema-problems.js";
 
 export type { Problem };
 export { formatProblems, type ValidateOptions, type ValidationResult };

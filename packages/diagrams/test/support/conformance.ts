@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import type { DiagramType } from "../../src/core/diagram-type.js";
-import { validateAs } from "../../src/core/validate/index.js";
-import type { Problem } from "../../src/core/validate/problem.js";
+import { validateAs } from "../../src/validate/as-type.js";
+import type { Problem } from "../../src/validate/problem.js";
 import { get } from "../validate-pointer.js";
 
 /**

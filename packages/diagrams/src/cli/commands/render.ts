@@ -4,7 +4,7 @@ import type { Description, LaidOut } from "../../core/diagram-type.js";
 import type { VisualPreset } from "../../core/model.js";
 import type { OutputFormat } from "../../export/index.js";
 import type { TypeName } from "../../types/index.js";
-import { parseCommandArgs } from "../args.js";
+import { type ParsedArgs, parseCommandArgs } from "../args.js";
 import { type CliIo, type Command, EXIT } from "../command.js";
 import { parsePreset } from "../preset.js";
 
@@ -102,6 +102,175 @@ function writeAtomically(path: string, content: string | Buffer): void {
   renameSync(temp, path);
 }
 
+/** What the options ask of the outputs. */
+interface OutputChoice {
+  format: OutputFormat | undefined;
+  preset: VisualPreset | undefined;
+  scale: number | undefined;
+  out: string | undefined;
+  /** Several FILEs, or OUT names a directory: each FILE becomes <name>.<format> in OUT. */
+  intoDir: boolean;
+}
+
+type Values = ParsedArgs<typeof OPTIONS>["values"];
+
+/** The options read and checked against each other and the FILE list, or a usage error. */
+function chooseOutput(values: Values, files: string[], cwd: string): OutputChoice | string {
+  let format: OutputFormat | undefined;
+  if (values.format !== undefined) {
+    const f = values.format.toLowerCase();
+    if (!(FORMATS as readonly string[]).includes(f)) {
+      return `--format must be svg, png, pdf or html, not "${values.format}"`;
+    }
+    format = f as OutputFormat;
+  }
+  const preset = parsePreset(values.preset);
+  if (typeof preset === "object") return preset.error;
+  let scale: number | undefined;
+  if (values.scale !== undefined) {
+    scale = Number(values.scale);
+    if (!Number.isFinite(scale) || scale <= 0 || scale > 16) {
+      return `--scale must be a number above 0 and at most 16, not "${values.scale}"`;
+    }
+  }
+  const out = values.out;
+  const many = files.length > 1;
+  // "-o dir/" names a directory even before it exists.
+  const outIsDir =
+    out !== undefined && out !== "-" && (/[/\\]$/.test(out) || isDirectory(resolve(cwd, out)));
+  if (many && out === "-") return "-o - (standard output) takes a single FILE";
+  if (!many && out !== undefined && out !== "-" && !outIsDir) {
+    const fromExt = formatOf(out);
+    if (format === undefined && fromExt === undefined) {
+      return `cannot tell the format of "${out}": use .svg, .png, .pdf or .html, or --format`;
+    }
+    if (format !== undefined && fromExt !== undefined && fromExt !== format) {
+      return `--format ${format} contradicts the extension of "${out}"`;
+    }
+    format ??= fromExt;
+  }
+  if (files.includes("-") && out === undefined) {
+    return "a description read from standard input (-) needs -o";
+  }
+  if (files.filter((f) => f === "-").length > 1) {
+    return "standard input (-) can be read only once";
+  }
+  return { format, preset, scale, out, intoDir: many || outIsDir };
+}
+
+/** Where one FILE's output goes, and in which format. */
+function targetOf(
+  file: string,
+  diagram: Description,
+  choice: OutputChoice,
+  cwd: string,
+): { out: string; format: OutputFormat } {
+  const { out, format } = choice;
+  const name = file === "-" ? "stdin" : basename(file, extname(file));
+  if (out === "-") return { out: "-", format: format ?? "svg" };
+  if (out !== undefined && choice.intoDir) {
+    const f = format ?? "svg";
+    return { out: resolve(cwd, out, `${name}.${f}`), format: f };
+  }
+  if (out !== undefined) return { out: resolve(cwd, out), format: format ?? "svg" };
+  if (diagram.meta.output) {
+    const metaFormat = formatOf(diagram.meta.output);
+    const f = format ?? metaFormat ?? "svg";
+    const base = resolve(cwd, dirname(file), diagram.meta.output);
+    return {
+      out: metaFormat === f ? base : `${base.slice(0, base.length - extname(base).length)}.${f}`,
+      format: f,
+    };
+  }
+  const f = format ?? "svg";
+  return { out: resolve(cwd, dirname(file), `${name}.${f}`), format: f };
+}
+
+function readDescription(file: string, cwd: string): string | { error: string } {
+  try {
+    return file === "-" ? readFileSync(0, "utf8") : readFileSync(resolve(cwd, file), "utf8");
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const why =
+      code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : String(error);
+    return { error: `cannot read ${file}: ${why}` };
+  }
+}
+
+/**
+ * Reads, validates and lays out one FILE, printing its problems and warnings: the job to
+ * write, "invalid" when it has problems (or warnings with --strict), or a usage error.
+ */
+async function prepare(
+  file: string,
+  values: Values,
+  choice: OutputChoice,
+  io: CliIo,
+): Promise<Job | "invalid" | { error: string }> {
+  const { validateSource, formatProblems, renderWarnings } = await import(
+    "../../validate/index.js"
+  );
+  const { loadType } = await import("../../types/index.js");
+  const source = readDescription(file, io.cwd);
+  if (typeof source === "object") return source;
+  const shownAs = { file: file === "-" ? "<stdin>" : file };
+  const result = await validateSource(source, shownAs);
+  if (!result.ok) {
+    io.stderr(formatProblems(result.problems, "text"));
+    return "invalid";
+  }
+  const diagram = result.diagram;
+  // Laid out once: for the warnings now and for the output later.
+  const type = await loadType(diagram.diagram_type as TypeName);
+  if (values.view !== undefined) {
+    const views = type.views?.(diagram) ?? [];
+    if (!views.some((v) => v.id === values.view)) {
+      return {
+        error:
+          views.length === 0
+            ? `--view: ${file} (${diagram.diagram_type}) has no views`
+            : `--view: ${file} has no view "${values.view}"; its views are ${views.map((v) => v.id).join(", ")}`,
+      };
+    }
+  }
+  const layout = await type.layout(diagram, values.view);
+  const warnings = await renderWarnings(source, shownAs, layout);
+  io.stderr(formatProblems(warnings, "text"));
+  if (values.strict && warnings.length > 0) return "invalid";
+  return { file, diagram, layout, ...targetOf(file, diagram, choice, io.cwd) };
+}
+
+/** Writes every job's output; an output that cannot be written is a usage error. */
+async function writeJobs(
+  jobs: Job[],
+  view: string | undefined,
+  choice: OutputChoice,
+  io: CliIo,
+): Promise<number> {
+  const { exportDiagram } = await import("../../export/index.js");
+  for (const job of jobs) {
+    const options: { preset?: VisualPreset; scale?: number; layout: LaidOut; view?: string } = {
+      layout: job.layout,
+    };
+    if (view !== undefined) options.view = view;
+    if (choice.preset) options.preset = choice.preset;
+    if (choice.scale !== undefined) options.scale = choice.scale;
+    const content = await exportDiagram(job.diagram, job.format, options);
+    if (job.out === "-") {
+      if (typeof content === "string") io.stdout(content);
+      else process.stdout.write(content);
+      continue;
+    }
+    try {
+      writeAtomically(job.out, content);
+    } catch (error) {
+      return usageError(io, `cannot write ${job.out}: ${(error as Error).message}`);
+    }
+    io.stderr(`${job.file} → ${job.out}\n`);
+  }
+  return EXIT.ok;
+}
+
 export const command: Command = {
   name: "render",
   summary: "render descriptions to SVG, PNG, PDF or animated HTML",
@@ -111,129 +280,16 @@ export const command: Command = {
     if (!parsedArgs.ok) return usageError(io, parsedArgs.error, true);
     const { values, positionals: files } = parsedArgs.parsed;
     if (files.length === 0) return usageError(io, "name at least one FILE", true);
-
-    let format: OutputFormat | undefined;
-    if (values.format !== undefined) {
-      const f = values.format.toLowerCase();
-      if (!(FORMATS as readonly string[]).includes(f)) {
-        return usageError(io, `--format must be svg, png, pdf or html, not "${values.format}"`);
-      }
-      format = f as OutputFormat;
-    }
-    const preset = parsePreset(values.preset);
-    if (typeof preset === "object") return usageError(io, preset.error);
-    let scale: number | undefined;
-    if (values.scale !== undefined) {
-      scale = Number(values.scale);
-      if (!Number.isFinite(scale) || scale <= 0 || scale > 16) {
-        return usageError(
-          io,
-          `--scale must be a number above 0 and at most 16, not "${values.scale}"`,
-        );
-      }
-    }
-
-    const out = values.out;
-    const many = files.length > 1;
-    // "-o dir/" names a directory even before it exists.
-    const outIsDir =
-      out !== undefined && out !== "-" && (/[/\\]$/.test(out) || isDirectory(resolve(io.cwd, out)));
-    if (many && out === "-") return usageError(io, "-o - (standard output) takes a single FILE");
-    if (!many && out !== undefined && out !== "-" && !outIsDir) {
-      const fromExt = formatOf(out);
-      if (format === undefined && fromExt === undefined) {
-        return usageError(
-          io,
-          `cannot tell the format of "${out}": use .svg, .png, .pdf or .html, or --format`,
-        );
-      }
-      if (format !== undefined && fromExt !== undefined && fromExt !== format) {
-        return usageError(io, `--format ${format} contradicts the extension of "${out}"`);
-      }
-      format ??= fromExt;
-    }
-
-    if (files.includes("-") && out === undefined) {
-      return usageError(io, "a description read from standard input (-) needs -o");
-    }
-    if (files.filter((f) => f === "-").length > 1) {
-      return usageError(io, "standard input (-) can be read only once");
-    }
-
+    const choice = chooseOutput(values, files, io.cwd);
+    if (typeof choice === "string") return usageError(io, choice);
     // Read and validate everything before writing anything.
-    const { validateSource, formatProblems, renderWarnings } = await import(
-      "../../validate/index.js"
-    );
-    const { loadType } = await import("../../types/index.js");
     const jobs: Job[] = [];
     let invalid = 0;
     for (const file of files) {
-      let source: string;
-      try {
-        source =
-          file === "-" ? readFileSync(0, "utf8") : readFileSync(resolve(io.cwd, file), "utf8");
-      } catch (error) {
-        const code = (error as { code?: string }).code;
-        const why =
-          code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : String(error);
-        return usageError(io, `cannot read ${file}: ${why}`);
-      }
-      const result = await validateSource(source, { file: file === "-" ? "<stdin>" : file });
-      if (!result.ok) {
-        invalid++;
-        io.stderr(formatProblems(result.problems, "text"));
-        continue;
-      }
-      const diagram = result.diagram;
-      // Laid out once: for the warnings now and for the output later.
-      const type = await loadType(diagram.diagram_type as TypeName);
-      if (values.view !== undefined) {
-        const views = type.views?.(diagram) ?? [];
-        if (!views.some((v) => v.id === values.view)) {
-          return usageError(
-            io,
-            views.length === 0
-              ? `--view: ${file} (${diagram.diagram_type}) has no views`
-              : `--view: ${file} has no view "${values.view}"; its views are ${views.map((v) => v.id).join(", ")}`,
-          );
-        }
-      }
-      const layout = await type.layout(diagram, values.view);
-      const warnings = await renderWarnings(
-        source,
-        { file: file === "-" ? "<stdin>" : file },
-        layout,
-      );
-      io.stderr(formatProblems(warnings, "text"));
-      if (values.strict && warnings.length > 0) {
-        invalid++;
-        continue;
-      }
-      const name = file === "-" ? "stdin" : basename(file, extname(file));
-      let target: string;
-      let jobFormat: OutputFormat;
-      if (out === "-") {
-        target = "-";
-        jobFormat = format ?? "svg";
-      } else if (out !== undefined && (many || outIsDir)) {
-        jobFormat = format ?? "svg";
-        target = resolve(io.cwd, out, `${name}.${jobFormat}`);
-      } else if (out !== undefined) {
-        jobFormat = format ?? "svg";
-        target = resolve(io.cwd, out);
-      } else if (diagram.meta.output) {
-        const metaFormat = formatOf(diagram.meta.output);
-        jobFormat = format ?? metaFormat ?? "svg";
-        const base = resolve(io.cwd, dirname(file), diagram.meta.output);
-        target =
-          metaFormat === jobFormat
-            ? base
-            : `${base.slice(0, base.length - extname(base).length)}.${jobFormat}`;
-      } else {
-        jobFormat = format ?? "svg";
-        target = resolve(io.cwd, dirname(file), `${name}.${jobFormat}`);
-      }
-      jobs.push({ file, diagram, layout, out: target, format: jobFormat });
+      const job = await prepare(file, values, choice, io);
+      if (job === "invalid") invalid++;
+      else if ("error" in job) return usageError(io, job.error);
+      else jobs.push(job);
     }
     if (invalid > 0) {
       io.stderr(
@@ -241,31 +297,9 @@ export const command: Command = {
       );
       return EXIT.invalid;
     }
-    if (scale !== undefined && jobs.some((j) => j.format !== "png")) {
+    if (choice.scale !== undefined && jobs.some((j) => j.format !== "png")) {
       return usageError(io, "--scale applies to PNG output only");
     }
-
-    const { exportDiagram } = await import("../../export/index.js");
-    for (const job of jobs) {
-      const options: { preset?: VisualPreset; scale?: number; layout: LaidOut; view?: string } = {
-        layout: job.layout,
-      };
-      if (values.view !== undefined) options.view = values.view;
-      if (preset) options.preset = preset;
-      if (scale !== undefined) options.scale = scale;
-      const content = await exportDiagram(job.diagram, job.format, options);
-      if (job.out === "-") {
-        if (typeof content === "string") io.stdout(content);
-        else process.stdout.write(content);
-        continue;
-      }
-      try {
-        writeAtomically(job.out, content);
-      } catch (error) {
-        return usageError(io, `cannot write ${job.out}: ${(error as Error).message}`);
-      }
-      io.stderr(`${job.file} → ${job.out}\n`);
-    }
-    return EXIT.ok;
+    return writeJobs(jobs, values.view, choice, io);
   },
 };

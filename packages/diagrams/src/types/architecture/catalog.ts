@@ -1,5 +1,5 @@
 /**
- * The rule ids the architecture type adds to the core's (core/validate/catalog.ts), with what
+ * The rule ids the architecture type adds to the core's (validate/catalog.ts), with what
  * each means; docs/diagrams/architecture.md lists the same ids and the conformance suite proves
  * each.
  */

@@ -17,7 +17,7 @@ import type { Frame, LegendLayout } from "../../core/svg/document.js";
 import { place, type TextBlock, textBlock } from "../../core/text/block.js";
 import { placeHeading } from "../../core/text/heading.js";
 import { arrowAt, translateBy } from "../../core/translate.js";
-import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
+import type { UnlocatedProblem } from "../../validate/schema-problems.js";
 import type { ArchitectureDiagram, Boundary, Element, RelationshipKind, View } from "./model.js";
 import { viewsOf } from "./model.js";
 import { type ProjectedView, projectView, type ViewItem, type ViewLeaf } from "./view.js";

@@ -13,7 +13,7 @@ import type { Frame } from "../../core/svg/document.js";
 import { place, type TextBlock, textBlock } from "../../core/text/block.js";
 import { placeHeading } from "../../core/text/heading.js";
 import { arrowAt, translateBy } from "../../core/translate.js";
-import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
+import type { UnlocatedProblem } from "../../validate/schema-problems.js";
 import { boundaryCrossings, type Crossing, crossingPoints } from "./crossings.js";
 import {
   type DataFlowDiagram,

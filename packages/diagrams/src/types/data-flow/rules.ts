@@ -1,7 +1,7 @@
-import type { ViewTargets } from "../../core/validate/meta-rules.js";
-import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
-import { didYouMean } from "../../core/validate/suggest.js";
-import { duplicateIds, isId, isObj, objects, suggestion } from "../../core/validate/values.js";
+import type { ViewTargets } from "../../validate/meta-rules.js";
+import type { UnlocatedProblem } from "../../validate/schema-problems.js";
+import { didYouMean } from "../../validate/suggest.js";
+import { duplicateIds, isId, isObj, objects, suggestion } from "../../validate/values.js";
 
 /**
  * The data-flow rules the JSON Schema cannot say, as DFD practice has them: ids unique (elements
@@ -29,10 +29,28 @@ const KIND_NAME: Record<Declared["kind"], string> = {
   element: "element",
 };
 
+type Objects = [Record<string, unknown>, number][];
+
 export function dataFlowRuleProblems(value: unknown): UnlocatedProblem[] {
   if (!isObj(value)) return [];
-  const root = value;
   const problems: UnlocatedProblem[] = [];
+  const boundaries = objects(value.boundaries);
+  const elements = objects(value.elements);
+  const ids = declareIds(problems, boundaries, elements);
+  problems.push(...duplicateIds([["flows", value.flows, "flow"]]));
+  placementProblems(problems, ids, boundaries, elements);
+  const joined = flowProblems(problems, ids, value.flows);
+  if (joined) connectionProblems(problems, ids, elements, joined);
+  return problems;
+}
+
+/** Element and boundary ids (one set), and each boundary's parent. */
+interface Ids {
+  declared: Map<string, Declared>;
+  boundaryParent: Map<string, string | undefined>;
+}
+
+function declareIds(problems: UnlocatedProblem[], boundaries: Objects, elements: Objects): Ids {
   const declared = new Map<string, Declared>();
   const boundaryParent = new Map<string, string | undefined>();
   const declare = (id: unknown, kind: Declared["kind"], pointer: string): boolean => {
@@ -49,8 +67,6 @@ export function dataFlowRuleProblems(value: unknown): UnlocatedProblem[] {
     declared.set(id, { kind, pointer });
     return true;
   };
-  const boundaries = objects(root.boundaries);
-  const elements = objects(root.elements);
   for (const [b, i] of boundaries) {
     if (declare(b.id, "boundary", `/boundaries/${i}`)) {
       boundaryParent.set(b.id as string, isId(b.boundary) ? b.boundary : undefined);
@@ -61,9 +77,16 @@ export function dataFlowRuleProblems(value: unknown): UnlocatedProblem[] {
       e.kind === "entity" || e.kind === "process" || e.kind === "store" ? e.kind : "element";
     declare(e.id, kind, `/elements/${i}`);
   }
-  problems.push(...duplicateIds([["flows", root.flows, "flow"]]));
+  return { declared, boundaryParent };
+}
 
-  // Placement: each names a declared boundary.
+/** Placement: each names a declared boundary; no cycle; no boundary left empty. */
+function placementProblems(
+  problems: UnlocatedProblem[],
+  { declared, boundaryParent }: Ids,
+  boundaries: Objects,
+  elements: Objects,
+): void {
   const boundaryIds = [...boundaryParent.keys()];
   const enclosed = new Set<string>();
   let misplaced = false;
@@ -101,10 +124,19 @@ export function dataFlowRuleProblems(value: unknown): UnlocatedProblem[] {
       });
     }
   }
+}
 
-  // Flows: ends resolve, one end a process at least.
+/**
+ * Flows: ends resolve, one end a process at least. The elements flows enter and leave, or
+ * undefined when some end does not resolve (then connections are not judged).
+ */
+function flowProblems(
+  problems: UnlocatedProblem[],
+  { declared }: Ids,
+  flows: unknown,
+): { ins: Set<string>; outs: Set<string> } | undefined {
   const elementIds = [...declared].filter(([, d]) => d.kind !== "boundary").map(([id]) => id);
-  let unresolved = !Array.isArray(root.flows);
+  let unresolved = !Array.isArray(flows);
   const ins = new Set<string>();
   const outs = new Set<string>();
   const end = (id: unknown, path: string, where: string): Declared | undefined => {
@@ -121,7 +153,7 @@ export function dataFlowRuleProblems(value: unknown): UnlocatedProblem[] {
     });
     return undefined;
   };
-  for (const [f, i] of objects(root.flows)) {
+  for (const [f, i] of objects(flows)) {
     const from = end(f.from, `/flows/${i}/from`, "from");
     const to = end(f.to, `/flows/${i}/to`, "to");
     if (!from || !to) {
@@ -138,12 +170,8 @@ export function dataFlowRuleProblems(value: unknown): UnlocatedProblem[] {
       });
       continue;
     }
-    if (
-      from.kind !== "process" &&
-      to.kind !== "process" &&
-      from.kind !== "element" &&
-      to.kind !== "element"
-    ) {
+    const processAtAnEnd = [from.kind, to.kind].some((k) => k === "process" || k === "element");
+    if (!processAtAnEnd) {
       problems.push({
         path: `/flows/${i}`,
         rule: "flow/no-process",
@@ -152,37 +180,44 @@ export function dataFlowRuleProblems(value: unknown): UnlocatedProblem[] {
       });
     }
   }
-  if (!unresolved) {
-    for (const [e, i] of elements) {
-      if (!isId(e.id) || declared.get(e.id)?.pointer !== `/elements/${i}`) continue;
-      if (e.kind === "process") {
-        if (!ins.has(e.id)) {
-          problems.push({
-            path: `/elements/${i}`,
-            rule: "process/input",
-            message: `process "${e.id}" has no input; no flow enters it`,
-            suggestion: `add a flow with "to": "${e.id}"`,
-          });
-        }
-        if (!outs.has(e.id)) {
-          problems.push({
-            path: `/elements/${i}`,
-            rule: "process/output",
-            message: `process "${e.id}" has no output; no flow leaves it`,
-            suggestion: `add a flow with "from": "${e.id}"`,
-          });
-        }
-      } else if ((e.kind === "entity" || e.kind === "store") && !ins.has(e.id) && !outs.has(e.id)) {
+  return unresolved ? undefined : { ins, outs };
+}
+
+/** A process has an input and an output; an entity or store takes part in some flow. */
+function connectionProblems(
+  problems: UnlocatedProblem[],
+  { declared }: Ids,
+  elements: Objects,
+  { ins, outs }: { ins: Set<string>; outs: Set<string> },
+): void {
+  for (const [e, i] of elements) {
+    if (!isId(e.id) || declared.get(e.id)?.pointer !== `/elements/${i}`) continue;
+    if (e.kind === "process") {
+      if (!ins.has(e.id)) {
         problems.push({
           path: `/elements/${i}`,
-          rule: "element/unconnected",
-          message: `${KIND_NAME[e.kind]} "${e.id}" is not connected; no flow enters or leaves it`,
-          suggestion: "add the flows it takes part in, or remove it",
+          rule: "process/input",
+          message: `process "${e.id}" has no input; no flow enters it`,
+          suggestion: `add a flow with "to": "${e.id}"`,
         });
       }
+      if (!outs.has(e.id)) {
+        problems.push({
+          path: `/elements/${i}`,
+          rule: "process/output",
+          message: `process "${e.id}" has no output; no flow leaves it`,
+          suggestion: `add a flow with "from": "${e.id}"`,
+        });
+      }
+    } else if ((e.kind === "entity" || e.kind === "store") && !ins.has(e.id) && !outs.has(e.id)) {
+      problems.push({
+        path: `/elements/${i}`,
+        rule: "element/unconnected",
+        message: `${KIND_NAME[e.kind]} "${e.id}" is not connected; no flow enters or leaves it`,
+        suggestion: "add the flows it takes part in, or remove it",
+      });
     }
   }
-  return problems;
 }
 
 const article = (word: string) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);

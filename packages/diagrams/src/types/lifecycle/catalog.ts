@@ -1,5 +1,5 @@
 /**
- * The rule ids the lifecycle type adds to the core's (core/validate/catalog.ts), with what each
+ * The rule ids the lifecycle type adds to the core's (validate/catalog.ts), with what each
  * means; docs/diagrams/lifecycle.md lists the same ids and the conformance suite proves each.
  */
 export const LIFECYCLE_RULES = {

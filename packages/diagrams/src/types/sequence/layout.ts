@@ -9,11 +9,15 @@ import { lineHeight, place, type TextBlock, textBlock } from "../../core/text/bl
 import { measureText } from "../../core/text/measure.js";
 import {
   type Branch,
+  type BranchedFragment,
+  type Divider,
+  type Fragment,
   isBranched,
   isFragment,
   isMessage,
   type Message,
   type MessageKind,
+  type Note,
   type Participant,
   type SequenceDiagram,
   type Step,
@@ -423,8 +427,30 @@ function backed(block: TextBlock, dx: number, dy: number): BackedLabel {
   };
 }
 
-/** Lays out a validated sequence description. Pure: the same description gives the same numbers. */
-export function layoutSequence(d: SequenceDiagram): SequenceLayout {
+/** An activation bar; it ends at the lowest point where any branch ends it. */
+interface Bar {
+  participant: string;
+  level: number;
+  start: number;
+  end?: number;
+}
+
+/** Where the participants go across the page, and how wide the drawing is. */
+interface Across {
+  m: Measured;
+  index: Map<string, number>;
+  /** Lifeline offsets from the first one, before the shift to the page. */
+  rel: number[];
+  xs: number[];
+  shift: number;
+  /** From the first head's left to the last head's right, on the page. */
+  all: Span;
+  /** Each frame's span, before the shift. */
+  framesRel: Map<Step, Span>;
+  contentW: number;
+}
+
+function placeAcross(d: SequenceDiagram): Across {
   const m = measure(d);
   const index = new Map(d.participants.map((p, i) => [p.id, i]));
   const at = (id: string) => index.get(id) ?? 0;
@@ -439,8 +465,7 @@ export function layoutSequence(d: SequenceDiagram): SequenceLayout {
     headsSpan,
     stepsSpan(d.steps, { xs: rel, m, at, all: headsSpan, frames: framesRel }),
   ) as Span;
-  const boxes = d.boxes ?? [];
-  const boxPad = boxes.length > 0 ? SEQ.boxPad : 0;
+  const boxPad = (d.boxes ?? []).length > 0 ? SEQ.boxPad : 0;
   const left = Math.min(content.x1, headsSpan.x1 - boxPad);
   const right = Math.max(content.x2, headsSpan.x2 + boxPad);
   let contentW = right - left + 2 * SEQ.margin;
@@ -448,104 +473,85 @@ export function layoutSequence(d: SequenceDiagram): SequenceLayout {
   contentW += extraW;
   const shift = SEQ.margin - left + extraW / 2;
   const xs = rel.map((x) => x + shift);
-  const sx = (s: Span): Span => ({ x1: s.x1 + shift, x2: s.x2 + shift });
-  const all = sx(headsSpan);
+  const all = { x1: headsSpan.x1 + shift, x2: headsSpan.x2 + shift };
+  return { m, index, rel, xs, shift, all, framesRel, contentW };
+}
 
-  // Title.
-  let y = SEQ.margin;
-  const textWidth = contentW - 2 * SEQ.margin;
-  const title = place(textBlock(d.meta.title, 22, "semibold", textWidth, 2), SEQ.margin, y);
-  y += title.box.height;
-  let subtitle: TextBlock | undefined;
-  if (d.meta.subtitle) {
-    subtitle = place(textBlock(d.meta.subtitle, 13, "regular", textWidth, 3), SEQ.margin, y + 4);
-    y += 4 + subtitle.box.height;
+/**
+ * The state the placing stages share, as d2's sequence layout shares its diagram: where the
+ * participants are across, the row `y` the next step starts on, the open activation bars, and
+ * what has been placed so far. The steps go down the page one row each.
+ */
+class Placing {
+  y: number = SEQ.margin;
+  headTop = 0;
+  headHeight = 0;
+  readonly heads = new Map<string, HeadLayout>();
+  readonly lifeTop = new Map<string, number>();
+  readonly messages: MessageLayout[] = [];
+  readonly notes: NoteLayout[] = [];
+  readonly frames: FrameLayout[] = [];
+  readonly dividers: DividerLayout[] = [];
+  readonly bars: Bar[] = [];
+  /** Open bars per participant, innermost last. */
+  active = new Map<string, Bar[]>();
+  readonly destroyed = new Map<string, Point>();
+  readonly m: Measured;
+  readonly xs: number[];
+
+  constructor(
+    readonly d: SequenceDiagram,
+    readonly across: Across,
+  ) {
+    this.m = across.m;
+    this.xs = across.xs;
   }
-  y += 20;
 
-  // Boxes take a label row above the headers.
-  const boxLabels = boxes.map((b) => {
-    const ids = b.participants.map(at);
-    const lo = Math.min(...ids);
-    const hi = Math.max(...ids);
-    const x1 = (xs[lo] as number) - (m.heads[lo]?.width ?? 0) / 2 - SEQ.boxPad;
-    const x2 = (xs[hi] as number) + (m.heads[hi]?.width ?? 0) / 2 + SEQ.boxPad;
-    return {
-      id: b.id,
-      x1,
-      x2,
-      label: textBlock(b.label, SEQ.boxLabelSize, "semibold", x2 - x1 - 16, 3),
-    };
-  });
-  const boxTop = y;
-  if (boxes.length > 0) y += Math.max(...boxLabels.map((b) => b.label.box.height)) + 10;
+  at = (id: string) => this.across.index.get(id) ?? 0;
+  sx = (s: Span): Span => ({ x1: s.x1 + this.across.shift, x2: s.x2 + this.across.shift });
+  level = (id: string) => this.active.get(id)?.length ?? 0;
 
-  const created = new Set<string>();
-  eachStep(d.steps, (s) => {
-    if (isMessage(s) && s.kind === "create") created.add(s.to);
-  });
-  const headHeight = Math.max(...m.heads.map((h) => h.block.box.height));
-  const headTop = y;
-  const heads = new Map<string, HeadLayout>();
-  const lifeTop = new Map<string, number>();
-  d.participants.forEach((p, i) => {
-    if (created.has(p.id)) return;
-    const h = m.heads[i] as { block: NodeBox };
-    const top = headTop + (headHeight - h.block.box.height);
-    heads.set(p.id, placeHead(h.block, p, xs[i] as number, top));
-    lifeTop.set(p.id, headTop + headHeight);
-  });
-  y = headTop + headHeight + 16;
-
-  const numbered = d.autonumber === true;
-  const messages: MessageLayout[] = [];
-  const notes: NoteLayout[] = [];
-  const frames: FrameLayout[] = [];
-  const dividers: DividerLayout[] = [];
-  // Open activation bars per participant, innermost last. A bar ends at the lowest point where
-  // any branch ends it: in an alt or par every branch starts from the bars open before it.
-  interface Bar {
-    participant: string;
-    level: number;
-    start: number;
-    end?: number;
-  }
-  const bars: Bar[] = [];
-  let active = new Map<string, Bar[]>();
-  const destroyed = new Map<string, Point>();
-  const level = (id: string) => active.get(id)?.length ?? 0;
-  const open = (id: string, at: number) => {
-    const list = active.get(id) ?? [];
+  open(id: string, at: number): void {
+    const list = this.active.get(id) ?? [];
     const bar: Bar = { participant: id, level: list.length + 1, start: at };
-    bars.push(bar);
-    active.set(id, [...list, bar]);
-  };
-  const close = (id: string, at: number) => {
-    const list = active.get(id);
+    this.bars.push(bar);
+    this.active.set(id, [...list, bar]);
+  }
+
+  close(id: string, at: number): void {
+    const list = this.active.get(id);
     const bar = list?.at(-1);
     if (!list || !bar) return;
     bar.end = Math.max(bar.end ?? at, at);
-    active.set(id, list.slice(0, -1));
-  };
+    this.active.set(id, list.slice(0, -1));
+  }
+
   /** Where a line meets participant `id`'s lifeline or innermost bar, coming from `side`. */
-  const edgeX = (id: string, side: 1 | -1, lv = level(id)) => {
-    const x = xs[index.get(id) ?? 0] as number;
+  edgeX(id: string, side: 1 | -1, lv = this.level(id)): number {
+    const x = this.xs[this.at(id)] as number;
     if (lv === 0) return x;
     return x + (lv - 1) * SEQ.barStep + (side * SEQ.barWidth) / 2;
-  };
+  }
 
-  const labelAt = (
-    label: LabelSize,
-    x: number,
-    top: number,
-    no: number,
-  ): Pick<MessageLayout, "label" | "badge"> => {
-    const out: Pick<MessageLayout, "label" | "badge"> = {};
+  placeSteps(steps: Step[], depth: number): void {
+    for (const s of steps) {
+      if (isMessage(s)) this.placeMessage(s);
+      else if (s.kind === "activate") this.open(s.participant, this.y - 6);
+      else if (s.kind === "deactivate") this.close(s.participant, this.y - 6);
+      else if (s.kind === "note") this.placeNote(s);
+      else if (s.kind === "divider") this.placeDivider(s);
+      else if (isFragment(s) || isBranched(s)) this.placeFrame(s, depth);
+    }
+  }
+
+  /** A message label's text and number badge, in the room above its line starting at `top`. */
+  labelAt(label: LabelSize, x: number, top: number, no: number): MessageLabels {
+    const out: MessageLabels = {};
     let tx = x;
     // The text sits at the bottom of the label's room, just above the line; the number badge
     // (a little taller than one line) is centred on the text's first line.
     const blockTop = top + label.height - (label.block?.box.height ?? 0);
-    if (numbered) {
+    if (this.d.autonumber === true) {
       out.badge = {
         cx: round(x + SEQ.badge),
         cy: round(label.block ? blockTop + lineHeight(SEQ.labelSize) / 2 : top + SEQ.badge),
@@ -556,177 +562,287 @@ export function layoutSequence(d: SequenceDiagram): SequenceLayout {
     }
     if (label.block) out.label = backed(place(label.block, tx, blockTop), 3, 1);
     return out;
-  };
+  }
 
-  const placeMessage = (s: Message) => {
-    const no = messages.length + 1;
-    const label = m.labels.get(s) as LabelSize;
-    const from = s.from;
-    const to = s.to;
-    const fx = xs[at(from)] as number;
-    const tx = xs[at(to)] as number;
-    // A self-message loops out to the right and back: its arrow points left.
-    let points: Point[];
-    let dx: 1 | -1;
-    let labelled: Pick<MessageLayout, "label" | "badge">;
-    if (from === to) {
-      const loopH = Math.max(22, label.height + 6);
-      const y1 = y + 4;
-      const y2 = y1 + loopH;
-      const startX = edgeX(from, 1);
-      if (s.deactivate) close(from, y1);
-      if (s.activate) open(to, y2 - 4);
-      const endX = edgeX(to, 1);
-      const outX = Math.max(startX, endX) + SEQ.selfWidth;
-      points = [
-        { x: round(startX), y: round(y1) },
-        { x: round(outX), y: round(y1) },
-        { x: round(outX), y: round(y2) },
-        { x: round(endX), y: round(y2) },
-      ];
-      dx = -1;
-      labelled = labelAt(label, outX + 6, y1 + (loopH - label.height) / 2, no);
-      y = y2 + SEQ.rowGap;
-    } else {
-      const dir: 1 | -1 = tx > fx ? 1 : -1;
-      let lineY = y + (label.height > 0 ? label.height + 4 : 0) + 6;
-      const headOfCreated = s.kind === "create" ? m.heads[at(to)] : undefined;
-      if (headOfCreated) lineY = Math.max(lineY, y + headOfCreated.block.box.height / 2 + 4);
-      const startX = edgeX(from, dir as 1 | -1);
-      if (s.deactivate) close(from, lineY);
-      let endX: number;
-      if (headOfCreated) {
-        const p = d.participants[at(to)] as Participant;
-        const head = placeHead(
-          headOfCreated.block,
-          p,
-          tx,
-          lineY - headOfCreated.block.box.height / 2,
-        );
-        heads.set(to, head);
-        lifeTop.set(to, head.box.y + head.box.height);
-        endX = dir === 1 ? head.box.x : head.box.x + head.box.width;
-        if (s.activate) open(to, head.box.y + head.box.height);
-      } else {
-        if (s.activate) open(to, lineY);
-        endX = edgeX(to, dir === 1 ? -1 : 1);
-      }
-      const mid = (startX + endX) / 2;
-      points = [
-        { x: round(startX), y: round(lineY) },
-        { x: round(endX), y: round(lineY) },
-      ];
-      dx = dir;
-      labelled = labelAt(label, mid - label.width / 2, lineY - 4 - label.height, no);
-      if (s.kind === "destroy") destroyed.set(to, { x: round(tx), y: round(lineY) });
-      y = lineY + (headOfCreated ? headOfCreated.block.box.height / 2 : 0) + SEQ.rowGap;
-    }
-    messages.push({
+  placeMessage(s: Message): void {
+    const no = this.messages.length + 1;
+    const label = this.m.labels.get(s) as LabelSize;
+    const line = s.from === s.to ? this.selfLine(s, label, no) : this.lineBetween(s, label, no);
+    this.messages.push({
       id: s.id ?? `_m${no}`,
       number: no,
       message: s,
       kind: s.kind,
       role: s.role ?? DEFAULT_ROLE[s.kind],
-      points,
-      arrow: { tip: { ...(points.at(-1) as Point) }, dx, dy: 0 },
-      ...labelled,
+      points: line.points,
+      arrow: { tip: { ...(line.points.at(-1) as Point) }, dx: line.dx, dy: 0 },
+      ...line.labelled,
     });
-  };
+  }
 
-  const placeSteps = (steps: Step[], depth: number) => {
-    for (const s of steps) {
-      if (isMessage(s)) placeMessage(s);
-      else if (s.kind === "activate") open(s.participant, y - 6);
-      else if (s.kind === "deactivate") close(s.participant, y - 6);
-      else if (s.kind === "note") {
-        const block = m.notes.get(s) as TextBlock;
-        const span = sx(noteSpan(s, block, rel, at));
-        const h = block.box.height + 2 * SEQ.notePad;
-        const box = {
-          x: round(span.x1),
-          y: round(y),
-          width: round(span.x2 - span.x1),
-          height: round(h),
-        };
-        notes.push({
-          index: notes.length,
-          participants: s.participants,
-          box,
-          text: place(block, span.x1 + (span.x2 - span.x1 - block.box.width) / 2, y + SEQ.notePad),
-        });
-        y += h + SEQ.rowGap;
-      } else if (s.kind === "divider") {
-        const block = m.dividers.get(s) as TextBlock;
-        const cy = y + block.box.height / 2 + 6;
-        const label = place(
-          block,
-          (all.x1 + all.x2) / 2 - block.box.width / 2,
-          cy - block.box.height / 2,
-        );
-        dividers.push({
-          y: round(cy),
-          x1: round(all.x1),
-          x2: round(all.x2),
-          label: backed(label, 8, 3),
-        });
-        y = cy + block.box.height / 2 + 6 + SEQ.rowGap;
-      } else if (isFragment(s) || isBranched(s)) {
-        const span = sx(framesRel.get(s) as Span);
-        const width = span.x2 - span.x1;
-        const tabBlock = m.tabs.get(s) as TextBlock;
-        const tabW = tabBlock.box.width + 20;
-        const top = y;
-        const branches: Branch[] = isFragment(s) ? [s] : s.branches;
-        const guards: FrameLayout["guards"] = [];
-        const separators: FrameLayout["separators"] = [];
-        const guardAt = (guard: string | undefined, gx: number, gy: number, maxW: number) => {
-          if (guard === undefined || guard === "") return 0;
-          const block = place(textBlock(`[${guard}]`, SEQ.labelSize, "regular", maxW, 100), gx, gy);
-          guards.push(backed(block, 3, 1));
-          return block.box.height;
-        };
-        const tabH = 20;
-        const firstH = guardAt(branches[0]?.guard, span.x1 + tabW + 8, top + 4, width - tabW - 16);
-        y = top + Math.max(tabH, firstH + 8) + 8;
-        const before = active;
-        let afterFirst: Map<string, Bar[]> | undefined;
-        branches.forEach((b, k) => {
-          active = new Map(before);
-          if (k > 0) {
-            separators.push({ y: round(y), x1: round(span.x1), x2: round(span.x2) });
-            const h = guardAt(b.guard, span.x1 + 8, y + 4, width - 16);
-            y += (h > 0 ? h + 8 : 0) + 8;
-          }
-          placeSteps(b.steps, depth + 1);
-          afterFirst ??= active;
-        });
-        active = afterFirst ?? before;
-        const bottom = y - SEQ.rowGap + 10;
-        frames.push({
-          id: s.id ?? `_f${frames.length + 1}`,
-          kind: s.kind,
-          depth,
-          box: {
-            x: round(span.x1),
-            y: round(top),
-            width: round(width),
-            height: round(bottom - top),
-          },
-          tab: { x: round(span.x1), y: round(top), width: round(tabW), height: tabH },
-          tabLabel: place(tabBlock, span.x1 + 8, top + (tabH - tabBlock.box.height) / 2),
-          guards,
-          separators,
-        });
-        y = bottom + SEQ.rowGap;
-      }
+  /** A self-message loops out to the right and back: its arrow points left. */
+  selfLine(s: Message, label: LabelSize, no: number): MessageLine {
+    const loopH = Math.max(22, label.height + 6);
+    const y1 = this.y + 4;
+    const y2 = y1 + loopH;
+    const startX = this.edgeX(s.from, 1);
+    if (s.deactivate) this.close(s.from, y1);
+    if (s.activate) this.open(s.to, y2 - 4);
+    const endX = this.edgeX(s.to, 1);
+    const outX = Math.max(startX, endX) + SEQ.selfWidth;
+    const points = [
+      { x: round(startX), y: round(y1) },
+      { x: round(outX), y: round(y1) },
+      { x: round(outX), y: round(y2) },
+      { x: round(endX), y: round(y2) },
+    ];
+    const labelled = this.labelAt(label, outX + 6, y1 + (loopH - label.height) / 2, no);
+    this.y = y2 + SEQ.rowGap;
+    return { points, dx: -1, labelled };
+  }
+
+  /** A message between two lifelines; a create message ends at the head it places. */
+  lineBetween(s: Message, label: LabelSize, no: number): MessageLine {
+    const { from, to } = s;
+    const fx = this.xs[this.at(from)] as number;
+    const tx = this.xs[this.at(to)] as number;
+    const dir: 1 | -1 = tx > fx ? 1 : -1;
+    let lineY = this.y + (label.height > 0 ? label.height + 4 : 0) + 6;
+    const headOfCreated = s.kind === "create" ? this.m.heads[this.at(to)] : undefined;
+    if (headOfCreated) lineY = Math.max(lineY, this.y + headOfCreated.block.box.height / 2 + 4);
+    const startX = this.edgeX(from, dir as 1 | -1);
+    if (s.deactivate) this.close(from, lineY);
+    let endX: number;
+    if (headOfCreated) {
+      const p = this.d.participants[this.at(to)] as Participant;
+      const head = placeHead(
+        headOfCreated.block,
+        p,
+        tx,
+        lineY - headOfCreated.block.box.height / 2,
+      );
+      this.heads.set(to, head);
+      this.lifeTop.set(to, head.box.y + head.box.height);
+      endX = dir === 1 ? head.box.x : head.box.x + head.box.width;
+      if (s.activate) this.open(to, head.box.y + head.box.height);
+    } else {
+      if (s.activate) this.open(to, lineY);
+      endX = this.edgeX(to, dir === 1 ? -1 : 1);
     }
-  };
-  placeSteps(d.steps, 0);
+    const mid = (startX + endX) / 2;
+    const points = [
+      { x: round(startX), y: round(lineY) },
+      { x: round(endX), y: round(lineY) },
+    ];
+    const labelled = this.labelAt(label, mid - label.width / 2, lineY - 4 - label.height, no);
+    if (s.kind === "destroy") this.destroyed.set(to, { x: round(tx), y: round(lineY) });
+    this.y = lineY + (headOfCreated ? headOfCreated.block.box.height / 2 : 0) + SEQ.rowGap;
+    return { points, dx: dir, labelled };
+  }
 
-  const lifeEnd = y + 6;
-  for (const id of [...active.keys()]) while (level(id) > 0) close(id, lifeEnd);
-  const activations: ActivationLayout[] = bars.map((b) => {
-    const x = (xs[at(b.participant)] as number) - SEQ.barWidth / 2 + (b.level - 1) * SEQ.barStep;
+  placeNote(s: Note): void {
+    const block = this.m.notes.get(s) as TextBlock;
+    const span = this.sx(noteSpan(s, block, this.across.rel, this.at));
+    const h = block.box.height + 2 * SEQ.notePad;
+    const box = {
+      x: round(span.x1),
+      y: round(this.y),
+      width: round(span.x2 - span.x1),
+      height: round(h),
+    };
+    this.notes.push({
+      index: this.notes.length,
+      participants: s.participants,
+      box,
+      text: place(block, span.x1 + (span.x2 - span.x1 - block.box.width) / 2, this.y + SEQ.notePad),
+    });
+    this.y += h + SEQ.rowGap;
+  }
+
+  placeDivider(s: Divider): void {
+    const { all } = this.across;
+    const block = this.m.dividers.get(s) as TextBlock;
+    const cy = this.y + block.box.height / 2 + 6;
+    const label = place(
+      block,
+      (all.x1 + all.x2) / 2 - block.box.width / 2,
+      cy - block.box.height / 2,
+    );
+    this.dividers.push({
+      y: round(cy),
+      x1: round(all.x1),
+      x2: round(all.x2),
+      label: backed(label, 8, 3),
+    });
+    this.y = cy + block.box.height / 2 + 6 + SEQ.rowGap;
+  }
+
+  /**
+   * A fragment or a branched frame: its tab and first guard, then each branch under a
+   * separator. In an alt or par every branch starts from the bars open before it.
+   */
+  placeFrame(s: Fragment | BranchedFragment, depth: number): void {
+    const span = this.sx(this.across.framesRel.get(s) as Span);
+    const width = span.x2 - span.x1;
+    const tabBlock = this.m.tabs.get(s) as TextBlock;
+    const tabW = tabBlock.box.width + 20;
+    const top = this.y;
+    const branches: Branch[] = isFragment(s) ? [s] : s.branches;
+    const guards: FrameLayout["guards"] = [];
+    const separators: FrameLayout["separators"] = [];
+    const guardAt = (guard: string | undefined, gx: number, gy: number, maxW: number) => {
+      if (guard === undefined || guard === "") return 0;
+      const block = place(textBlock(`[${guard}]`, SEQ.labelSize, "regular", maxW, 100), gx, gy);
+      guards.push(backed(block, 3, 1));
+      return block.box.height;
+    };
+    const tabH = 20;
+    const firstH = guardAt(branches[0]?.guard, span.x1 + tabW + 8, top + 4, width - tabW - 16);
+    this.y = top + Math.max(tabH, firstH + 8) + 8;
+    const before = this.active;
+    let afterFirst: Map<string, Bar[]> | undefined;
+    branches.forEach((b, k) => {
+      this.active = new Map(before);
+      if (k > 0) {
+        separators.push({ y: round(this.y), x1: round(span.x1), x2: round(span.x2) });
+        const h = guardAt(b.guard, span.x1 + 8, this.y + 4, width - 16);
+        this.y += (h > 0 ? h + 8 : 0) + 8;
+      }
+      this.placeSteps(b.steps, depth + 1);
+      afterFirst ??= this.active;
+    });
+    this.active = afterFirst ?? before;
+    const bottom = this.y - SEQ.rowGap + 10;
+    this.frames.push({
+      id: s.id ?? `_f${this.frames.length + 1}`,
+      kind: s.kind,
+      depth,
+      box: { x: round(span.x1), y: round(top), width: round(width), height: round(bottom - top) },
+      tab: { x: round(span.x1), y: round(top), width: round(tabW), height: tabH },
+      tabLabel: place(tabBlock, span.x1 + 8, top + (tabH - tabBlock.box.height) / 2),
+      guards,
+      separators,
+    });
+    this.y = bottom + SEQ.rowGap;
+  }
+}
+
+type MessageLabels = Pick<MessageLayout, "label" | "badge">;
+
+interface MessageLine {
+  points: Point[];
+  dx: 1 | -1;
+  labelled: MessageLabels;
+}
+
+/** Lays out a validated sequence description. Pure: the same description gives the same numbers. */
+export function layoutSequence(d: SequenceDiagram): SequenceLayout {
+  const s = new Placing(d, placeAcross(d));
+  const titles = placeTitles(s);
+  const boxLabels = measureBoxLabels(s);
+  const boxTop = s.y;
+  if (boxLabels.length > 0) s.y += Math.max(...boxLabels.map((b) => b.label.box.height)) + 10;
+  placeHeads(s);
+  s.placeSteps(d.steps, 0);
+  const lifeEnd = closeBars(s);
+  const long = lifeEnd - (s.headTop + s.headHeight) > SEQ.repeatHeadsAfter;
+  const participants = placeLifelines(s, lifeEnd, long);
+  let bottom = lifeEnd + (long ? s.headHeight : 0);
+  const boxes = placeBoxes(boxLabels, boxTop, bottom);
+  if (boxes.length > 0) bottom += SEQ.boxPad;
+  // The legend names the participants' categories. Line styles are left out: a sequence
+  // draws them by message kind, which the workflow's role samples would misdescribe.
+  const contentW = s.across.contentW;
+  const legend = planLegend(
+    d.meta,
+    d.participants.map((p) => p.type),
+    [],
+  ).place(SEQ.margin, bottom + SEQ.legendGap, contentW - 2 * SEQ.margin);
+  if (legend) bottom = legend.box.y + legend.box.height;
+  const layout: SequenceLayout = {
+    ...fitToViewBox(d, contentW, Math.max(bottom + SEQ.margin, SEQ.minHeight)),
+    title: titles.title,
+    boxes,
+    participants,
+    activations: placeActivations(s, lifeEnd),
+    messages: s.messages,
+    notes: s.notes,
+    frames: s.frames.sort((a, b) => a.depth - b.depth),
+    dividers: s.dividers,
+  };
+  if (titles.subtitle) layout.subtitle = titles.subtitle;
+  if (legend) layout.legend = legend;
+  return layout;
+}
+
+function placeTitles(s: Placing): { title: TextBlock; subtitle?: TextBlock } {
+  const { meta } = s.d;
+  const textWidth = s.across.contentW - 2 * SEQ.margin;
+  const title = place(textBlock(meta.title, 22, "semibold", textWidth, 2), SEQ.margin, s.y);
+  s.y += title.box.height;
+  let subtitle: TextBlock | undefined;
+  if (meta.subtitle) {
+    subtitle = place(textBlock(meta.subtitle, 13, "regular", textWidth, 3), SEQ.margin, s.y + 4);
+    s.y += 4 + subtitle.box.height;
+  }
+  s.y += 20;
+  return subtitle ? { title, subtitle } : { title };
+}
+
+interface BoxLabel {
+  id: string;
+  x1: number;
+  x2: number;
+  label: TextBlock;
+}
+
+/** Boxes take a label row above the headers. */
+function measureBoxLabels(s: Placing): BoxLabel[] {
+  const { heads } = s.m;
+  return (s.d.boxes ?? []).map((b) => {
+    const ids = b.participants.map(s.at);
+    const lo = Math.min(...ids);
+    const hi = Math.max(...ids);
+    const x1 = (s.xs[lo] as number) - (heads[lo]?.width ?? 0) / 2 - SEQ.boxPad;
+    const x2 = (s.xs[hi] as number) + (heads[hi]?.width ?? 0) / 2 + SEQ.boxPad;
+    return {
+      id: b.id,
+      x1,
+      x2,
+      label: textBlock(b.label, SEQ.boxLabelSize, "semibold", x2 - x1 - 16, 3),
+    };
+  });
+}
+
+/** The heads on one row, bottom-aligned; a created participant's head waits for its message. */
+function placeHeads(s: Placing): void {
+  const created = new Set<string>();
+  eachStep(s.d.steps, (step) => {
+    if (isMessage(step) && step.kind === "create") created.add(step.to);
+  });
+  s.headHeight = Math.max(...s.m.heads.map((h) => h.block.box.height));
+  s.headTop = s.y;
+  s.d.participants.forEach((p, i) => {
+    if (created.has(p.id)) return;
+    const h = s.m.heads[i] as { block: NodeBox };
+    const top = s.headTop + (s.headHeight - h.block.box.height);
+    s.heads.set(p.id, placeHead(h.block, p, s.xs[i] as number, top));
+    s.lifeTop.set(p.id, s.headTop + s.headHeight);
+  });
+  s.y = s.headTop + s.headHeight + 16;
+}
+
+/** Closes every bar still open where the lifelines end, and returns that end. */
+function closeBars(s: Placing): number {
+  const lifeEnd = s.y + 6;
+  for (const id of [...s.active.keys()]) while (s.level(id) > 0) s.close(id, lifeEnd);
+  return lifeEnd;
+}
+
+function placeActivations(s: Placing, lifeEnd: number): ActivationLayout[] {
+  return s.bars.map((b) => {
+    const x =
+      (s.xs[s.at(b.participant)] as number) - SEQ.barWidth / 2 + (b.level - 1) * SEQ.barStep;
     const end = b.end ?? lifeEnd;
     return {
       participant: b.participant,
@@ -739,11 +855,14 @@ export function layoutSequence(d: SequenceDiagram): SequenceLayout {
       },
     };
   });
-  const long = lifeEnd - (headTop + headHeight) > SEQ.repeatHeadsAfter;
-  const participants: ParticipantLayout[] = d.participants.map((p, i) => {
-    const x = xs[i] as number;
-    const head = heads.get(p.id) as HeadLayout;
-    const end = destroyed.get(p.id);
+}
+
+/** Each participant's lifeline, ended by a destroy; a long diagram repeats the heads below. */
+function placeLifelines(s: Placing, lifeEnd: number, long: boolean): ParticipantLayout[] {
+  return s.d.participants.map((p, i) => {
+    const x = s.xs[i] as number;
+    const head = s.heads.get(p.id) as HeadLayout;
+    const end = s.destroyed.get(p.id);
     const out: ParticipantLayout = {
       id: p.id,
       index: i,
@@ -751,58 +870,42 @@ export function layoutSequence(d: SequenceDiagram): SequenceLayout {
       head,
       lifeline: {
         x: round(x),
-        y1: round(lifeTop.get(p.id) ?? headTop),
+        y1: round(s.lifeTop.get(p.id) ?? s.headTop),
         y2: round(end ? end.y : lifeEnd),
       },
     };
     if (end) out.destroyed = end;
     else if (long) {
-      const h = m.heads[i] as { block: NodeBox };
+      const h = s.m.heads[i] as { block: NodeBox };
       out.foot = placeHead(h.block, p, x, lifeEnd);
     }
     return out;
   });
-  let bottom = lifeEnd + (long ? headHeight : 0);
-  const groupBoxes: GroupBoxLayout[] = boxLabels.map((b) => ({
+}
+
+function placeBoxes(labels: BoxLabel[], top: number, bottom: number): GroupBoxLayout[] {
+  return labels.map((b) => ({
     id: b.id,
     box: {
       x: round(b.x1),
-      y: round(boxTop),
+      y: round(top),
       width: round(b.x2 - b.x1),
-      height: round(bottom + SEQ.boxPad - boxTop),
+      height: round(bottom + SEQ.boxPad - top),
     },
-    label: place(b.label, b.x1 + 8, boxTop + 5),
+    label: place(b.label, b.x1 + 8, top + 5),
   }));
-  if (boxes.length > 0) bottom += SEQ.boxPad;
-  // The legend names the participants' categories. Line styles are left out: a sequence
-  // draws them by message kind, which the workflow's role samples would misdescribe.
-  const legend = planLegend(
-    d.meta,
-    d.participants.map((p) => p.type),
-    [],
-  ).place(SEQ.margin, bottom + SEQ.legendGap, contentW - 2 * SEQ.margin);
-  if (legend) bottom = legend.box.y + legend.box.height;
+}
 
-  const contentH = Math.max(bottom + SEQ.margin, SEQ.minHeight);
+/** The drawing's size: meta.viewBox when given, the content scaled down to fit it. */
+function fitToViewBox(d: SequenceDiagram, contentW: number, contentH: number) {
   const requested = d.meta.viewBox;
   const width = requested ? requested[0] : contentW;
   const height = requested ? requested[1] : contentH;
   const scale = Math.min(1, width / contentW, height / contentH);
-  const layout: SequenceLayout = {
+  return {
     width: round(width),
     height: round(height),
     scale: round(scale * 10000) / 10000,
     offset: { x: round((width - contentW * scale) / 2), y: round((height - contentH * scale) / 2) },
-    title,
-    boxes: groupBoxes,
-    participants,
-    activations,
-    messages,
-    notes,
-    frames: frames.sort((a, b) => a.depth - b.depth),
-    dividers,
   };
-  if (subtitle) layout.subtitle = subtitle;
-  if (legend) layout.legend = legend;
-  return layout;
 }

@@ -1,5 +1,5 @@
-import type { SchemaHints } from "../../core/validate/schema-problems.js";
-import { closest } from "../../core/validate/suggest.js";
+import type { SchemaHints } from "../../validate/schema-problems.js";
+import { closest } from "../../validate/suggest.js";
 
 /** A cards key that is not a valid id is probably a misspelt node id. */
 export const hints: SchemaHints = {

@@ -1,6 +1,6 @@
-import type { ViewTargets } from "../../core/validate/meta-rules.js";
-import { childPointer } from "../../core/validate/pointer.js";
-import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
+import type { ViewTargets } from "../../validate/meta-rules.js";
+import { childPointer } from "../../validate/pointer.js";
+import type { UnlocatedProblem } from "../../validate/schema-problems.js";
 import {
   duplicateIds,
   idSet,
@@ -11,12 +11,12 @@ import {
   objects,
   type Target,
   unresolved,
-} from "../../core/validate/values.js";
+} from "../../validate/values.js";
 
 /**
  * The rules the JSON Schema cannot say: unique ids, references that resolve, column order,
  * one node per cell, a connected mainPath and the description's own semanticChecks. The rules
- * on meta (guided views) are the core's, for every type (core/validate/meta-rules.ts).
+ * on meta (guided views) are the core's, for every type (validate/meta-rules.ts).
  *
  * They read the raw parsed value, not a schema-valid diagram, so that a description with a
  * schema problem still gets every other problem reported in the same run; anything of the

@@ -82,6 +82,26 @@ export interface Routed {
 }
 
 /**
+ * What a routing pass is for:
+ * - `final`: every edge routed, its runs separated onto tracks and its ends spread.
+ * - `trial`: the same, but a channel short of tracks means another pass: stop at the count.
+ * - `warnings`: only the warnings matter: only edges that request a route or channel are
+ *   routed (a plain edge always finds one: its stubs end in a gutter or lane padding, and the
+ *   gutters and lane gaps, which hold no node, connect them all), and runs stay on their
+ *   channels' middle lines.
+ */
+export type RouteMode = "final" | "trial" | "warnings";
+
+/** An edge on its way through routing: its two ends, the sides it leaves and enters by, its ports. */
+interface Pending {
+  index: number;
+  from: Endpoint;
+  to: Endpoint;
+  sides: [Side, Side];
+  ports: [Point, Point];
+}
+
+/**
  * Routes every edge between the placed nodes, each run on its own track in its gutter or lane
  * gap. Reports what it cannot honour (and labels cut short) through `warn`.
  */
@@ -91,32 +111,41 @@ export function routeEdges(
   laneIndex: Map<string, number>,
   channels: Channels,
   warn: (rule: string, path: string, message: string) => void = () => {},
-  /**
-   * True when only the warnings matter: only edges that request a route or channel are
-   * routed (a plain edge always finds one: its stubs end in a gutter or lane padding, and the
-   * gutters and lane gaps, which hold no node, connect them all), and runs stay on their
-   * channels' middle lines.
-   */
-  warningsOnly = false,
+  mode: RouteMode = "final",
   blocks: LabelBlocks = new Map(),
-  /** True when a channel short of tracks means another pass: then stop at the count. */
-  countFirst = false,
 ): Routed {
   const byId = new Map(nodes.map((n) => [n.id, n]));
+  const pending = pendingEdges(diagram, byId, laneIndex);
+  spreadPorts(pending, byId);
+  const routed = routeEach(diagram, pending, nodes, channels, warn, mode);
+  const tracks =
+    mode !== "warnings"
+      ? separateTracks(routed, channels)
+      : { paths: routed, xShort: [] as number[], yShort: [] as number[] };
+  const short = tracks.xShort.some((n) => n > 0) || tracks.yShort.some((n) => n > 0);
+  if (mode === "trial" && short) return { edges: [], xShort: tracks.xShort, yShort: tracks.yShort };
+  const simple = tracks.paths.map(simplify);
+  const finalPoints = (
+    mode === "warnings" ? simple : separateEnds(simple, portRooms(pending, tracks.paths))
+  ).map((path) => path.map((q) => ({ x: round(q.x), y: round(q.y) })));
+  const main = mainPairs(diagram);
+  const edges = pending.map((p, k) =>
+    edgeLayout(diagram.edges[p.index] as Edge, p, finalPoints[k] as Point[], main, blocks, warn),
+  );
+  return { edges, xShort: tracks.xShort, yShort: tracks.yShort };
+}
+
+/** Every edge whose two ends exist, with the sides it leaves and enters by. */
+function pendingEdges(
+  diagram: WorkflowDiagram,
+  byId: Map<string, NodeLayout>,
+  laneIndex: Map<string, number>,
+): Pending[] {
   const endpoint = (id: string): Endpoint | undefined => {
     const n = byId.get(id);
     if (!n) return undefined;
     return { id, box: n.box, lane: laneIndex.get(n.node.lane) ?? 0, col: n.node.col };
   };
-  const mainSet = mainPairs(diagram);
-
-  interface Pending {
-    index: number;
-    from: Endpoint;
-    to: Endpoint;
-    sides: [Side, Side];
-    ports: [Point, Point];
-  }
   const pending: Pending[] = [];
   diagram.edges.forEach((edge, index) => {
     const from = endpoint(edge.from);
@@ -134,9 +163,14 @@ export function routeEdges(
       ],
     });
   });
+  return pending;
+}
 
-  // Spread the ports of edges sharing one side of one node, ordered by where the other end
-  // lies so that they do not cross each other on the way out.
+/**
+ * Spreads the ports of edges sharing one side of one node, ordered by where the other end
+ * lies so that they do not cross each other on the way out.
+ */
+function spreadPorts(pending: Pending[], byId: Map<string, NodeLayout>): void {
   const slots = new Map<string, { p: Pending; end: 0 | 1; key: number }[]>();
   for (const p of pending) {
     for (const end of [0, 1] as const) {
@@ -163,7 +197,17 @@ export function routeEdges(
       slot.p.ports[slot.end] = portPoint(box, side, round(span.start + span.length * t));
     });
   }
+}
 
+/** Each edge's path through the channels (only those that can warn, in `warnings` mode). */
+function routeEach(
+  diagram: WorkflowDiagram,
+  pending: Pending[],
+  nodes: NodeLayout[],
+  channels: Channels,
+  warn: (rule: string, path: string, message: string) => void,
+  mode: RouteMode,
+): Point[][] {
   const obstacles = new Obstacles(nodes.map((n) => n.box));
   let outsideTrack = 0;
   const routed: Point[][] = [];
@@ -176,7 +220,7 @@ export function routeEdges(
     }
     const requests =
       edge.route !== undefined || edge.channelX !== undefined || edge.channelY !== undefined;
-    if (warningsOnly && !requests) {
+    if (mode === "warnings" && !requests) {
       routed.push(p.ports);
       continue;
     }
@@ -198,16 +242,15 @@ export function routeEdges(
     );
     routed.push(points);
   }
-  const tracks = !warningsOnly
-    ? separateTracks(routed, channels)
-    : { paths: routed, xShort: [] as number[], yShort: [] as number[] };
-  const short = tracks.xShort.some((n) => n > 0) || tracks.yShort.some((n) => n > 0);
-  if (countFirst && short) return { edges: [], xShort: tracks.xShort, yShort: tracks.yShort };
-  // Where a port may move along its side: clear of the corners.
-  const spans = pending.map((p, k) =>
+  return routed;
+}
+
+/** Where each port may move along its side: clear of the corners. */
+function portRooms(pending: Pending[], paths: Point[][]): [Room, Room][] {
+  return pending.map((p, k) =>
     p.sides.map((side, end) => {
       const span = sideSpan((end === 0 ? p.from : p.to).box, side);
-      const path = tracks.paths[k] as Point[];
+      const path = paths[k] as Point[];
       const port = (end === 0 ? path[0] : path[path.length - 1]) as Point;
       // A run leaving a vertical side moves in y; its own coordinate is the port's y.
       const onSide = side === "left" || side === "right" ? port.y : port.x;
@@ -217,41 +260,38 @@ export function routeEdges(
       };
     }),
   ) as [Room, Room][];
-  const simple = tracks.paths.map(simplify);
-  const finalPoints = (warningsOnly ? simple : separateEnds(simple, spans)).map((path) =>
-    path.map((q) => ({ x: round(q.x), y: round(q.y) })),
-  );
-  const widthOf = (k: number) => {
-    const edge = diagram.edges[(pending[k] as Pending).index] as Edge;
-    return (
-      edge.width ?? ROLE_WIDTH[edgeRole(edge, mainSet)] * (edge.variant === "emphasis" ? 1.4 : 1)
-    );
-  };
-  const edges = pending.map((p, k): EdgeLayout => {
-    const edge = diagram.edges[p.index] as Edge;
-    const points = finalPoints[k] as Point[];
-    const tip = points[points.length - 1] as Point;
-    const before = points[points.length - 2] as Point;
-    const len = Math.hypot(tip.x - before.x, tip.y - before.y) || 1;
-    if (edge.label !== undefined && edge.label !== "") {
-      const block = wrappings(edge.label, blocks).first;
-      if (isCut(block, edge.label)) {
-        warn("render/text-cut", `/edges/${p.index}/label`, cutMessage(block));
-      }
+}
+
+/** The routed edge as drawn: its points, arrowhead, role and width; warns of a label cut short. */
+function edgeLayout(
+  edge: Edge,
+  p: Pending,
+  points: Point[],
+  main: Set<string>,
+  blocks: LabelBlocks,
+  warn: (rule: string, path: string, message: string) => void,
+): EdgeLayout {
+  const tip = points[points.length - 1] as Point;
+  const before = points[points.length - 2] as Point;
+  const len = Math.hypot(tip.x - before.x, tip.y - before.y) || 1;
+  if (edge.label !== undefined && edge.label !== "") {
+    const block = wrappings(edge.label, blocks).first;
+    if (isCut(block, edge.label)) {
+      warn("render/text-cut", `/edges/${p.index}/label`, cutMessage(block));
     }
-    return {
-      id: edge.id ?? `e${p.index}`,
-      index: p.index,
-      edge,
-      role: edgeRole(edge, mainSet),
-      fromSide: p.sides[0],
-      toSide: p.sides[1],
-      points,
-      arrow: { tip, dx: round((tip.x - before.x) / len), dy: round((tip.y - before.y) / len) },
-      strokeWidth: widthOf(k),
-    };
-  });
-  return { edges, xShort: tracks.xShort, yShort: tracks.yShort };
+  }
+  const role = edgeRole(edge, main);
+  return {
+    id: edge.id ?? `e${p.index}`,
+    index: p.index,
+    edge,
+    role,
+    fromSide: p.sides[0],
+    toSide: p.sides[1],
+    points,
+    arrow: { tip, dx: round((tip.x - before.x) / len), dy: round((tip.y - before.y) / len) },
+    strokeWidth: edge.width ?? ROLE_WIDTH[role] * (edge.variant === "emphasis" ? 1.4 : 1),
+  };
 }
 
 /** An edge label's wrappings: at the label width, then narrower ones that cut nothing. */

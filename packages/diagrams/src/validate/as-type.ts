@@ -1,4 +1,4 @@
-import type { Description, DiagramType } from "../diagram-type.js";
+import type { Description, DiagramType } from "../core/diagram-type.js";
 import { metaProblems } from "./meta-rules.js";
 import { locate, type ParsedSource, parseWithLocations } from "./parse.js";
 import type { Problem } from "./problem.js";

@@ -6,7 +6,7 @@ import {
   LEGEND_MODES,
   QUALITY_PROFILES,
   VISUAL_PRESETS,
-} from "../model.js";
+} from "../core/model.js";
 import { whenPropertyIs } from "./branches.js";
 import type { JsonSchema } from "./schema.js";
 
