@@ -12,8 +12,10 @@ CREATE INDEX sales_orders_by_partner_status_time ON sales_orders (partner_id, st
 -- number; no query reads (partner_id, partner_seq), and the index cost ~50 bytes per order.
 DROP INDEX sales_orders_by_partner_number;
 
--- An order's events are read per order (webhook payloads); nothing reads them per partner.
+-- An order's events are read per order (webhook payloads, in seq order); nothing reads them per
+-- partner. The same index serves retention's per-order check (012), which needs only order_id.
 DROP INDEX order_events_by_partner;
+DROP INDEX order_events_by_order;
 CREATE INDEX order_events_by_order ON order_events (order_id, seq);
 
 -- Webhook claims take turns across endpoints (issue 30): each endpoint's due deliveries and its
