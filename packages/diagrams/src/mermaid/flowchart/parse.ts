@@ -3,7 +3,7 @@
  * with line style and ends, subgraphs), with positions. The three mappers (to-architecture,
  * to-workflow, to-data-flow) read this tree; what none of them uses is reported here.
  */
-import { clip, decodeText, type ImportIssue, type Scanned } from "../source.js";
+import { clip, decodeText, type ImportIssue, type Scanned, type Statement } from "../source.js";
 
 export type Shape =
   | "rect"
@@ -216,9 +216,31 @@ function readNode(
 
 const DIRECTIONS: Record<string, Direction> = { LR: "LR", RL: "RL", TB: "TB", TD: "TB", BT: "BT" };
 
+/** What parsing a flowchart so far has found, shared by the steps below. */
+interface Reading {
+  chart: Flowchart;
+  byId: Map<string, FlowNode>;
+  /** The open subgraphs, innermost last. */
+  stack: Subgraph[];
+  subgraphIds: Set<string>;
+}
+
+type ReadNode = NonNullable<ReturnType<typeof readNode>>;
+type ReadEdge = NonNullable<ReturnType<typeof readEdge>>;
+
+/** Reads one kind of statement into `r`; false when the statement is not of its kind. */
+type Reader = (r: Reading, s: Statement, word: string) => boolean;
+
 export function parseFlowchart(scanned: Scanned): Flowchart {
-  const issues = scanned.issues;
-  const report = (at: At, message: string) => issues.push({ line: at.line, col: at.col, message });
+  const r = startReading(scanned);
+  for (const s of scanned.statements) readStatement(r, s);
+  for (const open of r.stack)
+    report(r, open.at, `subgraph "${open.id}" never closed with "end"; kept`);
+  return r.chart;
+}
+
+/** The chart with the header's direction (reported when Mermaid's is one we do not have). */
+function startReading(scanned: Scanned): Reading {
   const head = /^\S+\s*(\w+)?/.exec(scanned.header?.text ?? "");
   const given = head?.[1];
   const chart: Flowchart = {
@@ -228,148 +250,202 @@ export function parseFlowchart(scanned: Scanned): Flowchart {
     edges: [],
     subgraphs: [],
     classDefs: new Map(),
-    issues,
+    issues: scanned.issues,
   };
+  const r: Reading = { chart, byId: new Map(), stack: [], subgraphIds: new Set() };
   if (given && !DIRECTIONS[given] && scanned.header)
-    report(scanned.header, `direction "${given}" not carried over`);
-  const byId = new Map<string, FlowNode>();
-  const stack: Subgraph[] = [];
-  const subgraphIds = new Set<string>();
+    report(r, scanned.header, `direction "${given}" not carried over`);
+  return r;
+}
 
-  const touch = (n: NonNullable<ReturnType<typeof readNode>>, at: At): FlowNode => {
-    let node = byId.get(n.id);
-    if (!node && subgraphIds.has(n.id)) return { id: n.id, classes: [], at };
-    if (!node) {
-      node = { id: n.id, classes: [], at };
-      const inside = stack[stack.length - 1];
-      if (inside) node.subgraph = inside.id;
-      byId.set(n.id, node);
-      chart.nodes.push(node);
-    } else if (stack.length > 0 && node.subgraph === undefined) {
-      node.subgraph = stack[stack.length - 1]?.id;
-    }
-    if (n.shape) node.shape = n.shape;
-    if (n.text !== undefined) node.text = n.text;
-    for (const c of n.classes) if (!node.classes.includes(c)) node.classes.push(c);
-    if (n.meta) report(at, `node metadata ${clip(n.meta)} not carried over (only its label is)`);
-    return node;
-  };
+const report = (r: Reading, at: At, message: string) =>
+  r.chart.issues.push({ line: at.line, col: at.col, message });
 
-  for (const s of scanned.statements) {
-    const text = s.text;
-    const word = (/^\S+/.exec(text)?.[0] ?? "").toLowerCase();
-    if (word === "subgraph") {
-      const rest = text.slice(word.length).trim();
-      const m = /^([^\s[\]"]+)?\s*(?:\[\s*"?(.*?)"?\s*\])?$/.exec(rest);
-      let id: string;
-      let title: string | undefined;
-      if (m?.[1] && (m[2] !== undefined || !/\s/.test(rest))) {
-        id = m[1];
-        title = m[2] !== undefined ? decodeText(m[2]) : undefined;
-      } else {
-        title = unquote(rest);
-        id =
-          title.replace(/[^A-Za-z0-9_]+/g, "_").replace(/^_+|_+$/g, "") ||
-          `subgraph${chart.subgraphs.length + 1}`;
-      }
-      const sub: Subgraph = { id, at: s };
-      if (title !== undefined) sub.title = title;
-      const parent = stack[stack.length - 1];
-      if (parent) sub.parent = parent.id;
-      if (s.note) sub.note = s.note;
-      chart.subgraphs.push(sub);
-      subgraphIds.add(id);
-      stack.push(sub);
-      continue;
-    }
-    if (word === "end") {
-      if (!stack.pop()) report(s, `"end" without a subgraph not carried over`);
-      continue;
-    }
-    if (word === "direction") {
-      report(s, `"${text}" inside a subgraph not carried over (one direction per description)`);
-      continue;
-    }
-    if (word === "classdef") {
-      for (const name of (text.split(/\s+/)[1] ?? "").split(",")) chart.classDefs.set(name, s);
-      continue;
-    }
-    if (word === "class") {
-      const [, list = "", name = ""] = text.split(/\s+/);
-      for (const id of list.split(",")) {
-        const node = byId.get(id);
-        if (node) node.classes.push(name);
-        else report(s, `class on "${id}", which is not a node, not carried over`);
-      }
-      continue;
-    }
-    if (word === "style" || word === "linkstyle" || word === "click" || word.startsWith("acc")) {
-      report(
-        s,
-        `"${clip(text)}" not carried over (no per-item styles, links or callbacks in descriptions)`,
-      );
-      continue;
-    }
-    // A chain: group (edge group)*, each group nodes joined by &.
-    let pos = 0;
-    let previous: FlowNode[] = [];
-    let pending: ReturnType<typeof readEdge>;
-    const made: FlowEdge[] = [];
-    const named: FlowNode[] = [];
-    let failed = false;
-    while (pos < text.length) {
-      const group: FlowNode[] = [];
-      for (;;) {
-        const n = readNode(text.slice(pos));
-        if (!n) {
-          failed = true;
-          break;
-        }
-        group.push(touch(n, { line: s.line, col: s.col + pos }));
-        pos += n.length;
-        const amp = /^\s*&\s*/.exec(text.slice(pos));
-        if (!amp) break;
-        pos += amp[0].length;
-      }
-      if (failed) break;
-      named.push(...group);
-      if (pending) {
-        for (const a of previous) {
-          for (const b of group) {
-            const e: FlowEdge = {
-              from: a.id,
-              to: b.id,
-              line: pending.line,
-              start: pending.start,
-              end: pending.end,
-              at: { line: s.line, col: s.col },
-            };
-            if (pending.label) e.text = pending.label;
-            made.push(e);
-          }
-        }
-      }
-      previous = group;
-      if (/^\s*$/.test(text.slice(pos))) break;
-      pending = readEdge(text.slice(pos));
-      if (!pending) {
-        failed = true;
-        break;
-      }
-      pos += pending.length;
-    }
-    if (failed) {
-      report(
-        { line: s.line, col: s.col + pos },
-        `cannot read "${clip(text.slice(pos))}"; not carried over`,
-      );
-    }
-    if (s.note) {
-      if (made.length === 1) (made[0] as FlowEdge).note = s.note;
-      else if (made.length === 0 && named.length === 1) (named[0] as FlowNode).note = s.note;
-    }
-    chart.edges.push(...made);
+/** The chart's node for `n`, created (in the open subgraph) on first use, `n`'s parts merged in. */
+function touch(r: Reading, n: ReadNode, at: At): FlowNode {
+  let node = r.byId.get(n.id);
+  if (!node && r.subgraphIds.has(n.id)) return { id: n.id, classes: [], at };
+  if (!node) {
+    node = { id: n.id, classes: [], at };
+    const inside = r.stack[r.stack.length - 1];
+    if (inside) node.subgraph = inside.id;
+    r.byId.set(n.id, node);
+    r.chart.nodes.push(node);
+  } else if (r.stack.length > 0 && node.subgraph === undefined) {
+    node.subgraph = r.stack[r.stack.length - 1]?.id;
   }
-  for (const open of stack) report(open.at, `subgraph "${open.id}" never closed with "end"; kept`);
-  return chart;
+  if (n.shape) node.shape = n.shape;
+  if (n.text !== undefined) node.text = n.text;
+  for (const c of n.classes) if (!node.classes.includes(c)) node.classes.push(c);
+  if (n.meta) report(r, at, `node metadata ${clip(n.meta)} not carried over (only its label is)`);
+  return node;
+}
+
+/** In order: the first reader that takes a statement reads it; any other is a chain. */
+const READERS: Reader[] = [
+  openSubgraph,
+  closeSubgraph,
+  readDirection,
+  readClassDef,
+  readClass,
+  readStyling,
+];
+
+function readStatement(r: Reading, s: Statement): void {
+  const word = (/^\S+/.exec(s.text)?.[0] ?? "").toLowerCase();
+  if (!READERS.some((read) => read(r, s, word))) readChain(r, s);
+}
+
+/** `subgraph id [title]` or `subgraph title`: opens a subgraph inside the open one. */
+function openSubgraph(r: Reading, s: Statement, word: string): boolean {
+  if (word !== "subgraph") return false;
+  const rest = s.text.slice(word.length).trim();
+  const m = /^([^\s[\]"]+)?\s*(?:\[\s*"?(.*?)"?\s*\])?$/.exec(rest);
+  let id: string;
+  let title: string | undefined;
+  if (m?.[1] && (m[2] !== undefined || !/\s/.test(rest))) {
+    id = m[1];
+    title = m[2] !== undefined ? decodeText(m[2]) : undefined;
+  } else {
+    title = unquote(rest);
+    id =
+      title.replace(/[^A-Za-z0-9_]+/g, "_").replace(/^_+|_+$/g, "") ||
+      `subgraph${r.chart.subgraphs.length + 1}`;
+  }
+  const sub: Subgraph = { id, at: s };
+  if (title !== undefined) sub.title = title;
+  const parent = r.stack[r.stack.length - 1];
+  if (parent) sub.parent = parent.id;
+  if (s.note) sub.note = s.note;
+  r.chart.subgraphs.push(sub);
+  r.subgraphIds.add(id);
+  r.stack.push(sub);
+  return true;
+}
+
+function closeSubgraph(r: Reading, s: Statement, word: string): boolean {
+  if (word !== "end") return false;
+  if (!r.stack.pop()) report(r, s, `"end" without a subgraph not carried over`);
+  return true;
+}
+
+function readDirection(r: Reading, s: Statement, word: string): boolean {
+  if (word !== "direction") return false;
+  report(r, s, `"${s.text}" inside a subgraph not carried over (one direction per description)`);
+  return true;
+}
+
+function readClassDef(r: Reading, s: Statement, word: string): boolean {
+  if (word !== "classdef") return false;
+  for (const name of (s.text.split(/\s+/)[1] ?? "").split(",")) r.chart.classDefs.set(name, s);
+  return true;
+}
+
+/** `class a,b name`: the class on nodes already named. */
+function readClass(r: Reading, s: Statement, word: string): boolean {
+  if (word !== "class") return false;
+  const [, list = "", name = ""] = s.text.split(/\s+/);
+  for (const id of list.split(",")) {
+    const node = r.byId.get(id);
+    if (node) node.classes.push(name);
+    else report(r, s, `class on "${id}", which is not a node, not carried over`);
+  }
+  return true;
+}
+
+function readStyling(r: Reading, s: Statement, word: string): boolean {
+  if (word !== "style" && word !== "linkstyle" && word !== "click" && !word.startsWith("acc"))
+    return false;
+  report(
+    r,
+    s,
+    `"${clip(s.text)}" not carried over (no per-item styles, links or callbacks in descriptions)`,
+  );
+  return true;
+}
+
+/** Where reading a chain has got to in its statement. */
+interface Chain {
+  pos: number;
+  made: FlowEdge[];
+  named: FlowNode[];
+}
+
+/** A chain: group (edge group)*, each group nodes joined by &. */
+function readChain(r: Reading, s: Statement): void {
+  const text = s.text;
+  const chain: Chain = { pos: 0, made: [], named: [] };
+  let previous: FlowNode[] = [];
+  let pending: ReadEdge | undefined;
+  let failed = false;
+  while (chain.pos < text.length) {
+    const group = readGroup(r, s, chain);
+    if (!group) {
+      failed = true;
+      break;
+    }
+    chain.named.push(...group);
+    if (pending) chain.made.push(...edgesBetween(previous, group, pending, s));
+    previous = group;
+    if (/^\s*$/.test(text.slice(chain.pos))) break;
+    pending = readEdge(text.slice(chain.pos));
+    if (!pending) {
+      failed = true;
+      break;
+    }
+    chain.pos += pending.length;
+  }
+  if (failed) {
+    report(
+      r,
+      { line: s.line, col: s.col + chain.pos },
+      `cannot read "${clip(text.slice(chain.pos))}"; not carried over`,
+    );
+  }
+  if (s.note) {
+    const { made, named } = chain;
+    if (made.length === 1) (made[0] as FlowEdge).note = s.note;
+    else if (made.length === 0 && named.length === 1) (named[0] as FlowNode).note = s.note;
+  }
+  r.chart.edges.push(...chain.made);
+}
+
+/** Nodes joined by `&` from `chain.pos` on; undefined where one cannot be read. */
+function readGroup(r: Reading, s: Statement, chain: Chain): FlowNode[] | undefined {
+  const text = s.text;
+  const group: FlowNode[] = [];
+  for (;;) {
+    const n = readNode(text.slice(chain.pos));
+    if (!n) return undefined;
+    group.push(touch(r, n, { line: s.line, col: s.col + chain.pos }));
+    chain.pos += n.length;
+    const amp = /^\s*&\s*/.exec(text.slice(chain.pos));
+    if (!amp) return group;
+    chain.pos += amp[0].length;
+  }
+}
+
+/** An edge from each node of one group to each of the next. */
+function edgesBetween(
+  previous: FlowNode[],
+  group: FlowNode[],
+  edge: ReadEdge,
+  s: Statement,
+): FlowEdge[] {
+  const made: FlowEdge[] = [];
+  for (const a of previous) {
+    for (const b of group) {
+      const e: FlowEdge = {
+        from: a.id,
+        to: b.id,
+        line: edge.line,
+        start: edge.start,
+        end: edge.end,
+        at: { line: s.line, col: s.col },
+      };
+      if (edge.label) e.text = edge.label;
+      made.push(e);
+    }
+  }
+  return made;
 }

@@ -59,6 +59,32 @@ interface Open {
 const COLOURS =
   /^(transparent|rgba?\([^)]*\)|hsla?\([^)]*\)|#[0-9a-f]{3,8}|aqua|black|blue|fuchsia|gray|grey|green|lime|maroon|navy|olive|orange|purple|red|silver|teal|white|yellow|lightblue|lightgreen|lightyellow|lightgrey|lightgray|pink|violet|gold|beige|ivory|khaki|lavender|coral|salmon|tan|wheat)\b\s*/i;
 
+/** What reading a sequence so far has found, shared by the steps below. */
+interface Reading {
+  issues: ImportIssue[];
+  idOf: (name: string, at: { line: number; col: number }) => string;
+  participants: Participant[];
+  boxes: ParticipantBox[];
+  top: Step[];
+  stack: Open[];
+  title: string | undefined;
+  autonumber: boolean | undefined;
+  creating: string | undefined;
+  destroying: string | undefined;
+  where: Map<Message, Statement>;
+}
+
+/** One statement, with its first word (lower case) and what follows it. */
+interface Line {
+  s: Statement;
+  text: string;
+  word: string;
+  rest: string;
+}
+
+/** Reads one kind of statement into `r`; false when the statement is not of its kind. */
+type Reader = (r: Reading, l: Line) => boolean;
+
 export function importSequence(
   scanned: Scanned,
   fallbackTitle: string,
@@ -66,203 +92,267 @@ export function importSequence(
   diagram: SequenceDiagram;
   issues: ImportIssue[];
 } {
-  const issues = scanned.issues;
-  const report = (s: Statement, message: string, col = s.col) =>
-    issues.push({ line: s.line, col, message });
-  const idOf = idReader(scanned.ids, issues);
-  const participants: Participant[] = [];
-  const boxes: ParticipantBox[] = [];
-  const top: Step[] = [];
-  const stack: Open[] = [];
-  let title = scanned.title;
-  let autonumber: boolean | undefined;
-  let creating: string | undefined;
-  let destroying: string | undefined;
-  const where = new Map<Message, Statement>();
+  const r = startReading(scanned);
+  for (const s of scanned.statements) readStatement(r, s);
+  closeOpenBlocks(r);
+  const diagram = describe(r, fallbackTitle);
+  applyDiagramNote(diagram, scanned);
+  repliesToNobody(diagram, r.where, r.issues);
+  return { diagram, issues: r.issues };
+}
 
-  const here = () => (stack.length > 0 ? (stack[stack.length - 1] as Open).steps : top);
-  const participant = (name: string, s: Statement): string => {
-    const id = idOf(name, s);
-    if (!participants.some((p) => p.id === id)) {
-      participants.push({ id, type: "service", label: decodeText(name) });
-      const box = stack.findLast((o) => o.word === "box")?.box;
-      box?.participants.push(id);
-    }
-    return id;
+function startReading(scanned: Scanned): Reading {
+  return {
+    issues: scanned.issues,
+    idOf: idReader(scanned.ids, scanned.issues),
+    participants: [],
+    boxes: [],
+    top: [],
+    stack: [],
+    title: scanned.title,
+    autonumber: undefined,
+    creating: undefined,
+    destroying: undefined,
+    where: new Map(),
   };
+}
 
-  for (const s of scanned.statements) {
-    const text = s.text;
-    const word = (/^\S+/.exec(text)?.[0] ?? "").toLowerCase();
-    const rest = text.slice(word.length).trim();
+const report = (r: Reading, s: Statement, message: string, col = s.col) =>
+  r.issues.push({ line: s.line, col, message });
 
-    const declared =
-      /^(create\s+)?(participant|actor)\s+(\S+?)(?:@\{.*\})?(?:\s+as\s+(.+))?$/i.exec(text);
-    if (declared) {
-      const id = participant(declared[3] as string, s);
-      const p = participants.find((x) => x.id === id) as Participant;
-      if ((declared[2] as string).toLowerCase() === "actor") p.type = "user";
-      if (declared[4] !== undefined) p.label = decodeText(declared[4].trim());
-      if (/@\{/.test(text)) report(s, "participant @{…} metadata not carried over");
-      if (declared[1]) creating = id;
-      applyNote(p, s.note);
-      continue;
-    }
-    if (word === "destroy") {
-      destroying = participant(rest, s);
-      continue;
-    }
-    const m = MESSAGE.exec(text);
-    if (m) {
-      const arrow = ARROWS.find(([a]) => a === m[2]) as [string, MessageKind, string?];
-      const from = participant((m[1] as string).trim(), s);
-      const to = participant((m[4] as string).trim(), s);
-      let kind = arrow[1];
-      const message: Message = { kind, from, to };
-      if (creating === to) {
-        kind = "create";
-        creating = undefined;
-      } else if (destroying === to || destroying === from) {
-        kind = "destroy";
-        destroying = undefined;
-      } else if (arrow[2]) report(s, arrow[2], s.col + (m[1] as string).length);
-      message.kind = kind;
-      if (arrow[0].includes("x") && kind !== "destroy") message.role = "error";
-      const label = (m[5] ?? "").trim();
-      if (label) message.label = decodeText(label);
-      if (m[3] === "+") message.activate = true;
-      if (m[3] === "-") message.deactivate = true;
-      here().push(applyNote(message, s.note));
-      where.set(message, s);
-      continue;
-    }
-    if (word === "activate" || word === "deactivate") {
-      here().push(applyNote({ kind: word, participant: participant(rest, s) }, s.note));
-      continue;
-    }
-    const note = /^note\s+(over|left\s+of|right\s+of)\s+([^:]+?)\s*:(.*)$/i.exec(text);
-    if (note) {
-      const where = (note[1] as string).toLowerCase().split(/\s+/)[0] as "over" | "left" | "right";
-      const who = (note[2] as string).split(",").map((n) => participant(n.trim(), s));
-      const step: Step = {
-        kind: "note",
-        participants: who,
-        text: decodeText((note[3] as string).trim()),
-      };
-      if (where !== "over") step.position = where;
-      here().push(applyNote(step, s.note));
-      continue;
-    }
-    if (word === "autonumber") {
-      autonumber = true;
-      if (rest)
-        report(s, `autonumber start and step "${rest}" not carried over (numbers start at 1)`);
-      continue;
-    }
-    if (word === "title") {
-      title = decodeText(rest.replace(/^:\s*/, ""));
-      continue;
-    }
-    if ((BLOCKS as readonly string[]).includes(word)) {
-      const open: Open = { word: word as BlockWord, statement: s, steps: [] };
-      const guard = rest ? decodeText(rest) : undefined;
-      if (word === "alt" || word === "par") {
-        const first: Branch = { steps: open.steps };
-        if (guard !== undefined) first.guard = guard;
-        open.fragment = applyNote({ kind: word, branches: [first] } as BranchedFragment, s.note);
-      } else if (word === "rect") {
-        report(
-          s,
-          `rect ${clip(rest)} not carried over (its steps are kept, without the highlight)`,
-        );
-      } else if (word === "box") {
-        const colour = COLOURS.exec(rest);
-        if (colour) report(s, `box colour "${colour[0].trim()}" not carried over`);
-        const label = decodeText(colour ? rest.slice(colour[0].length) : rest).trim();
-        open.box = applyNote(
-          {
-            id: `box${boxes.length + 1}`,
-            label: label || `Box ${boxes.length + 1}`,
-            participants: [],
-          },
-          s.note,
-        );
-        boxes.push(open.box);
-      } else {
-        const fragment: Fragment = { kind: word as Fragment["kind"], steps: open.steps };
-        if (guard !== undefined) fragment.guard = guard;
-        open.fragment = applyNote(fragment, s.note);
-      }
-      stack.push(open);
-      continue;
-    }
-    if (word === "else" || word === "and" || word === "option") {
-      const open = stack[stack.length - 1];
-      const expected = word === "else" ? "alt" : word === "and" ? "par" : "critical";
-      if (!open || open.word !== expected) {
-        report(s, `"${word}" outside ${expected} not carried over`);
-        continue;
-      }
-      const guard = rest ? decodeText(rest) : undefined;
-      if (word === "option") {
-        // No option branches on critical yet: kept as a divider and the steps that follow.
-        report(
-          s,
-          `critical option "${clip(rest)}" kept as a divider inside critical (no option branches in sequence descriptions)`,
-        );
-        open.steps.push({ kind: "divider", label: guard ?? "option" });
-        continue;
-      }
-      const branch: Branch = { steps: [] };
-      if (guard !== undefined) branch.guard = guard;
-      (open.fragment as BranchedFragment).branches.push(branch);
-      open.steps = branch.steps;
-      continue;
-    }
-    if (word === "end") {
-      const open = stack.pop();
-      if (!open) {
-        report(s, `"end" without a block not carried over`);
-        continue;
-      }
-      const outer = here();
-      if (open.fragment) {
-        if (open.fragment.kind === "alt" || open.fragment.kind === "par") {
-          const kind = open.fragment.kind;
-          const b = (open.fragment as BranchedFragment).branches;
-          (open.fragment as BranchedFragment).branches = b.filter((x, i) => {
-            if (x.steps.length > 0 || i === 0) return true;
-            report(s, `empty ${kind} branch "${x.guard ?? ""}" not carried over`);
-            return false;
-          });
-        }
-        outer.push(open.fragment);
-      } else if (open.word === "rect") outer.push(...open.steps);
-      continue;
-    }
-    if (/^(acc(Title|Descr)|links?|properties|details)\b/i.test(text)) {
-      report(s, `"${clip(text)}" not carried over`);
-      continue;
-    }
-    report(s, `cannot read "${clip(text)}"; not carried over`);
+/** The steps list the next step goes into: the innermost open block's, or the top level. */
+const here = (r: Reading): Step[] =>
+  r.stack.length > 0 ? (r.stack[r.stack.length - 1] as Open).steps : r.top;
+
+/** The id of participant `name`, declaring it (inside the open box, if any) on first use. */
+function participant(r: Reading, name: string, s: Statement): string {
+  const id = r.idOf(name, s);
+  if (!r.participants.some((p) => p.id === id)) {
+    r.participants.push({ id, type: "service", label: decodeText(name) });
+    const box = r.stack.findLast((o) => o.word === "box")?.box;
+    box?.participants.push(id);
   }
-  for (let open = stack.pop(); open; open = stack.pop()) {
-    report(open.statement, `${open.word} never closed with "end"; its steps are kept`);
-    here().push(...(open.fragment ? [open.fragment] : open.steps));
-  }
+  return id;
+}
 
+/** In order: the first reader that takes a statement reads it. */
+const READERS: Reader[] = [
+  readDeclaration,
+  readDestroy,
+  readMessage,
+  readActivation,
+  readNote,
+  readAutonumber,
+  readTitle,
+  openBlock,
+  readBranch,
+  closeBlock,
+  readUnsupported,
+];
+
+function readStatement(r: Reading, s: Statement): void {
+  const text = s.text;
+  const word = (/^\S+/.exec(text)?.[0] ?? "").toLowerCase();
+  const line: Line = { s, text, word, rest: text.slice(word.length).trim() };
+  if (!READERS.some((read) => read(r, line)))
+    report(r, s, `cannot read "${clip(text)}"; not carried over`);
+}
+
+function readDeclaration(r: Reading, { s, text }: Line): boolean {
+  const declared = /^(create\s+)?(participant|actor)\s+(\S+?)(?:@\{.*\})?(?:\s+as\s+(.+))?$/i.exec(
+    text,
+  );
+  if (!declared) return false;
+  const id = participant(r, declared[3] as string, s);
+  const p = r.participants.find((x) => x.id === id) as Participant;
+  if ((declared[2] as string).toLowerCase() === "actor") p.type = "user";
+  if (declared[4] !== undefined) p.label = decodeText(declared[4].trim());
+  if (/@\{/.test(text)) report(r, s, "participant @{…} metadata not carried over");
+  if (declared[1]) r.creating = id;
+  applyNote(p, s.note);
+  return true;
+}
+
+function readDestroy(r: Reading, { s, word, rest }: Line): boolean {
+  if (word !== "destroy") return false;
+  r.destroying = participant(r, rest, s);
+  return true;
+}
+
+function readMessage(r: Reading, { s, text }: Line): boolean {
+  const m = MESSAGE.exec(text);
+  if (!m) return false;
+  const arrow = ARROWS.find(([a]) => a === m[2]) as [string, MessageKind, string?];
+  const from = participant(r, (m[1] as string).trim(), s);
+  const to = participant(r, (m[4] as string).trim(), s);
+  let kind = arrow[1];
+  const message: Message = { kind, from, to };
+  if (r.creating === to) {
+    kind = "create";
+    r.creating = undefined;
+  } else if (r.destroying === to || r.destroying === from) {
+    kind = "destroy";
+    r.destroying = undefined;
+  } else if (arrow[2]) report(r, s, arrow[2], s.col + (m[1] as string).length);
+  message.kind = kind;
+  if (arrow[0].includes("x") && kind !== "destroy") message.role = "error";
+  const label = (m[5] ?? "").trim();
+  if (label) message.label = decodeText(label);
+  if (m[3] === "+") message.activate = true;
+  if (m[3] === "-") message.deactivate = true;
+  here(r).push(applyNote(message, s.note));
+  r.where.set(message, s);
+  return true;
+}
+
+function readActivation(r: Reading, { s, word, rest }: Line): boolean {
+  if (word !== "activate" && word !== "deactivate") return false;
+  here(r).push(applyNote({ kind: word, participant: participant(r, rest, s) }, s.note));
+  return true;
+}
+
+function readNote(r: Reading, { s, text }: Line): boolean {
+  const note = /^note\s+(over|left\s+of|right\s+of)\s+([^:]+?)\s*:(.*)$/i.exec(text);
+  if (!note) return false;
+  const where = (note[1] as string).toLowerCase().split(/\s+/)[0] as "over" | "left" | "right";
+  const who = (note[2] as string).split(",").map((n) => participant(r, n.trim(), s));
+  const step: Step = {
+    kind: "note",
+    participants: who,
+    text: decodeText((note[3] as string).trim()),
+  };
+  if (where !== "over") step.position = where;
+  here(r).push(applyNote(step, s.note));
+  return true;
+}
+
+function readAutonumber(r: Reading, { s, word, rest }: Line): boolean {
+  if (word !== "autonumber") return false;
+  r.autonumber = true;
+  if (rest)
+    report(r, s, `autonumber start and step "${rest}" not carried over (numbers start at 1)`);
+  return true;
+}
+
+function readTitle(r: Reading, { word, rest }: Line): boolean {
+  if (word !== "title") return false;
+  r.title = decodeText(rest.replace(/^:\s*/, ""));
+  return true;
+}
+
+/** `alt`, `par`, `loop`, `box`, …: opens a block the following steps go into. */
+function openBlock(r: Reading, { s, word, rest }: Line): boolean {
+  if (!(BLOCKS as readonly string[]).includes(word)) return false;
+  const open: Open = { word: word as BlockWord, statement: s, steps: [] };
+  const guard = rest ? decodeText(rest) : undefined;
+  if (word === "alt" || word === "par") {
+    const first: Branch = { steps: open.steps };
+    if (guard !== undefined) first.guard = guard;
+    open.fragment = applyNote({ kind: word, branches: [first] } as BranchedFragment, s.note);
+  } else if (word === "rect") {
+    report(r, s, `rect ${clip(rest)} not carried over (its steps are kept, without the highlight)`);
+  } else if (word === "box") {
+    open.box = openBox(r, s, rest);
+  } else {
+    const fragment: Fragment = { kind: word as Fragment["kind"], steps: open.steps };
+    if (guard !== undefined) fragment.guard = guard;
+    open.fragment = applyNote(fragment, s.note);
+  }
+  r.stack.push(open);
+  return true;
+}
+
+function openBox(r: Reading, s: Statement, rest: string): ParticipantBox {
+  const colour = COLOURS.exec(rest);
+  if (colour) report(r, s, `box colour "${colour[0].trim()}" not carried over`);
+  const label = decodeText(colour ? rest.slice(colour[0].length) : rest).trim();
+  const box = applyNote(
+    {
+      id: `box${r.boxes.length + 1}`,
+      label: label || `Box ${r.boxes.length + 1}`,
+      participants: [],
+    },
+    s.note,
+  );
+  r.boxes.push(box);
+  return box;
+}
+
+/** `else` in alt, `and` in par, `option` in critical: the next branch of the open block. */
+function readBranch(r: Reading, { s, word, rest }: Line): boolean {
+  if (word !== "else" && word !== "and" && word !== "option") return false;
+  const open = r.stack[r.stack.length - 1];
+  const expected = word === "else" ? "alt" : word === "and" ? "par" : "critical";
+  if (!open || open.word !== expected) {
+    report(r, s, `"${word}" outside ${expected} not carried over`);
+    return true;
+  }
+  const guard = rest ? decodeText(rest) : undefined;
+  if (word === "option") {
+    // No option branches on critical yet: kept as a divider and the steps that follow.
+    report(
+      r,
+      s,
+      `critical option "${clip(rest)}" kept as a divider inside critical (no option branches in sequence descriptions)`,
+    );
+    open.steps.push({ kind: "divider", label: guard ?? "option" });
+    return true;
+  }
+  const branch: Branch = { steps: [] };
+  if (guard !== undefined) branch.guard = guard;
+  (open.fragment as BranchedFragment).branches.push(branch);
+  open.steps = branch.steps;
+  return true;
+}
+
+function closeBlock(r: Reading, { s, word }: Line): boolean {
+  if (word !== "end") return false;
+  const open = r.stack.pop();
+  if (!open) {
+    report(r, s, `"end" without a block not carried over`);
+    return true;
+  }
+  const outer = here(r);
+  if (open.fragment) {
+    if (open.fragment.kind === "alt" || open.fragment.kind === "par") {
+      const kind = open.fragment.kind;
+      const b = (open.fragment as BranchedFragment).branches;
+      (open.fragment as BranchedFragment).branches = b.filter((x, i) => {
+        if (x.steps.length > 0 || i === 0) return true;
+        report(r, s, `empty ${kind} branch "${x.guard ?? ""}" not carried over`);
+        return false;
+      });
+    }
+    outer.push(open.fragment);
+  } else if (open.word === "rect") outer.push(...open.steps);
+  return true;
+}
+
+/** Mermaid statements a description has no place for. */
+function readUnsupported(r: Reading, { s, text }: Line): boolean {
+  if (!/^(acc(Title|Descr)|links?|properties|details)\b/i.test(text)) return false;
+  report(r, s, `"${clip(text)}" not carried over`);
+  return true;
+}
+
+function closeOpenBlocks(r: Reading): void {
+  for (let open = r.stack.pop(); open; open = r.stack.pop()) {
+    report(r, open.statement, `${open.word} never closed with "end"; its steps are kept`);
+    here(r).push(...(open.fragment ? [open.fragment] : open.steps));
+  }
+}
+
+function describe(r: Reading, fallbackTitle: string): SequenceDiagram {
   const diagram: SequenceDiagram = {
     schema_version: 2,
     diagram_type: "sequence",
-    meta: { title: title || fallbackTitle },
-    participants,
-    steps: top,
+    meta: { title: r.title || fallbackTitle },
+    participants: r.participants,
+    steps: r.top,
   };
-  if (autonumber) diagram.autonumber = true;
-  if (boxes.length > 0) diagram.boxes = boxes;
-  applyDiagramNote(diagram, scanned);
-  repliesToNobody(diagram, where, issues);
-  return { diagram, issues };
+  if (r.autonumber) diagram.autonumber = true;
+  if (r.boxes.length > 0) diagram.boxes = r.boxes;
+  return diagram;
 }
 
 /**

@@ -4,13 +4,19 @@ import { chooseDirection, drawingWarnings } from "../../core/graph-direction.js"
 import {
   type GraphDirection,
   type GraphEdge,
+  type GraphLayout,
   type GraphNode,
   type LaidEdge,
   layoutGraph,
 } from "../../core/graph-layout.js";
 import { planLegend } from "../../core/legend.js";
 import { labelOn, stackedLabel } from "../../core/line-label.js";
-import { type ComponentType, type EdgeRole, LEGEND_CATEGORY } from "../../core/model.js";
+import {
+  type ComponentType,
+  type EdgeRole,
+  LEGEND_CATEGORY,
+  type Point,
+} from "../../core/model.js";
 import type { ArrowLine, NodeBox } from "../../core/svg/boxes.js";
 import { brandMonogram } from "../../core/svg/brand.js";
 import type { Frame, LegendLayout } from "../../core/svg/document.js";
@@ -206,64 +212,96 @@ export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): Arc
   return layout;
 }
 
+/** A boundary's header, measured before the layout leaves room for it. */
+interface BoundaryHeader {
+  label: TextBlock;
+  caption: TextBlock;
+  height: number;
+}
+
+/** What the stages before the graph layout find out about the view, keyed by item id. */
+interface ViewGraph {
+  d: ArchitectureDiagram;
+  view: View;
+  projected: ProjectedView;
+  measured: Map<string, MeasuredLeaf>;
+  headers: Map<string, BoundaryHeader>;
+  parents: Map<string, string | undefined>;
+  /** Relationship labels by line id. */
+  labels: Map<string, TextBlock>;
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+}
+
+/** The shared state once the graph is laid out: the graph moved under the heading. */
+interface PlacedView extends ViewGraph {
+  laid: GraphLayout;
+  title: TextBlock;
+  subtitle: TextBlock | undefined;
+  top: number;
+  move: (b: Box) => Box;
+  pt: (p: Point) => Point;
+}
+
 function layoutIn(
   d: ArchitectureDiagram,
   viewId: string | undefined,
   direction: GraphDirection,
   wrap: boolean,
 ): ArchitectureLayout {
-  const view = pickView(d, viewId);
-  const projected: ProjectedView = projectView(d, view);
-  const measured = new Map<string, MeasuredLeaf>();
-  const headers = new Map<string, { label: TextBlock; caption: TextBlock; height: number }>();
-  const parents = new Map<string, string | undefined>();
-  const toNode = (item: ViewItem, parent: string | undefined): GraphNode => {
-    parents.set(item.id, parent);
-    const hints = item.kind === "leaf" ? item.element.hints : item.boundary.hints;
-    let node: GraphNode;
-    if (item.kind === "leaf") {
-      const m = measureLeaf(item);
-      measured.set(item.id, m);
-      node = { id: item.id, width: m.width, height: m.height };
-    } else {
-      const b = item.boundary;
-      const label = textBlock(b.label, AM.labelSize, "semibold", 260, 2);
-      const kindWord = KIND_WORDS[b.kind ?? "system"];
-      const caption = textBlock(
-        b.technology ? `${kindWord} · ${b.technology}` : kindWord,
-        AM.tagSize,
-        "regular",
-        260,
-        1,
-      );
-      const height = Math.ceil(AM.pad + label.box.height + 2 + caption.box.height + AM.pad);
-      headers.set(item.id, { label, caption, height });
-      const textW = Math.max(label.box.width, caption.box.width);
-      node = {
-        id: item.id,
-        width: Math.ceil(textW + 2 * AM.boundaryPad),
-        height,
-        children: item.children.map((c) => toNode(c, item.id)),
-        padding: {
-          top: height + 6,
-          left: AM.boundaryPad,
-          right: AM.boundaryPad,
-          bottom: AM.boundaryPad,
-        },
-        keepOut: { x: 0, y: 0, width: Math.ceil(textW + 2 * AM.pad), height },
-      };
-    }
-    if (hints?.rank) node.rank = hints.rank;
-    if (hints?.order !== undefined) node.order = hints.order;
-    return node;
+  const graph = viewGraph(d, pickView(d, viewId));
+  addNearHints(graph, graph.projected.items);
+  const laid = layoutGraph({
+    nodes: graph.nodes,
+    edges: graph.edges,
+    direction,
+    wrap,
+    spacing: { node: AM.nodeGap, edge: AM.edgeGap, layer: AM.layerGap },
+  });
+  const st = underHeading(graph, laid);
+  const boundaries: BoundaryLayout[] = [];
+  const elements: ElementLayout[] = [];
+  placeItems(st, st.projected.items, undefined, boundaries, elements);
+  const relationships = placeRelationships(st);
+  const keys = placeLegends(st, elements);
+  const contentW =
+    Math.max(laid.width, st.title.box.width, st.subtitle?.box.width ?? 0, keys.width) +
+    2 * AM.margin;
+  const layout: ArchitectureLayout = {
+    meta: d.meta,
+    view: st.view,
+    ...fitToViewBox(contentW, keys.bottom + AM.margin, d.meta.viewBox),
+    title: st.title,
+    boundaries,
+    elements,
+    relationships,
+    kinds: keys.kinds,
   };
-  const nodes = projected.items.map((i) => toNode(i, undefined));
-  const labels = new Map<string, TextBlock>();
-  const edges: GraphEdge[] = projected.lines.map((line) => {
+  if (st.subtitle) layout.subtitle = st.subtitle;
+  if (keys.legend) layout.legend = keys.legend;
+  return layout;
+}
+
+/** The graph to lay out: a node per shown item (boundaries hold theirs), an edge per line. */
+function viewGraph(d: ArchitectureDiagram, view: View): ViewGraph {
+  const projected = projectView(d, view);
+  const g: ViewGraph = {
+    d,
+    view,
+    projected,
+    measured: new Map(),
+    headers: new Map(),
+    parents: new Map(),
+    labels: new Map(),
+    nodes: [],
+    edges: [],
+  };
+  g.nodes = projected.items.map((i) => graphNode(g, i, undefined));
+  g.edges = projected.lines.map((line) => {
     const edge: GraphEdge = { id: line.id, from: line.from, to: line.to };
     const block = edgeText(line.label, line.technology);
     if (block) {
-      labels.set(line.id, block);
+      g.labels.set(line.id, block);
       edge.label = {
         width: block.box.width + 2 * AM.labelPad,
         height: block.box.height + 2 * AM.labelPad,
@@ -271,67 +309,107 @@ function layoutIn(
     }
     return edge;
   });
-  // Near hints pull two boxes of one region together with a line nobody sees.
-  const walkHints = (items: ViewItem[]) => {
-    for (const item of items) {
-      const hints = item.kind === "leaf" ? item.element.hints : item.boundary.hints;
-      const near = hints?.near;
-      if (near && parents.has(near) && parents.get(near) === parents.get(item.id)) {
-        edges.push({ id: `near:${item.id}`, from: near, to: item.id, hidden: true });
-      }
-      if (item.kind === "group") walkHints(item.children);
+  return g;
+}
+
+/** One item's node: a measured box, or a boundary holding its children under its header. */
+function graphNode(g: ViewGraph, item: ViewItem, parent: string | undefined): GraphNode {
+  g.parents.set(item.id, parent);
+  const hints = item.kind === "leaf" ? item.element.hints : item.boundary.hints;
+  let node: GraphNode;
+  if (item.kind === "leaf") {
+    const m = measureLeaf(item);
+    g.measured.set(item.id, m);
+    node = { id: item.id, width: m.width, height: m.height };
+  } else {
+    const b = item.boundary;
+    const label = textBlock(b.label, AM.labelSize, "semibold", 260, 2);
+    const kindWord = KIND_WORDS[b.kind ?? "system"];
+    const caption = textBlock(
+      b.technology ? `${kindWord} · ${b.technology}` : kindWord,
+      AM.tagSize,
+      "regular",
+      260,
+      1,
+    );
+    const height = Math.ceil(AM.pad + label.box.height + 2 + caption.box.height + AM.pad);
+    g.headers.set(item.id, { label, caption, height });
+    const textW = Math.max(label.box.width, caption.box.width);
+    node = {
+      id: item.id,
+      width: Math.ceil(textW + 2 * AM.boundaryPad),
+      height,
+      children: item.children.map((c) => graphNode(g, c, item.id)),
+      padding: {
+        top: height + 6,
+        left: AM.boundaryPad,
+        right: AM.boundaryPad,
+        bottom: AM.boundaryPad,
+      },
+      keepOut: { x: 0, y: 0, width: Math.ceil(textW + 2 * AM.pad), height },
+    };
+  }
+  if (hints?.rank) node.rank = hints.rank;
+  if (hints?.order !== undefined) node.order = hints.order;
+  return node;
+}
+
+/** Near hints pull two boxes of one region together with a line nobody sees. */
+function addNearHints(g: ViewGraph, items: ViewItem[]): void {
+  for (const item of items) {
+    const hints = item.kind === "leaf" ? item.element.hints : item.boundary.hints;
+    const near = hints?.near;
+    if (near && g.parents.has(near) && g.parents.get(near) === g.parents.get(item.id)) {
+      g.edges.push({ id: `near:${item.id}`, from: near, to: item.id, hidden: true });
     }
-  };
-  walkHints(projected.items);
+    if (item.kind === "group") addNearHints(g, item.children);
+  }
+}
 
-  const laid = layoutGraph({
-    nodes,
-    edges,
-    direction,
-    wrap,
-    spacing: { node: AM.nodeGap, edge: AM.edgeGap, layer: AM.layerGap },
-  });
-
-  const graphW = laid.width;
-  const graphH = laid.height;
-  const M = AM;
+/** The heading over the laid-out graph, and the move that puts the graph under it. */
+function underHeading(g: ViewGraph, laid: GraphLayout): PlacedView {
+  const { d, view } = g;
   const subText = view.title !== d.meta.title ? view.title : d.meta.subtitle;
   const subParts = [subText, view.caption].filter((p) => p !== undefined && p !== "");
-  const heading = placeHeading(d.meta.title, subParts.join(" — "), graphW, M);
-  const { title, subtitle, top } = heading;
-  const x0 = M.margin;
-  const shift = translateBy(x0, top);
-  const move = shift.box;
-  const pt = shift.point;
+  const { title, subtitle, top } = placeHeading(d.meta.title, subParts.join(" — "), laid.width, AM);
+  const shift = translateBy(AM.margin, top);
+  return { ...g, laid, title, subtitle, top, move: shift.box, pt: shift.point };
+}
 
-  const boundaries: BoundaryLayout[] = [];
-  const elements: ElementLayout[] = [];
-  const walk = (items: ViewItem[], parent: string | undefined) => {
-    for (const item of items) {
-      const box = move(laid.nodes.get(item.id) as Box);
-      if (item.kind === "group") {
-        const h = headers.get(item.id) as { label: TextBlock; caption: TextBlock };
-        const label = place(h.label, box.x + AM.pad, box.y + AM.pad);
-        const caption = place(h.caption, box.x + AM.pad, box.y + AM.pad + h.label.box.height + 2);
-        boundaries.push({
-          id: item.id,
-          kind: item.boundary.kind ?? "system",
-          box,
-          label,
-          caption,
-          parent,
-        });
-        walk(item.children, item.id);
-        continue;
-      }
-      elements.push(placeLeaf(item, measured.get(item.id) as MeasuredLeaf, box, parent));
+/** Boundaries (outer before inner) and elements at their laid-out places. */
+function placeItems(
+  st: PlacedView,
+  items: ViewItem[],
+  parent: string | undefined,
+  boundaries: BoundaryLayout[],
+  elements: ElementLayout[],
+): void {
+  for (const item of items) {
+    const box = st.move(st.laid.nodes.get(item.id) as Box);
+    if (item.kind === "group") {
+      const h = st.headers.get(item.id) as BoundaryHeader;
+      const label = place(h.label, box.x + AM.pad, box.y + AM.pad);
+      const caption = place(h.caption, box.x + AM.pad, box.y + AM.pad + h.label.box.height + 2);
+      boundaries.push({
+        id: item.id,
+        kind: item.boundary.kind ?? "system",
+        box,
+        label,
+        caption,
+        parent,
+      });
+      placeItems(st, item.children, item.id, boundaries, elements);
+      continue;
     }
-  };
-  walk(projected.items, undefined);
+    elements.push(placeLeaf(item, st.measured.get(item.id) as MeasuredLeaf, box, parent));
+  }
+}
 
-  const relationships: RelationshipLayout[] = projected.lines.map((line) => {
-    const e = laid.edges.get(line.id) as LaidEdge;
-    const points = e.points.map(pt);
+/** Each shown line along its routed points, its label where the layout left room. */
+function placeRelationships(st: PlacedView): RelationshipLayout[] {
+  return st.projected.lines.map((line) => {
+    const e = st.laid.edges.get(line.id) as LaidEdge;
+    const points = e.points.map(st.pt);
     const out: RelationshipLayout = {
       id: line.id,
       from: line.from,
@@ -342,23 +420,35 @@ function layoutIn(
       points,
       arrow: arrowAt(points),
     };
-    const block = labels.get(line.id);
+    const block = st.labels.get(line.id);
     if (block && e.label) {
-      out.label = labelOn(block, move(e.label));
+      out.label = labelOn(block, st.move(e.label));
       out.text = [line.label, line.technology].filter(Boolean).join(" ");
     }
     return out;
   });
+}
 
-  // The legend: categories of the boxes drawn, then the relationship kinds drawn.
-  const legendWidth = Math.max(graphW, 560);
+/** The legends under the graph: how wide they are and where the drawing ends below them. */
+interface PlacedLegends {
+  legend: LegendLayout | undefined;
+  kinds: KindLegendItem[];
+  width: number;
+  bottom: number;
+}
+
+/** The legend: categories of the boxes drawn, then the relationship kinds drawn. */
+function placeLegends(st: PlacedView, elements: ElementLayout[]): PlacedLegends {
+  const { d, laid } = st;
+  const x0 = AM.margin;
+  const legendWidth = Math.max(laid.width, 560);
   const types: ComponentType[] = elements.map((e) => e.type);
   const plan = planLegend(d.meta, types, []);
-  let bottom = top + graphH + 24;
+  let bottom = st.top + laid.height + 24;
   const legend = plan.place(x0, bottom, legendWidth);
   if (legend) bottom += legend.box.height;
   const kinds: KindLegendItem[] = [];
-  const drawnKinds = new Set(projected.lines.map((l) => l.kind));
+  const drawnKinds = new Set(st.projected.lines.map((l) => l.kind));
   if ((d.meta.legend?.mode ?? "auto") !== "hidden" && drawnKinds.size > 0) {
     let x = x0;
     const rowY = bottom + (legend ? 4 : 0);
@@ -374,24 +464,7 @@ function layoutIn(
     }
     bottom = rowY + 26;
   }
-
-  const contentW =
-    Math.max(graphW, title.box.width, subtitle?.box.width ?? 0, legend ? legendWidth : 0) +
-    2 * M.margin;
-  const contentH = bottom + M.margin;
-  const layout: ArchitectureLayout = {
-    meta: d.meta,
-    view,
-    ...fitToViewBox(contentW, contentH, d.meta.viewBox),
-    title,
-    boundaries,
-    elements,
-    relationships,
-    kinds,
-  };
-  if (subtitle) layout.subtitle = subtitle;
-  if (legend) layout.legend = legend;
-  return layout;
+  return { legend, kinds, width: legend ? legendWidth : 0, bottom };
 }
 
 function placeLeaf(

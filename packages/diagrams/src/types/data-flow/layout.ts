@@ -4,6 +4,7 @@ import { chooseDirection, drawingWarnings } from "../../core/graph-direction.js"
 import {
   type GraphDirection,
   type GraphEdge,
+  type GraphLayout,
   type GraphNode,
   type LaidEdge,
   layoutGraph,
@@ -193,59 +194,125 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
   return layout;
 }
 
+/** What the stages share: the description measured, then laid out under its heading. */
+interface FlowGraph {
+  diagram: DataFlowDiagram;
+  boundaries: NonNullable<DataFlowDiagram["boundaries"]>;
+  parentOf: Map<string, string | undefined>;
+  elements: Map<string, MeasuredElement>;
+  headers: Map<string, MeasuredBoundary>;
+  /** Flow labels by flow id. */
+  labels: Map<string, ReturnType<typeof flowLabel>>;
+}
+
+interface PlacedGraph extends FlowGraph {
+  laid: GraphLayout;
+  title: TextBlock;
+  subtitle: TextBlock | undefined;
+  top: number;
+  move: (b: Box) => Box;
+  pt: (p: Point) => Point;
+}
+
 function layoutIn(
   diagram: DataFlowDiagram,
   direction: GraphDirection,
   wrap: boolean,
 ): DataFlowLayout {
-  const boundaries = diagram.boundaries ?? [];
-  const parentOf = parents(diagram);
-  const measuredElements = new Map(diagram.elements.map((e) => [e.id, measureElement(e)]));
-  const measuredBoundaries = new Map(boundaries.map((b) => [b.id, measureBoundary(b)]));
-
+  const g = measureDiagram(diagram);
   const across = direction === "right" || direction === "left";
-  const childrenOf = (id: string | undefined): GraphNode[] => [
-    ...diagram.elements
+  const laid = layoutGraph({
+    nodes: childNodes(g, undefined, across),
+    edges: flowEdges(g),
+    direction,
+    wrap,
+    spacing: { node: M.nodeGap, edge: M.edgeGap, layer: M.layerGap },
+  });
+  const st = underHeading(g, laid);
+  const boundaries = placeBoundaries(st);
+  const elements = diagram.elements.map((e) => placeElement(st, e));
+  const boxes = new Map<string, Box>(boundaries.map((b) => [b.id, b.box]));
+  const flows = diagram.flows.map((f, index) => placeFlow(st, f, index, boxes));
+  const graphBottom = st.top + laid.height;
+  const legend =
+    diagram.meta.legend?.mode === "hidden"
+      ? undefined
+      : planLegend(diagram, elements, flows, M.margin, graphBottom + M.legendGap);
+  const contentW =
+    Math.max(laid.width, st.title.box.width, st.subtitle?.box.width ?? 0, legend?.box.width ?? 0) +
+    2 * M.margin;
+  const contentH = (legend ? legend.box.y + legend.box.height : graphBottom) + M.margin;
+  const layout: DataFlowLayout = {
+    meta: diagram.meta,
+    ...fitToViewBox(contentW, contentH, diagram.meta.viewBox),
+    title: st.title,
+    boundaries,
+    elements,
+    flows,
+  };
+  if (st.subtitle) layout.subtitle = st.subtitle;
+  if (legend) layout.legend = legend;
+  return layout;
+}
+
+/** Every element, boundary header and flow label measured before the layout sizes round them. */
+function measureDiagram(diagram: DataFlowDiagram): FlowGraph {
+  const boundaries = diagram.boundaries ?? [];
+  return {
+    diagram,
+    boundaries,
+    parentOf: parents(diagram),
+    elements: new Map(diagram.elements.map((e) => [e.id, measureElement(e)])),
+    headers: new Map(boundaries.map((b) => [b.id, measureBoundary(b)])),
+    labels: new Map(diagram.flows.map((f, index) => [flowId(f, index), flowLabel(f)])),
+  };
+}
+
+/** The nodes inside boundary `id` (top level: undefined), elements first, then boundaries. */
+function childNodes(g: FlowGraph, id: string | undefined, across: boolean): GraphNode[] {
+  return [
+    ...g.diagram.elements
       .filter((e) => e.boundary === id)
       .map((e) => {
-        const m = measuredElements.get(e.id) as MeasuredElement;
+        const m = g.elements.get(e.id) as MeasuredElement;
         return { id: e.id, width: m.width, height: m.height };
       }),
-    ...boundaries
-      .filter((b) => b.boundary === id)
-      .map((b): GraphNode => {
-        const m = measuredBoundaries.get(b.id) as MeasuredBoundary;
-        const width = Math.ceil(
-          Math.max(m.label.box.width, m.sublabel?.box.width ?? 0) + 2 * M.padX,
-        );
-        // Flows enter a boundary across the layers: from the left when they run across the
-        // page, from the top when they run down it. So the label sits above the contents in
-        // the first case and beside them in the second, where no flow comes in over it.
-        const padding = across
-          ? { top: m.header, left: M.boundaryPad, right: M.boundaryPad, bottom: M.boundaryPad }
-          : { top: M.boundaryPad, left: width, right: M.boundaryPad, bottom: M.boundaryPad };
-        const textH = m.header - M.boundaryHeaderGap - M.padY;
-        return {
-          id: b.id,
-          width,
-          height: m.header + M.boundaryPad,
-          children: childrenOf(b.id),
-          padding,
-          // Where the label is written: no flow runs over it, no flow label sits on it.
-          keepOut: {
-            x: M.padX - 4,
-            y: M.padY - 4,
-            width: width - 2 * M.padX + 8,
-            height: textH + 8,
-          },
-        };
-      }),
+    ...g.boundaries.filter((b) => b.boundary === id).map((b) => boundaryNode(g, b.id, across)),
   ];
-  const labels = new Map<string, ReturnType<typeof flowLabel>>();
-  const edges: GraphEdge[] = diagram.flows.map((f, index) => {
+}
+
+/** A boundary as a compound node: its children, with room kept for its label. */
+function boundaryNode(g: FlowGraph, id: string, across: boolean): GraphNode {
+  const m = g.headers.get(id) as MeasuredBoundary;
+  const width = Math.ceil(Math.max(m.label.box.width, m.sublabel?.box.width ?? 0) + 2 * M.padX);
+  // Flows enter a boundary across the layers: from the left when they run across the
+  // page, from the top when they run down it. So the label sits above the contents in
+  // the first case and beside them in the second, where no flow comes in over it.
+  const padding = across
+    ? { top: m.header, left: M.boundaryPad, right: M.boundaryPad, bottom: M.boundaryPad }
+    : { top: M.boundaryPad, left: width, right: M.boundaryPad, bottom: M.boundaryPad };
+  const textH = m.header - M.boundaryHeaderGap - M.padY;
+  return {
+    id,
+    width,
+    height: m.header + M.boundaryPad,
+    children: childNodes(g, id, across),
+    padding,
+    // Where the label is written: no flow runs over it, no flow label sits on it.
+    keepOut: {
+      x: M.padX - 4,
+      y: M.padY - 4,
+      width: width - 2 * M.padX + 8,
+      height: textH + 8,
+    },
+  };
+}
+
+/** An edge per flow, with room for its two-line label. */
+function flowEdges(g: FlowGraph): GraphEdge[] {
+  return g.diagram.flows.map((f, index) => {
     const id = flowId(f, index);
-    const block = flowLabel(f);
-    labels.set(id, block);
+    const block = g.labels.get(id) as ReturnType<typeof flowLabel>;
     return {
       id,
       from: f.from,
@@ -256,33 +323,31 @@ function layoutIn(
       },
     };
   });
-  const laid = layoutGraph({
-    nodes: childrenOf(undefined),
-    edges,
-    direction,
-    wrap,
-    spacing: { node: M.nodeGap, edge: M.edgeGap, layer: M.layerGap },
-  });
+}
 
-  const graphW = laid.width;
+/** The heading over the laid-out graph, and the move that puts the graph under it. */
+function underHeading(g: FlowGraph, laid: GraphLayout): PlacedGraph {
   const { title, subtitle, top } = placeHeading(
-    diagram.meta.title,
-    diagram.meta.subtitle,
-    graphW,
+    g.diagram.meta.title,
+    g.diagram.meta.subtitle,
+    laid.width,
     M,
   );
-  const dy = top;
-  const { box: move, point: pt } = translateBy(M.margin, dy);
+  const { box: move, point: pt } = translateBy(M.margin, top);
+  return { ...g, laid, title, subtitle, top, move, pt };
+}
 
+/** Boundaries at their places, outer ones first (drawing order). */
+function placeBoundaries(st: PlacedGraph): BoundaryLayout[] {
   const depthOf = (id: string) => {
     let d = 0;
-    for (let at = parentOf.get(id); at !== undefined && d < 64; at = parentOf.get(at)) d++;
+    for (let at = st.parentOf.get(id); at !== undefined && d < 64; at = st.parentOf.get(at)) d++;
     return d;
   };
-  const boundaryLayouts: BoundaryLayout[] = boundaries
+  return st.boundaries
     .map((b) => {
-      const m = measuredBoundaries.get(b.id) as MeasuredBoundary;
-      const box = move(laid.nodes.get(b.id) as Box);
+      const m = st.headers.get(b.id) as MeasuredBoundary;
+      const box = st.move(st.laid.nodes.get(b.id) as Box);
       const out: BoundaryLayout = {
         id: b.id,
         box,
@@ -296,80 +361,65 @@ function layoutIn(
       return out;
     })
     .sort((a, b) => a.depth - b.depth);
+}
 
-  const elements: ElementLayout[] = diagram.elements.map((e) => {
-    const m = measuredElements.get(e.id) as MeasuredElement;
-    const box = move(laid.nodes.get(e.id) as Box);
-    const textH = m.label.box.height + (m.sublabel ? 2 + m.sublabel.box.height : 0);
-    const ty = box.y + (box.height - textH) / 2;
-    const centre = (t: TextBlock) => round(box.x + (box.width - t.box.width) / 2);
-    const out: ElementLayout = {
-      id: e.id,
-      kind: e.kind,
-      box,
-      parent: e.boundary,
-      label: place(m.label, centre(m.label), ty),
-    };
-    if (m.sublabel)
-      out.sublabel = place(m.sublabel, centre(m.sublabel), ty + m.label.box.height + 2);
-    if (e.component_type) {
-      const inset = e.kind === "process" ? 14 : 8;
-      out.icon = {
-        type: e.component_type,
-        box: { x: box.x + inset, y: box.y + 8, width: M.icon, height: M.icon },
-      };
-    }
-    return out;
-  });
-
-  const boxes = new Map<string, Box>(boundaryLayouts.map((b) => [b.id, b.box]));
-  const flows: FlowLayout[] = diagram.flows.map((f, index) => {
-    const id = flowId(f, index);
-    const e = laid.edges.get(id) as LaidEdge;
-    const points = e.points.map(pt);
-    const block = labels.get(id) as ReturnType<typeof flowLabel>;
-    const bg = move(e.label as Box);
-    const textH = block.name.box.height + block.detail.box.height;
-    const top = bg.y + (bg.height - textH) / 2;
-    const centre = (t: TextBlock) => round(bg.x + (bg.width - t.box.width) / 2);
-    const crossed = boundaryCrossings(f.from, f.to, parentOf);
-    return {
-      id,
-      index,
-      from: f.from,
-      to: f.to,
-      classification: f.classification ?? "unclassified",
-      protocol: f.protocol,
-      points,
-      arrow: arrowAt(points),
-      label: {
-        name: place(block.name, centre(block.name), round(top)),
-        detail: place(block.detail, centre(block.detail), round(top + block.name.box.height)),
-        background: bg,
-      },
-      crossings: crossingPoints(points, crossed, boxes),
-    };
-  });
-
-  const legend =
-    diagram.meta.legend?.mode === "hidden"
-      ? undefined
-      : planLegend(diagram, elements, flows, M.margin, dy + laid.height + M.legendGap);
-  const contentW =
-    Math.max(graphW, title.box.width, subtitle?.box.width ?? 0, legend?.box.width ?? 0) +
-    2 * M.margin;
-  const contentH = (legend ? legend.box.y + legend.box.height : dy + laid.height) + M.margin;
-  const layout: DataFlowLayout = {
-    meta: diagram.meta,
-    ...fitToViewBox(contentW, contentH, diagram.meta.viewBox),
-    title,
-    boundaries: boundaryLayouts,
-    elements,
-    flows,
+/** An element at its place, its text centred, its component icon top left. */
+function placeElement(st: PlacedGraph, e: DataFlowDiagram["elements"][number]): ElementLayout {
+  const m = st.elements.get(e.id) as MeasuredElement;
+  const box = st.move(st.laid.nodes.get(e.id) as Box);
+  const textH = m.label.box.height + (m.sublabel ? 2 + m.sublabel.box.height : 0);
+  const ty = box.y + (box.height - textH) / 2;
+  const centre = (t: TextBlock) => round(box.x + (box.width - t.box.width) / 2);
+  const out: ElementLayout = {
+    id: e.id,
+    kind: e.kind,
+    box,
+    parent: e.boundary,
+    label: place(m.label, centre(m.label), ty),
   };
-  if (subtitle) layout.subtitle = subtitle;
-  if (legend) layout.legend = legend;
-  return layout;
+  if (m.sublabel) out.sublabel = place(m.sublabel, centre(m.sublabel), ty + m.label.box.height + 2);
+  if (e.component_type) {
+    const inset = e.kind === "process" ? 14 : 8;
+    out.icon = {
+      type: e.component_type,
+      box: { x: box.x + inset, y: box.y + 8, width: M.icon, height: M.icon },
+    };
+  }
+  return out;
+}
+
+/** A flow along its routed points, its label centred where the layout left room. */
+function placeFlow(
+  st: PlacedGraph,
+  f: DataFlowDiagram["flows"][number],
+  index: number,
+  boxes: Map<string, Box>,
+): FlowLayout {
+  const id = flowId(f, index);
+  const e = st.laid.edges.get(id) as LaidEdge;
+  const points = e.points.map(st.pt);
+  const block = st.labels.get(id) as ReturnType<typeof flowLabel>;
+  const bg = st.move(e.label as Box);
+  const textH = block.name.box.height + block.detail.box.height;
+  const top = bg.y + (bg.height - textH) / 2;
+  const centre = (t: TextBlock) => round(bg.x + (bg.width - t.box.width) / 2);
+  const crossed = boundaryCrossings(f.from, f.to, st.parentOf);
+  return {
+    id,
+    index,
+    from: f.from,
+    to: f.to,
+    classification: f.classification ?? "unclassified",
+    protocol: f.protocol,
+    points,
+    arrow: arrowAt(points),
+    label: {
+      name: place(block.name, centre(block.name), round(top)),
+      detail: place(block.detail, centre(block.detail), round(top + block.name.box.height)),
+      background: bg,
+    },
+    crossings: crossingPoints(points, crossed, boxes),
+  };
 }
 
 const LEGEND_WORDS: Record<LegendEntry["kind"], string> = {
