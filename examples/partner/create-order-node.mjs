@@ -49,7 +49,9 @@ const body = JSON.stringify({
 });
 const method = "POST";
 const target = "/api/v1/sales-orders";
-const timestamp = String(Math.floor(Date.now() / 1000));
+// Unix milliseconds: two identical orders sent in one second are then two requests, not a
+// replay the gateway refuses (409 request_replayed).
+const timestamp = String(Date.now());
 const digest = createHash("sha256").update(body).digest("hex");
 
 // 3. Version 2 string-to-sign: six lines joined by "\n", no trailing newline.

@@ -197,9 +197,13 @@ describe("configuration of the login limits", () => {
         GATEWAY_HASH_CONCURRENCY: "3",
         GATEWAY_HASH_QUEUE: "0",
         GATEWAY_HASH_PER_SOURCE: "4",
-        GATEWAY_HASH_PER_ACCOUNT: "0",
+        GATEWAY_HASH_PER_ACCOUNT: "3",
       }).hashing,
-    ).toEqual({ concurrency: 3, queue: 0, reserved: 1, perSource: 4, perAccount: 1 });
+    ).toEqual({ concurrency: 3, queue: 0, reserved: 1, perSource: 4, perAccount: 3 });
+    // A share of none would refuse every sign-in: refused at start, not quietly raised to 1.
+    expect(() => loadConfig({ GATEWAY_HASH_PER_ACCOUNT: "0" })).toThrow(
+      "an integer from 1 to 10000",
+    );
     for (const bad of ["0", "65"])
       expect(() => loadConfig({ GATEWAY_HASH_CONCURRENCY: bad })).toThrow(
         "an integer from 1 to 64",

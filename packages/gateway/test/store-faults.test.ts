@@ -31,7 +31,9 @@ const BOUNDS = {
   GATEWAY_PG_STATEMENT_TIMEOUT_MS: "1000",
   GATEWAY_PG_CONNECT_TIMEOUT_MS: "1000",
   GATEWAY_REQUEST_TIMEOUT_MS: "4000",
-  GATEWAY_SHUTDOWN_TIMEOUT_SECONDS: "5",
+  // Counted from SIGTERM: the 1 s not-ready phase, then 5 s to close.
+  GATEWAY_SHUTDOWN_TIMEOUT_SECONDS: "6",
+  GATEWAY_DRAIN_READY_SECONDS: "1",
   GATEWAY_DRAIN_SECONDS: "1",
   GATEWAY_PG_POOL_MAX: "8",
   GATEWAY_RATE_LIMIT_ORDERS: "0",
@@ -157,7 +159,7 @@ describe("the bounds settings", () => {
       pgStatementTimeoutMs: 1000,
       pgConnectTimeoutMs: 1000,
       requestTimeoutMs: 4000,
-      shutdownTimeoutSeconds: 5,
+      shutdownTimeoutSeconds: 6,
     });
   });
 
@@ -330,7 +332,7 @@ describe.runIf(withCluster)("the gateway on a PostgreSQL server that fails", () 
       const tookMs = Date.now() - started;
       expect(tookMs).toBeLessThan(SIGTERM_EXITS_MS);
       // Every store call is bounded, so the first finishes closing (exit 0; its sockets to the
-      // hung server are left to its 5 s deadline); the second is ended by its 2 s deadline with
+      // hung server are left to its 6 s deadline); the second is ended by its 2 s deadline with
       // its close unfinished (exit 1), not by its 30 s drain.
       expect(code).toBe(0);
       expect(stuckCode).toBe(1);

@@ -115,7 +115,11 @@ export class SignedRequestAuthenticator {
     private readonly replays?: ReplayGuard,
   ) {}
 
-  async authenticate(headers: HeaderBag, request: SignedRequestLine): Promise<PartnerView> {
+  /** `parsedBody`: the request's body as parsed, which the replay guard tells requests apart by. */
+  async authenticate(
+    headers: HeaderBag,
+    request: SignedRequestLine & { parsedBody?: unknown },
+  ): Promise<PartnerView> {
     const claims = await this.tokens.verifyAccess(
       bearerTokenOf(headers, "the access token from /api/v1/auth/login"),
     );

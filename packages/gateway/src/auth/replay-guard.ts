@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { ApiError } from "../http/errors.js";
 import type { TenantStore } from "../store/tenant-store.js";
-import type { SignedRequestLine } from "./request-signature.js";
+import { EMPTY_BODY_SHA256, type SignedRequestLine } from "./request-signature.js";
 
 /** Methods that only read: replaying them changes nothing, so they are not remembered. */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -11,6 +11,19 @@ export interface SignedRequestCopy extends SignedRequestLine {
   clientId: string;
   timestamp: string;
   signature: string;
+  /**
+   * The parsed body, for a request whose body bytes were not hashed (version 1 signs none, so
+   * they are not tapped): two different orders signed in the same millisecond share a version 1
+   * signature and must still be told apart.
+   */
+  parsedBody?: unknown;
+}
+
+/** The body part of the nonce: the exact bytes' digest when it was taken, else the parsed body's. */
+function bodyPartOf(request: SignedRequestCopy): string {
+  if (request.bodySha256 !== EMPTY_BODY_SHA256 || request.parsedBody === undefined)
+    return request.bodySha256;
+  return createHash("sha256").update(JSON.stringify(request.parsedBody)).digest("hex");
 }
 
 /**
@@ -37,7 +50,7 @@ export class ReplayGuard {
           request.clientId,
           request.method.toUpperCase(),
           request.target,
-          request.bodySha256,
+          bodyPartOf(request),
           request.timestamp,
           request.signature,
         ].join("\n"),

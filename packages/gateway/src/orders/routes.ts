@@ -73,6 +73,7 @@ export async function orderRoutes(
         method: request.method,
         target: request.raw.url ?? request.url,
         bodySha256: bodyDigests.get(request) ?? EMPTY_BODY_SHA256,
+        parsedBody: request.body,
       }),
     );
     // Counted after authentication, so nobody can spend another partner's quota.
