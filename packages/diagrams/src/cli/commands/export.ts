@@ -1,8 +1,9 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { formatProblems, validateSource } from "../../validate/index.js";
 import { parseArgsOrReport, usageError } from "../args.js";
 import { type Command, EXIT } from "../command.js";
+import { readDescription } from "../input.js";
 
 const FORMATS = ["mermaid"] as const;
 
@@ -50,13 +51,9 @@ export const command: Command = {
       return usageError(command, io, `--to ${values.to}: formats are ${FORMATS.join(", ")}`);
     }
     const file = positionals[0] as string;
-    let source: string;
-    try {
-      source = file === "-" ? readFileSync(0, "utf8") : readFileSync(resolve(io.cwd, file), "utf8");
-    } catch (error) {
-      const reason =
-        (error as { code?: string }).code === "ENOENT" ? "no such file" : String(error);
-      io.stderr(`orderline-diagrams export: cannot read ${file}: ${reason}\n`);
+    const source = readDescription(file, io.cwd);
+    if (typeof source !== "string") {
+      io.stderr(`orderline-diagrams export: ${source.error}\n`);
       return EXIT.usage;
     }
     const name = file === "-" ? "<stdin>" : file;

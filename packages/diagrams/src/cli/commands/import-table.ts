@@ -1,8 +1,9 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { basename, extname, resolve } from "node:path";
 import type { ImportedTable } from "../../types/lifecycle/import-table.js";
 import { parseArgsOrReport, usageError } from "../args.js";
 import { type Command, EXIT } from "../command.js";
+import { readDescription } from "../input.js";
 
 const HELP = `Usage: orderline-diagrams import-table FILE [-o OUT.json] [--table N]
 
@@ -61,13 +62,9 @@ export const command: Command = {
         );
       }
     }
-    let source: string;
-    try {
-      source = file === "-" ? readFileSync(0, "utf8") : readFileSync(resolve(io.cwd, file), "utf8");
-    } catch (error) {
-      const reason =
-        (error as { code?: string }).code === "ENOENT" ? "no such file" : String(error);
-      io.stderr(`orderline-diagrams import-table: cannot read ${file}: ${reason}\n`);
+    const source = readDescription(file, io.cwd);
+    if (typeof source !== "string") {
+      io.stderr(`orderline-diagrams import-table: ${source.error}\n`);
       return EXIT.usage;
     }
     const name = file === "-" ? "<stdin>" : file;

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import type { Description, LaidOut } from "../../core/diagram-type.js";
 import type { VisualPreset } from "../../core/model.js";
@@ -6,6 +6,7 @@ import type { OutputFormat } from "../../export/index.js";
 import type { TypeName } from "../../types/index.js";
 import { type ParsedArgs, parseCommandArgs } from "../args.js";
 import { type CliIo, type Command, EXIT } from "../command.js";
+import { readDescription } from "../input.js";
 import { parsePreset } from "../preset.js";
 
 // Kept here (not imported from export/ or schema/) so that loading the command list stays cheap.
@@ -184,17 +185,6 @@ function targetOf(
   }
   const f = format ?? "svg";
   return { out: resolve(cwd, dirname(file), `${name}.${f}`), format: f };
-}
-
-function readDescription(file: string, cwd: string): string | { error: string } {
-  try {
-    return file === "-" ? readFileSync(0, "utf8") : readFileSync(resolve(cwd, file), "utf8");
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    const why =
-      code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : String(error);
-    return { error: `cannot read ${file}: ${why}` };
-  }
 }
 
 /**
