@@ -2,7 +2,13 @@
  * What the three flowchart mappers share on the way in (directions, kinds from classes, what
  * an edge's ends lose) and on the way out (node and edge lines, class definitions).
  */
-import { encodeText, type ImportIssue } from "../source.js";
+import {
+  diagramNoteLine,
+  encodeText,
+  type ImportIssue,
+  idsLine,
+  titleFrontMatter,
+} from "../source.js";
 import type { Direction, Flowchart, FlowEdge, FlowNode, Shape } from "./parse.js";
 import { SHAPE_SYNTAX } from "./parse.js";
 
@@ -113,4 +119,25 @@ export function edgeLine(from: string, to: string, arrow: string, label?: string
 /** A light fill per class, so the exported Mermaid shows the kinds apart. */
 export function classDefLines(names: Iterable<string>, colour: (name: string) => string): string[] {
   return [...new Set(names)].map((n) => `  classDef ${n} fill:${colour(n)},stroke:#555`);
+}
+
+/**
+ * A whole exported flowchart: title front matter, the header line, the id map, the annotation
+ * of what the diagram's own fields lose (`read`: the description as the importer will see it),
+ * then the body.
+ */
+export function flowchartText(
+  d: { meta: { title: string } },
+  header: string,
+  ids: Record<string, string>,
+  read: Record<string, unknown>,
+  body: string[],
+): string {
+  return `${[
+    ...titleFrontMatter(d.meta.title),
+    header,
+    ...idsLine(ids),
+    ...diagramNoteLine(d, read),
+    ...body,
+  ].join("\n")}\n`;
 }

@@ -9,17 +9,8 @@ import {
   type Relationship,
   walkDiagram,
 } from "../../types/architecture/model.js";
-import {
-  annotationFor,
-  annotationLine,
-  carried,
-  diagramNoteLine,
-  encodeText,
-  idsLine,
-  mermaidIds,
-  titleFrontMatter,
-} from "../source.js";
-import { DIRECTION_OF, edgeLine, MERMAID_DIRECTION, nodeLine } from "./common.js";
+import { annotationFor, annotationLine, carried, encodeText, mermaidIds } from "../source.js";
+import { DIRECTION_OF, edgeLine, flowchartText, MERMAID_DIRECTION, nodeLine } from "./common.js";
 import { KIND_SHAPE } from "./to-architecture.js";
 
 export function exportArchitecture(d: ArchitectureDiagram): string {
@@ -58,11 +49,5 @@ export function exportArchitecture(d: ArchitectureDiagram): string {
     ...carried(d, ["elements", "boundaries", "relationships"]),
     meta: { title: d.meta.title, direction: DIRECTION_OF[direction] },
   };
-  return `${[
-    ...titleFrontMatter(d.meta.title),
-    `flowchart ${direction}`,
-    ...idsLine(ids.back),
-    ...diagramNoteLine(d, read),
-    ...body,
-  ].join("\n")}\n`;
+  return flowchartText(d, `flowchart ${direction}`, ids.back, read, body);
 }

@@ -4,17 +4,8 @@
  * the rest in `%% @orderline` annotations.
  */
 import type { DataFlowDiagram, Element, Flow, TrustBoundary } from "../../types/data-flow/model.js";
-import {
-  annotationFor,
-  annotationLine,
-  carried,
-  diagramNoteLine,
-  encodeText,
-  idsLine,
-  mermaidIds,
-  titleFrontMatter,
-} from "../source.js";
-import { DIRECTION_OF, edgeLine, MERMAID_DIRECTION, nodeLine } from "./common.js";
+import { annotationFor, annotationLine, carried, encodeText, mermaidIds } from "../source.js";
+import { DIRECTION_OF, edgeLine, flowchartText, MERMAID_DIRECTION, nodeLine } from "./common.js";
 import { KIND_SHAPE } from "./to-data-flow.js";
 
 export function exportDataFlow(d: DataFlowDiagram): string {
@@ -52,11 +43,5 @@ export function exportDataFlow(d: DataFlowDiagram): string {
     ...carried(d, ["elements", "flows", "boundaries"]),
     meta: { title: d.meta.title, direction: DIRECTION_OF[direction] },
   };
-  return `${[
-    ...titleFrontMatter(d.meta.title),
-    `flowchart ${direction}`,
-    ...idsLine(ids.back),
-    ...diagramNoteLine(d, read),
-    ...body,
-  ].join("\n")}\n`;
+  return flowchartText(d, `flowchart ${direction}`, ids.back, read, body);
 }

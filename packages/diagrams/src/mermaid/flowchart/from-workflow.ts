@@ -4,17 +4,8 @@
  * cards and checks in `%% @orderline` annotations.
  */
 import type { DiagramNode, Edge, WorkflowDiagram } from "../../types/workflow/model.js";
-import {
-  annotationFor,
-  annotationLine,
-  carried,
-  diagramNoteLine,
-  encodeText,
-  idsLine,
-  mermaidIds,
-  titleFrontMatter,
-} from "../source.js";
-import { classDefLines, edgeLine, nodeLine } from "./common.js";
+import { annotationFor, annotationLine, carried, encodeText, mermaidIds } from "../source.js";
+import { classDefLines, edgeLine, flowchartText, nodeLine } from "./common.js";
 import { TYPE_SHAPE } from "./to-workflow.js";
 
 const FILL: Record<string, string> = {
@@ -73,11 +64,5 @@ export function exportWorkflow(d: WorkflowDiagram): string {
   }
   body.push(...classDefLines(classes, (c) => FILL[c] ?? "#f5f5f5"));
   const read = { ...carried(d, ["lanes", "nodes", "edges"]), meta: { title: d.meta.title } };
-  return `${[
-    ...titleFrontMatter(d.meta.title),
-    "flowchart LR",
-    ...idsLine(ids.back),
-    ...diagramNoteLine(d, read),
-    ...body,
-  ].join("\n")}\n`;
+  return flowchartText(d, "flowchart LR", ids.back, read, body);
 }
