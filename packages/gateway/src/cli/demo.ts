@@ -41,7 +41,7 @@ const login = await fetch(\`\${baseUrl}/api/v1/auth/login\`, {
 const session = await login.json();
 if (!login.ok) throw new Error(\`login failed: \${JSON.stringify(session)}\`);
 
-const timestamp = String(Math.floor(Date.now() / 1000));
+const timestamp = String(Date.now()); // milliseconds: two orders in one second are not a replay
 const signature = sign("sha256", Buffer.from(\`\${client_id}|\${timestamp}\`), privateKey).toString("base64");
 const order = ${JSON.stringify(SAMPLE_ORDER, null, 2).replace(/\n/g, "\n")};
 const response = await fetch(\`\${baseUrl}/api/v1/sales-orders\`, {

@@ -29,35 +29,47 @@ export class PostgresWebhookStore extends SqlWebhookStore {
    * connection is replaced a second later; meanwhile the worker's polling still finds the work.
    */
   onWork(listener: () => void): () => Promise<void> {
-    let client: pg.PoolClient | undefined;
+    let held: { client: pg.PoolClient; release: (error?: Error) => void } | undefined;
     let stopped = false;
     let retry: NodeJS.Timeout | undefined;
     const listen = async () => {
       try {
         const connected = await this.pool.connect();
-        client = connected;
+        // A client may report several errors, or one after it was released on stop: it goes
+        // back to the pool once, or pg-pool throws from inside the error event.
+        let released = false;
+        const release = (error?: Error) => {
+          if (released) return;
+          released = true;
+          connected.release(error);
+        };
+        held = { client: connected, release };
         connected.on("notification", listener);
         connected.on("error", (error) => {
-          client = undefined;
-          connected.release(error);
-          if (!stopped) retry = setTimeout(listen, 1000).unref();
+          if (held?.client === connected) held = undefined;
+          release(error);
+          if (!stopped && !retry) retry = setTimeout(relisten, 1000).unref();
         });
         await connected.query(`LISTEN ${WORK_CHANNEL}`);
-        if (stopped) connected.release();
+        if (stopped) release();
         else listener(); // work written while no one listened
       } catch {
-        if (!stopped) retry = setTimeout(listen, 1000).unref();
+        if (!stopped && !retry) retry = setTimeout(relisten, 1000).unref();
       }
+    };
+    const relisten = () => {
+      retry = undefined;
+      void listen();
     };
     void listen();
     return async () => {
       stopped = true;
       clearTimeout(retry);
-      const held = client;
-      client = undefined;
-      if (held) {
-        await held.query(`UNLISTEN ${WORK_CHANNEL}`).catch(() => {});
-        held.release();
+      const listening = held;
+      held = undefined;
+      if (listening) {
+        await listening.client.query(`UNLISTEN ${WORK_CHANNEL}`).catch(() => {});
+        listening.release();
       }
     };
   }
