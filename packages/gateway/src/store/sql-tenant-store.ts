@@ -226,6 +226,18 @@ export abstract class SqlTenantStore implements TenantStore {
     return row && { failures: row.failures, lastFailedAt: row.last_failed_at };
   }
 
+  async loginFailuresOf(keys: readonly string[]): Promise<Map<string, LoginFailures>> {
+    const found = new Map<string, LoginFailures>();
+    if (keys.length === 0) return found;
+    const rows = await this.rows<{ account_key: string; failures: number; last_failed_at: number }>(
+      `SELECT account_key, failures, last_failed_at FROM login_failures WHERE account_key IN (${keys.map(() => "?").join(", ")})`,
+      [...keys],
+    );
+    for (const row of rows)
+      found.set(row.account_key, { failures: row.failures, lastFailedAt: row.last_failed_at });
+    return found;
+  }
+
   async recordLoginFailure(
     accountKey: string,
     at: number,

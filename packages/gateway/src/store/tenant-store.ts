@@ -89,6 +89,8 @@ export interface TenantStore {
   recordUserTokenRefresh(jti: string, userId: string, newJti: string, at: number): Promise<boolean>;
 
   loginFailures(accountKey: string): Promise<LoginFailures | undefined>;
+  /** `loginFailures` for several keys in one round trip; keys with no count are absent. */
+  loginFailuresOf(keys: readonly string[]): Promise<Map<string, LoginFailures>>;
   /**
    * Counts one failed login, atomically; a count whose last failure is older than `resetBefore`
    * starts again at 1. Returns the new state.
