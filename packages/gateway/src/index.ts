@@ -1,11 +1,11 @@
-export { SignedRequestAuthenticator } from "./auth/authenticate.js";
-export { PartnerAdmin, PartnerAdminError } from "./auth/partners.js";
-export { PublicKeyError, parsePartnerPublicKey } from "./auth/public-key.js";
-export { parseTimestamp, stringToSign } from "./auth/request-signature.js";
-export { type GatewayConfig, loadConfig } from "./config.js";
+export { type GatewayConfig, loadConfig } from "./config/config.js";
+export { PartnerAdmin, PartnerAdminError } from "./domain/partners/admin.js";
 export { createGateway, type Gateway, type GatewayOptions, openCore } from "./gateway.js";
 export { ERROR_CATALOGUE, type ErrorCode, type Problem } from "./http/errors.js";
 export { createLogger } from "./http/logger.js";
 export type { Clock } from "./lib/clock.js";
+export { SignedRequestAuthenticator } from "./partner-api/authenticate.js";
+export { parseTimestamp, stringToSign } from "./partner-api/request-signature.js";
+export { PublicKeyError, parsePartnerPublicKey } from "./security/public-key.js";
 export { openStore } from "./store/open.js";
 export type { Store } from "./store/store.js";

@@ -1,13 +1,13 @@
 import { generateKeyPairSync, scryptSync, sign } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { verifyCompactJws } from "../src/auth/jws.js";
-import { parseDuration } from "../src/cli/options.js";
-import { defaultHashConcurrency, loadConfig, trustProxyFrom } from "../src/config.js";
+import { defaultHashConcurrency, loadConfig, trustProxyFrom } from "../src/config/config.js";
 import { addressBucket } from "../src/http/source-address.js";
-import { FairHashQueue, QueueFull } from "../src/users/fair-hash-queue.js";
-import { lockSecondsFor } from "../src/users/login-throttle.js";
-import { hashPassword, verifyPassword } from "../src/users/passwords.js";
-import { ScryptThreads } from "../src/users/scrypt-threads.js";
+import { parseDuration } from "../src/lib/duration.js";
+import { FairHashQueue, QueueFull } from "../src/security/fair-hash-queue.js";
+import { verifyCompactJws } from "../src/security/jws.js";
+import { lockSecondsFor } from "../src/security/login-throttle.js";
+import { hashPassword, verifyPassword } from "../src/security/passwords.js";
+import { ScryptThreads } from "../src/security/scrypt-threads.js";
 
 describe("addressBucket", () => {
   it("counts IPv4 by address and IPv6 by /64, a mapped IPv4 as IPv4", () => {

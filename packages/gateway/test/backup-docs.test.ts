@@ -7,7 +7,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { sqlitePathOf } from "../src/config.js";
+import { sqlitePathOf } from "../src/config/config.js";
 import { openStore } from "../src/store/open.js";
 import { tempDir } from "./helpers.js";
 import { freshDatabaseUrl, type StoreKind, storeKinds } from "./support/stores.js";

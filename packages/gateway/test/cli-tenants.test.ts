@@ -241,7 +241,7 @@ describe("orderline-gateway tenants, users, overrides", () => {
     expect(JSON.parse(result.stdout).email).toBe("pipe@pipe.example");
     // The piped password signs in.
     const { createGateway } = await import("../src/gateway.js");
-    const { loadConfig } = await import("../src/config.js");
+    const { loadConfig } = await import("../src/config/config.js");
     const { createLogger } = await import("../src/http/logger.js");
     const gw = await createGateway({
       config: loadConfig(ENV, { databaseUrl: `sqlite:${join(dir, "tenants.db")}`, dataDir: dir }),

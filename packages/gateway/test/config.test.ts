@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadConfig, unknownSettingWarnings } from "../src/config.js";
+import { loadConfig, unknownSettingWarnings } from "../src/config/config.js";
 import { tempDir } from "./helpers.js";
 import { CLI } from "./support/processes.js";
 import { freshPostgresUrl } from "./support/stores.js";

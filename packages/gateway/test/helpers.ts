@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { LightMyRequestResponse } from "fastify";
-import { type GatewayConfig, loadConfig } from "../src/config.js";
+import { type GatewayConfig, loadConfig } from "../src/config/config.js";
 import { createGateway, type Gateway } from "../src/gateway.js";
 import { createLogger } from "../src/http/logger.js";
 import { freshDatabaseUrl, type StoreKind } from "./support/stores.js";

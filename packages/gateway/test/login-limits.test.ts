@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { setPriority } from "node:os";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import type { GatewayConfig } from "../src/config.js";
+import type { GatewayConfig } from "../src/config/config.js";
 import type { Gateway } from "../src/gateway.js";
 import {
   createPartner,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { CliIo } from "../src/cli/io.js";
 import { run } from "../src/cli/run.js";
-import { loadConfig } from "../src/config.js";
+import { loadConfig } from "../src/config/config.js";
 import { createGateway } from "../src/gateway.js";
 import { createLogger } from "../src/http/logger.js";
 import { latestVersion, loadMigrations } from "../src/store/migrations.js";

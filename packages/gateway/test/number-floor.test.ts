@@ -8,7 +8,7 @@ import { copyFileSync, rmSync } from "node:fs";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { run } from "../src/cli/run.js";
-import { sqlitePathOf } from "../src/config.js";
+import { sqlitePathOf } from "../src/config/config.js";
 import type { Gateway } from "../src/gateway.js";
 import {
   createPartner,

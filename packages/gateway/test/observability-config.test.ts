@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.js";
+import { loadConfig } from "../src/config/config.js";
 import { storeErrorKind } from "../src/observability/metrics.js";
 import { tracingConfigured } from "../src/observability/otel-config.js";
 

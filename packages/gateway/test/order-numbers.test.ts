@@ -6,7 +6,7 @@
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { sqlitePathOf } from "../src/config.js";
+import { sqlitePathOf } from "../src/config/config.js";
 import { loadMigrations } from "../src/store/migrations.js";
 import { openStore } from "../src/store/open.js";
 import {

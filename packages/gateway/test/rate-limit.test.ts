@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import type { GatewayConfig } from "../src/config.js";
+import type { GatewayConfig } from "../src/config/config.js";
 import type { Gateway } from "../src/gateway.js";
 import {
   createPartner,

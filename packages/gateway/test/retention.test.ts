@@ -6,7 +6,7 @@
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { sqlitePathOf } from "../src/config.js";
+import { sqlitePathOf } from "../src/config/config.js";
 import type { Gateway } from "../src/gateway.js";
 import { openStore } from "../src/store/open.js";
 import { purgeExpired, schedulePurge } from "../src/store/purge.js";
@@ -364,7 +364,7 @@ describe("the purge schedule", () => {
 
 describe("retention settings", () => {
   it("refuse a refresh retention shorter than a token can still be refreshed", async () => {
-    const { loadConfig } = await import("../src/config.js");
+    const { loadConfig } = await import("../src/config/config.js");
     expect(() => loadConfig({ GATEWAY_REFRESH_RETENTION_SECONDS: "3600" })).toThrow(
       /at least the token lifetime plus GATEWAY_REFRESH_GRACE_SECONDS \(129600\)/,
     );

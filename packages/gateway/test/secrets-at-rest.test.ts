@@ -3,7 +3,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.js";
+import { loadConfig } from "../src/config/config.js";
 import { createGateway } from "../src/gateway.js";
 import { createLogger } from "../src/http/logger.js";
 import { createPartner, login, startGateway, tempDir } from "./helpers.js";

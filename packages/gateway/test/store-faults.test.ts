@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../src/config.js";
+import { ConfigError, loadConfig } from "../src/config/config.js";
 import { isStoreOutage, StoreOutageError } from "../src/store/outage.js";
 import { order, rsaKeys, tempDir } from "./helpers.js";
 import { freePort, PgCluster, postgresBinDir } from "./support/pg-cluster.js";

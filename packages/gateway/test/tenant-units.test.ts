@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { changesBetween, overridesProblems } from "../src/tenant/overrides.js";
-import { etagOf, noneMatch } from "../src/tenant/vocabulary.js";
-import { supportedLanguage } from "../src/users/languages.js";
-import { lockSecondsAfter } from "../src/users/login-throttle.js";
-import { hashPassword, verifyPassword } from "../src/users/passwords.js";
+import { changesBetween, overridesProblems } from "../src/domain/vocabulary/overrides.js";
+import { etagOf, noneMatch } from "../src/domain/vocabulary/service.js";
+import { supportedLanguage } from "../src/lib/languages.js";
+import { lockSecondsAfter } from "../src/security/login-throttle.js";
+import { hashPassword, verifyPassword } from "../src/security/passwords.js";
 import { LogCapture, startGateway } from "./helpers.js";
 import { createTenant, PASSWORD, TEST_USERS_CONFIG, userLogin } from "./support/tenants.js";
 

@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CliIo } from "../src/cli/io.js";
 import { run } from "../src/cli/run.js";
-import { loadConfig, type WebhooksConfig } from "../src/config.js";
+import { loadConfig, type WebhooksConfig } from "../src/config/config.js";
 import type { Gateway } from "../src/gateway.js";
 import { LogCapture, login, order, signedHeaders, startGateway, tempDir } from "./helpers.js";
 import { Receiver, verifyDelivery } from "./support/receiver.js";

@@ -6,7 +6,7 @@
  */
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadConfig, type WebhooksConfig } from "../src/config.js";
+import { loadConfig, type WebhooksConfig } from "../src/config/config.js";
 import { login, order, signedHeaders, startGateway } from "./helpers.js";
 import { Receiver } from "./support/receiver.js";
 import { storeKinds } from "./support/stores.js";

@@ -1,8 +1,8 @@
 import type { LookupAddress, lookup } from "node:dns";
 import { afterEach, describe, expect, it } from "vitest";
-import { addressRefusal, urlRefusal } from "../src/webhooks/address-guard.js";
-import { backoffMs } from "../src/webhooks/backoff.js";
-import { createSender, type Sender } from "../src/webhooks/delivery.js";
+import { addressRefusal, urlRefusal } from "../src/domain/webhooks/address-guard.js";
+import { backoffMs } from "../src/domain/webhooks/backoff.js";
+import { createSender, type Sender } from "../src/domain/webhooks/delivery.js";
 import { Receiver } from "./support/receiver.js";
 
 const cleanups: (() => unknown)[] = [];

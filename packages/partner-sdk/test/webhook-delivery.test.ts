@@ -6,7 +6,7 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../gateway/src/config.js";
+import { loadConfig } from "../../gateway/src/config/config.js";
 import {
   createTenant,
   TEST_USERS_CONFIG,

@@ -2,7 +2,10 @@
  * A sales order and its history as the tenant API answers them: the gateway's own types
  * (type-only imports, nothing of the gateway ships in the bundle).
  */
-import type { OrderChange, OrderData } from "../../../../packages/gateway/src/orders/service.js";
+import type {
+  OrderChange,
+  OrderData,
+} from "../../../../packages/gateway/src/domain/orders/service.js";
 
 export type { OrderChange };
 export type Order = OrderData;

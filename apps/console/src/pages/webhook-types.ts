@@ -5,4 +5,4 @@
 export type {
   AttemptView as Attempt,
   EndpointView as Endpoint,
-} from "../../../../packages/gateway/src/webhooks/endpoint-admin.js";
+} from "../../../../packages/gateway/src/domain/webhooks/endpoint-admin.js";

@@ -1,11 +1,11 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { PartnerAdmin } from "../auth/partners.js";
+import type { PartnerAdmin } from "../domain/partners/admin.js";
+import type { TenantAdmin } from "../domain/tenants/admin.js";
+import type { UserAdmin } from "../domain/users/accounts.js";
+import type { VocabularyService } from "../domain/vocabulary/service.js";
 import type { Store } from "../store/store.js";
-import type { TenantAdmin } from "../tenant/tenants.js";
-import type { VocabularyService } from "../tenant/vocabulary.js";
-import type { UserAdmin } from "../users/accounts.js";
 
 export interface DemoCredentials {
   client_id: string;

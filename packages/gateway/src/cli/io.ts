@@ -1,4 +1,4 @@
-import type { Env } from "../config.js";
+import type { Env } from "../config/config.js";
 
 export interface CliIo {
   stdout(text: string): void;

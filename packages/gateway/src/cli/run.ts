@@ -1,9 +1,9 @@
-import { PartnerAdminError } from "../auth/partners.js";
-import { PublicKeyError } from "../auth/public-key.js";
-import { ConfigError } from "../config.js";
+import { ConfigError } from "../config/config.js";
+import { PartnerAdminError } from "../domain/partners/admin.js";
+import { AdminError } from "../domain/tenants/admin.js";
+import { WebhookError } from "../domain/webhooks/endpoint-admin.js";
+import { PublicKeyError } from "../security/public-key.js";
 import { StoreUnavailableError } from "../store/open.js";
-import { AdminError } from "../tenant/tenants.js";
-import { WebhookError } from "../webhooks/endpoint-admin.js";
 import { MIGRATE, migrateCommand } from "./commands/migrate.js";
 import { ORDERS, ordersCommand } from "./commands/orders.js";
 import { PARTNERS, partnersCommand } from "./commands/partners.js";

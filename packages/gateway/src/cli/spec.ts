@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
+import { parseDuration } from "../lib/duration.js";
 import { UsageError } from "./io.js";
-import { parseDuration } from "./options.js";
 
 /**
  * What a (sub)command accepts, as data: the parser and the `--help` text are both made from it,

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FastifyBaseLogger } from "fastify";
-import type { ObservabilityConfig } from "../config.js";
+import type { ObservabilityConfig } from "../config/config.js";
 import { type ErrorCode, problemOf } from "../http/errors.js";
 import { scrape } from "./metrics.js";
 

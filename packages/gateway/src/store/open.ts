@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
-import { type SqliteSynchronous, sqlitePathOf } from "../config.js";
+import { type SqliteSynchronous, sqlitePathOf } from "../config/config.js";
+import { isPostgresUrl, redactedUrl } from "../lib/database-url.js";
 import { latestVersion } from "./migrations.js";
-import { isPostgresUrl, redactedUrl } from "./postgres/pool.js";
 import { PostgresStore } from "./postgres/postgres-store.js";
 import { SqliteStore } from "./sqlite/sqlite-store.js";
 import type { Store } from "./store.js";

@@ -1,4 +1,4 @@
-import type { RetentionConfig } from "../config.js";
+import type { RetentionConfig } from "../config/config.js";
 import type { Clock } from "../lib/clock.js";
 import type { Store } from "./store.js";
 import type { ExpiringTable } from "./tenant-store.js";

@@ -1,4 +1,4 @@
-import type { OrderFilter, OrderPage, SalesOrderRecord } from "./store.js";
+import type { OrderFilter, OrderPage, SalesOrderRecord } from "./records.js";
 
 /**
  * Persistence of tenants, their users, their vocabulary overrides and the login throttle: the

@@ -1,4 +1,4 @@
-import type { OrderEventRecord } from "./store.js";
+import type { OrderEventRecord } from "./records.js";
 
 /**
  * Persistence of webhook endpoints, their delivery queue and the attempts made: composed into

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { PartnerAdminError, type PartnerSummary } from "../../auth/partners.js";
+import { PartnerAdminError, type PartnerSummary } from "../../domain/partners/admin.js";
 import { openCore } from "../../gateway.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
 import { configFrom, stringOption } from "../options.js";

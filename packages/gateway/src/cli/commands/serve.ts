@@ -1,4 +1,4 @@
-import { unknownSettingWarnings } from "../../config.js";
+import { unknownSettingWarnings } from "../../config/config.js";
 import { createGateway, type Gateway } from "../../gateway.js";
 import { type MetricsServer, startMetricsServer } from "../../observability/metrics-server.js";
 import { shutdownTracing } from "../../observability/tracing.js";

@@ -1,9 +1,9 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { AdminError } from "../../domain/tenants/admin.js";
+import { NAMESPACE_PATTERN } from "../../domain/vocabulary/service.js";
 import { openCore } from "../../gateway.js";
 import { assertStoreFileExists } from "../../store/open.js";
-import { AdminError } from "../../tenant/tenants.js";
-import { NAMESPACE_PATTERN } from "../../tenant/vocabulary.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
 import { configFrom, stringOption } from "../options.js";
 import {

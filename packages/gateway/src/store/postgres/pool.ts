@@ -94,21 +94,6 @@ export async function withClient<T>(
   }
 }
 
-export function isPostgresUrl(url: string): boolean {
-  return /^postgres(ql)?:\/\//.test(url);
-}
-
-/** The URL with its password masked, for messages and logs. */
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(unparsable URL)";
-  }
-}
-
 /**
  * Runs `work` in a transaction on a client of its own (withClient): COMMIT when `work` returns
  * and `keep` approves of what it returned, ROLLBACK otherwise.

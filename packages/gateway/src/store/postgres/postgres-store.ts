@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { redactedUrl } from "../../lib/database-url.js";
 import { newId } from "../../lib/random.js";
 import { type BatchOutcome, GroupCommit } from "../group-commit.js";
 import {
@@ -49,13 +50,7 @@ import type {
 } from "../store.js";
 import { migratePostgres, postgresSchemaVersion } from "./migrate.js";
 import { insertOrderRows, insertOrders } from "./order-batch.js";
-import {
-  createPool,
-  DEFAULT_POOL_MAX,
-  inTransaction,
-  type PoolOptions,
-  redactedUrl,
-} from "./pool.js";
+import { createPool, DEFAULT_POOL_MAX, inTransaction, type PoolOptions } from "./pool.js";
 import { numbered } from "./runner.js";
 import { PostgresTenantStore } from "./tenant-store.js";
 import { PostgresWebhookStore } from "./webhook-store.js";

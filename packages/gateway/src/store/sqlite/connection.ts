@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import type { SqliteSynchronous } from "../../config.js";
+import type { SqliteSynchronous } from "../../config/config.js";
 
 /**
  * Opens a connection with the durability settings of the embedded store: WAL, so readers never

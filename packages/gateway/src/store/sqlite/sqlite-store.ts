@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type Database from "better-sqlite3";
-import type { SqliteSynchronous } from "../../config.js";
+import type { SqliteSynchronous } from "../../config/config.js";
 import { newId } from "../../lib/random.js";
 import { type BatchOutcome, GroupCommit } from "../group-commit.js";
 import { loadMigrations } from "../migrations.js";

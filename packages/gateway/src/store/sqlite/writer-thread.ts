@@ -1,5 +1,5 @@
 import { parentPort, workerData } from "node:worker_threads";
-import type { SqliteSynchronous } from "../../config.js";
+import type { SqliteSynchronous } from "../../config/config.js";
 import { openConnection } from "./connection.js";
 import { type CreateJob, createOrderWriter, toWire } from "./order-writer.js";
 

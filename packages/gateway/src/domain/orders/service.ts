@@ -1,0 +1,398 @@
+import { ApiError } from "../../http/errors.js";
+import type { Clock } from "../../lib/clock.js";
+import { priceOf } from "../../lib/money.js";
+import { newId } from "../../lib/random.js";
+import { sha256Hex, stableStringify } from "../../lib/stable-json.js";
+import { countOrderCreated, countOrderMove } from "../../observability/metrics.js";
+import { rememberEventTrace } from "../../observability/tracing.js";
+import type {
+  OrderChangeRecord,
+  OrderFilter,
+  OrderScope,
+  ProductLine,
+  SalesOrderRecord,
+  Store,
+} from "../../store/store.js";
+import type { PartnerView } from "../partners/directory.js";
+import type { UserContext } from "../users/user-context.js";
+import { type Mover, nextStatuses, type OrderAction, transitionFor } from "./lifecycle.js";
+
+export interface CreateOrderBody {
+  customer_code: string;
+  site_code: string;
+  sales_name: string;
+  address: string;
+  purchase_order_no?: string | null;
+  currency?: string | null;
+  /** unit_price arrives as a JSON number or a decimal string (checked by the schema). */
+  products: (Omit<ProductLine, "unit_price"> & { unit_price?: number | string })[];
+}
+
+export interface OrderData {
+  id: string;
+  order_number: string;
+  status: string;
+  client_id: string;
+  purchase_order_no: string | null;
+  currency: string | null;
+  customer_code: string;
+  site_code: string;
+  sales_name: string;
+  address: string;
+  products: {
+    line_no: number;
+    product_code: string;
+    quantity: number;
+    uom: string | null;
+    unit_price: number | null;
+    notes: string | null;
+  }[];
+  created_at: string;
+  version: number;
+  updated_at: string;
+  history?: OrderChange[];
+}
+
+export interface OrderChange {
+  from: string | null;
+  to: string;
+  at: string;
+  reason: string | null;
+  /** Who moved it; a tenant user's email is shown to the tenant only. */
+  actor: { type: "partner" | "user"; name: string | null };
+}
+
+/** The ETag of an order version: changes with every status change. */
+export const etagOf = (version: number): string => `"${version}"`;
+
+/** If-Match as a version: `"3"`, `W/"3"` or `3`; `*` (any) is undefined; garbage is NaN. */
+export function versionOf(ifMatch: string | undefined): number | undefined {
+  if (ifMatch === undefined || ifMatch.trim() === "*") return undefined;
+  const match = /^\s*(?:W\/)?"?([1-9][0-9]{0,9})"?\s*$/.exec(ifMatch);
+  return match ? Number(match[1]) : Number.NaN;
+}
+
+/** The history as shown: the creation first, then every change. */
+export function historyOf(
+  order: SalesOrderRecord,
+  clientId: string,
+  changes: OrderChangeRecord[],
+  showUsers: boolean,
+): OrderChange[] {
+  return [
+    {
+      from: null,
+      to: "received",
+      at: new Date(order.createdAt).toISOString(),
+      reason: null,
+      actor: { type: "partner", name: clientId },
+    },
+    ...changes.map((c) => ({
+      from: c.from,
+      to: c.to,
+      at: new Date(c.at).toISOString(),
+      reason: c.reason,
+      actor: {
+        type: c.actor.type,
+        name: c.actor.type === "partner" || showUsers ? c.actor.name : null,
+      },
+    })),
+  ];
+}
+
+export const INITIAL_STATUS = "received";
+
+/** Per partner: a partner's orders are SO-00000001, SO-00000002 …, whatever others send. */
+export function orderNumberOf(partnerSeq: number): string {
+  return `SO-${String(partnerSeq).padStart(8, "0")}`;
+}
+
+/** The order as the API shows it: every optional product field present, null when not sent. */
+export function toOrderData(order: SalesOrderRecord, clientId: string): OrderData {
+  return {
+    id: order.id,
+    order_number: orderNumberOf(order.partnerSeq),
+    status: order.status,
+    client_id: clientId,
+    purchase_order_no: order.purchaseOrderNo,
+    currency: order.currency ?? null,
+    customer_code: order.customerCode,
+    site_code: order.siteCode,
+    sales_name: order.salesName,
+    address: order.address,
+    products: order.products.map((p, i) => ({
+      line_no: i + 1,
+      product_code: p.product_code,
+      quantity: p.quantity,
+      uom: p.uom ?? null,
+      unit_price: p.unit_price ?? null,
+      notes: p.notes ?? null,
+    })),
+    created_at: new Date(order.createdAt).toISOString(),
+    version: order.version,
+    updated_at: new Date(order.updatedAt).toISOString(),
+  };
+}
+
+const CURSOR_PREFIX = "v1:";
+
+export function encodeCursor(seq: number): string {
+  return Buffer.from(`${CURSOR_PREFIX}${seq}`).toString("base64url");
+}
+
+export function decodeCursor(cursor: string): number {
+  const text = Buffer.from(cursor, "base64url").toString("utf8");
+  const seq = text.startsWith(CURSOR_PREFIX)
+    ? Number(text.slice(CURSOR_PREFIX.length))
+    : Number.NaN;
+  if (!Number.isSafeInteger(seq) || seq < 1) {
+    throw new ApiError(
+      "cursor_invalid",
+      "The cursor is not one this API returned; start again without it.",
+    );
+  }
+  return seq;
+}
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** Sales order use cases for an authenticated partner. */
+/** One page of a newest-first listing, whichever orders it lists, with the opaque cursor. */
+async function listPage<O extends SalesOrderRecord>(
+  read: (options: { limit: number; beforeSeq?: number; filter?: OrderFilter }) => Promise<{
+    orders: O[];
+    nextBeforeSeq: number | null;
+  }>,
+  limit: number,
+  cursor: string | undefined,
+  clientIdOf: (order: O) => string,
+  filter: OrderFilter = {},
+): Promise<{ data: OrderData[]; next_cursor: string | null }> {
+  const beforeSeq = cursor === undefined ? undefined : decodeCursor(cursor);
+  const page = await read(
+    beforeSeq === undefined ? { limit, filter } : { limit, beforeSeq, filter },
+  );
+  return {
+    data: page.orders.map((o) => toOrderData(o, clientIdOf(o))),
+    next_cursor: page.nextBeforeSeq === null ? null : encodeCursor(page.nextBeforeSeq),
+  };
+}
+
+export class OrderService {
+  constructor(
+    private readonly store: Store,
+    private readonly now: Clock,
+  ) {}
+
+  async create(
+    partner: PartnerView,
+    body: CreateOrderBody,
+    idempotencyKey: string | undefined,
+  ): Promise<{ order: OrderData; replayed: boolean }> {
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      throw new ApiError(
+        "idempotency_key_invalid",
+        "Idempotency-Key must be 1–255 printable ASCII characters without spaces.",
+      );
+    }
+    const createdAt = this.now();
+    const products = body.products.map(
+      ({ unit_price, ...line }): ProductLine =>
+        unit_price === undefined ? line : { ...line, unit_price: priceOf(unit_price) },
+    );
+    const id = newId(createdAt);
+    // Before the commit: a webhook worker may pick the event up before this call returns.
+    rememberEventTrace(id, INITIAL_STATUS);
+    const outcome = await this.store.createOrder(
+      {
+        id,
+        partnerId: partner.id,
+        purchaseOrderNo: body.purchase_order_no ?? null,
+        currency: body.currency ?? null,
+        customerCode: body.customer_code,
+        siteCode: body.site_code,
+        salesName: body.sales_name,
+        address: body.address,
+        products,
+        status: INITIAL_STATUS,
+        createdAt,
+      },
+      idempotencyKey === undefined
+        ? undefined
+        : { key: idempotencyKey, requestHash: sha256Hex(stableStringify(body)) },
+    );
+    if (outcome.kind === "created") countOrderCreated();
+    switch (outcome.kind) {
+      case "created":
+      case "replayed":
+        return {
+          order: toOrderData(outcome.order, partner.clientId),
+          replayed: outcome.kind === "replayed",
+        };
+      case "idempotency_mismatch":
+        throw new ApiError(
+          "idempotency_key_mismatch",
+          "This Idempotency-Key was already used with a different request body; use a new key for a new order.",
+        );
+      case "duplicate_purchase_order": {
+        const existing = toOrderData(outcome.existing, partner.clientId);
+        throw new ApiError(
+          "duplicate_purchase_order",
+          `Order ${existing.order_number} (id ${existing.id}) already has purchase_order_no '${existing.purchase_order_no}'.`,
+          {
+            existing_order: {
+              id: existing.id,
+              order_number: existing.order_number,
+              created_at: existing.created_at,
+            },
+          },
+        );
+      }
+    }
+  }
+
+  async get(partner: PartnerView, id: string): Promise<OrderData> {
+    const order = await this.store.findOrder(partner.id, id);
+    // Another partner's order is reported exactly like a missing one.
+    if (!order)
+      throw new ApiError("order_not_found", `No sales order with id '${id}' for this partner.`);
+    return this.#withHistory(order, partner.clientId, false);
+  }
+
+  async list(
+    partner: PartnerView,
+    limit: number,
+    cursor?: string,
+    filter: OrderFilter = {},
+  ): Promise<{ data: OrderData[]; next_cursor: string | null }> {
+    return listPage(
+      (options) => this.store.listOrders(partner.id, options),
+      limit,
+      cursor,
+      () => partner.clientId,
+      filter,
+    );
+  }
+
+  async #withHistory(
+    order: SalesOrderRecord,
+    clientId: string,
+    showUsers: boolean,
+  ): Promise<OrderData> {
+    const changes = await this.store.orderHistory(order.id);
+    return {
+      ...toOrderData(order, clientId),
+      history: historyOf(order, clientId, changes, showUsers),
+    };
+  }
+
+  /** The partner withdraws an order the tenant has not accepted yet. */
+  async cancelForPartner(partner: PartnerView, id: string, reason: string): Promise<OrderData> {
+    const order = await this.#move("cancel", "partner", {
+      id,
+      scope: { partnerId: partner.id },
+      actor: { type: "partner", id: partner.id, name: partner.clientId },
+      reason,
+      ifMatch: undefined,
+    });
+    return this.#withHistory(order, partner.clientId, false);
+  }
+
+  /** A tenant user moves one of its partners' orders (tenant-routes.ts checks the role). */
+  async moveForTenant(
+    context: UserContext,
+    id: string,
+    action: OrderAction,
+    reason: string | null,
+    ifMatch: string | undefined,
+  ): Promise<OrderData> {
+    const order = await this.#move(action, "tenant", {
+      id,
+      scope: { tenantId: context.tenant.id },
+      actor: { type: "user", id: context.user.id, name: context.user.email },
+      reason,
+      ifMatch,
+    });
+    const tenantOrder = await this.store.tenants.findTenantOrder(context.tenant.id, order.id);
+    return this.#withHistory(order, tenantOrder?.clientId ?? "", true);
+  }
+
+  async #move(
+    action: OrderAction,
+    mover: Mover,
+    request: {
+      id: string;
+      scope: OrderScope;
+      actor: { type: "partner" | "user"; id: string; name: string };
+      reason: string | null;
+      ifMatch: string | undefined;
+    },
+  ): Promise<SalesOrderRecord> {
+    const expectedVersion = versionOf(request.ifMatch);
+    if (Number.isNaN(expectedVersion)) {
+      throw new ApiError(
+        "order_version_mismatch",
+        "If-Match must be the order's ETag (as GET returned it) or *.",
+      );
+    }
+    const transition = transitionFor(action, mover);
+    rememberEventTrace(request.id, transition.to);
+    const outcome = await this.store.moveOrder({
+      orderId: request.id,
+      scope: request.scope,
+      from: transition.from,
+      to: transition.to,
+      ...(expectedVersion === undefined ? {} : { expectedVersion }),
+      actor: request.actor,
+      reason: request.reason,
+      at: this.now(),
+    });
+    switch (outcome.kind) {
+      case "moved":
+        countOrderMove(outcome.order.status);
+        return outcome.order;
+      case "not_found":
+        throw new ApiError("order_not_found", `No sales order with id '${request.id}' here.`);
+      case "stale":
+        throw new ApiError(
+          "order_version_mismatch",
+          `The order changed since you read it: it is now version ${outcome.order.version} (${outcome.order.status}). Read it again and decide.`,
+          { current_status: outcome.order.status, current_version: outcome.order.version },
+          { etag: etagOf(outcome.order.version) },
+        );
+      case "illegal": {
+        const allowed = nextStatuses(outcome.order.status, mover);
+        throw new ApiError(
+          "order_transition_invalid",
+          `Cannot ${action} an order that is ${outcome.order.status}; from ${outcome.order.status} it can move to ${allowed.length ? allowed.join(", ") : "nothing (final)"}.`,
+          { current_status: outcome.order.status, allowed_next: allowed },
+          { etag: etagOf(outcome.order.version) },
+        );
+      }
+    }
+  }
+
+  /** One order of a tenant's partners; another tenant's order is reported like a missing one. */
+  async getForTenant(tenantId: string, id: string): Promise<OrderData> {
+    const order = await this.store.tenants.findTenantOrder(tenantId, id);
+    if (!order)
+      throw new ApiError("order_not_found", `No sales order with id '${id}' for this tenant.`);
+    return this.#withHistory(order, order.clientId, true);
+  }
+
+  /** The orders of a tenant's partners, newest first, paged like the partner listing. */
+  async listForTenant(
+    tenantId: string,
+    limit: number,
+    cursor?: string,
+    filter: OrderFilter = {},
+  ): Promise<{ data: OrderData[]; next_cursor: string | null }> {
+    return listPage(
+      (options) => this.store.tenants.listTenantOrders(tenantId, options),
+      limit,
+      cursor,
+      (o) => o.clientId,
+      filter,
+    );
+  }
+}

@@ -1,0 +1,267 @@
+import { randomUUID } from "node:crypto";
+import type { WebhooksConfig } from "../../config/config.js";
+import type { Clock } from "../../lib/clock.js";
+import { newId } from "../../lib/random.js";
+import { countDelivery } from "../../observability/metrics.js";
+import { eventTraceContext, inSpan } from "../../observability/tracing.js";
+import { GroupCommit } from "../../store/group-commit.js";
+import type { Store } from "../../store/store.js";
+import type { ClaimedDelivery, DeliveryNext, FinishedAttempt } from "../../store/webhook-store.js";
+import { backoffMs } from "./backoff.js";
+import { createSender, type DeliveryResult, type Sender } from "./delivery.js";
+import { eventPayload } from "./event-payload.js";
+import { signatureHeader } from "./signature.js";
+import { unsealSecret } from "./signing-secret.js";
+
+/** Outbox events fanned out per statement. */
+const DISPATCH_BATCH = 200;
+
+/** After failed rounds (the store is out) the poll interval doubles, up to this. */
+const MAX_FAILURE_BACKOFF_MS = 30_000;
+
+interface WorkerLog {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+}
+
+const humanDuration = (seconds: number): string =>
+  seconds % 86_400 === 0
+    ? `${seconds / 86_400} day${seconds === 86_400 ? "" : "s"}`
+    : seconds % 3600 === 0
+      ? `${seconds / 3600} h`
+      : `${seconds} s`;
+
+/**
+ * Delivers webhooks from this process: fans new outbox events out into the delivery queue,
+ * claims due deliveries under a lease, POSTs them signed, and records each attempt. Any number
+ * of instances may run one against the same PostgreSQL store: fan-out and claims skip the rows
+ * another instance holds, and a lease that runs out (its instance died) frees the delivery for
+ * the others. Polls every `pollMs` when idle, at once again while there is more to do.
+ */
+export class WebhookWorker {
+  readonly #sender: Sender;
+  /** Finished attempts are recorded together: one commit for all that finished meanwhile. */
+  readonly #finishes: GroupCommit<FinishedAttempt, { disabled: boolean }>;
+  readonly #inFlight = new Set<Promise<void>>();
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #again = false;
+  #stopped = true;
+  /** Rounds failed in a row: the store is out, so poll less often until it answers again. */
+  #failedRounds = 0;
+  #unlisten: (() => Promise<void>) | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly secretKey: Buffer,
+    private readonly config: WebhooksConfig,
+    private readonly now: Clock,
+    private readonly log: WorkerLog,
+    sender?: Sender,
+  ) {
+    this.#sender =
+      sender ??
+      createSender({
+        policy: config.allowPrivate,
+        timeoutMs: config.timeoutMs,
+        maxSockets: config.concurrency,
+      });
+    this.#finishes = new GroupCommit(async (finished) =>
+      (await store.webhooks.finishAttempts(finished)).map((value) => ({ ok: true, value })),
+    );
+  }
+
+  /** Starts polling (a no-op when delivery is turned off with pollMs 0). */
+  start(): void {
+    if (this.config.pollMs <= 0 || !this.#stopped) return;
+    this.#stopped = false;
+    // PostgreSQL wakes the worker as work is written; polling stays for retries coming due.
+    this.#unlisten = this.store.webhooks.onWork?.(() => this.wake());
+    this.wake();
+  }
+
+  /** Stops polling and waits for the attempts in flight (each bounded by the timeout). */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#unlisten?.();
+    await this.#running;
+    await Promise.all(this.#inFlight);
+    await this.#finishes.drain();
+    this.#sender.close();
+  }
+
+  /** Looks for work now rather than at the next poll. */
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#running = this.#tick().finally(() => {
+      this.#running = undefined;
+      if (this.#stopped) return;
+      if (this.#again) {
+        this.#again = false;
+        setImmediate(() => this.wake());
+      } else {
+        const backoff = Math.min(
+          MAX_FAILURE_BACKOFF_MS,
+          this.config.pollMs * 2 ** Math.min(this.#failedRounds, 16),
+        );
+        this.#timer = setTimeout(() => this.wake(), Math.max(this.config.pollMs, backoff));
+        this.#timer.unref();
+      }
+    });
+  }
+
+  async #tick(): Promise<void> {
+    try {
+      while (
+        (await this.store.webhooks.dispatchEvents(DISPATCH_BATCH, this.now())) === DISPATCH_BATCH
+      );
+      this.#failedRounds = 0;
+      const free = this.config.concurrency - this.#inFlight.size;
+      if (free <= 0) return;
+      const at = this.now();
+      const claimed = await this.store.webhooks.claimDeliveries(
+        at,
+        at + this.config.leaseMs,
+        randomUUID(),
+        free,
+        Math.min(this.config.endpointConcurrency, this.config.concurrency),
+      );
+      for (const delivery of claimed) {
+        const attempt: Promise<void> = this.#deliver(delivery)
+          .catch((error: unknown) =>
+            this.log.warn(
+              {
+                event: "webhook_delivery_error",
+                endpoint_id: delivery.endpointId,
+                event_id: delivery.eventId,
+                err: (error as Error).message,
+              },
+              "webhook delivery could not be recorded",
+            ),
+          )
+          .finally(() => {
+            this.#inFlight.delete(attempt);
+            // Claim again once half the slots are free: one claim (one commit) for several.
+            if (this.#inFlight.size <= this.config.concurrency / 2) this.wake();
+          });
+        this.#inFlight.add(attempt);
+      }
+      if (claimed.length === free) this.#again = true;
+    } catch (error) {
+      this.#failedRounds += 1;
+      this.#again = false;
+      this.log.warn(
+        {
+          event: "webhook_worker_failed",
+          err: (error as Error).message,
+          failed_rounds: this.#failedRounds,
+        },
+        "webhook worker round failed",
+      );
+    }
+  }
+
+  async #deliver(delivery: ClaimedDelivery): Promise<void> {
+    const target = await this.store.webhooks.endpointForDelivery(delivery.endpointId);
+    if (!target) return; // deleted meanwhile: its queue went with it
+    const { endpoint, clientId } = target;
+    const event = await this.store.webhooks.findEvent(endpoint.partnerId, delivery.eventId);
+    const order = event && (await this.store.findOrder(endpoint.partnerId, event.orderId));
+    if (!event || !order) throw new Error(`event ${delivery.eventId} or its order is missing`);
+    const [orderEvents, history] = await Promise.all([
+      this.store.webhooks.orderEvents(order.id),
+      this.store.orderHistory(order.id),
+    ]);
+    const payload = eventPayload(event, order, clientId, orderEvents, history);
+    const body = JSON.stringify(payload);
+    const sentAt = this.now();
+    const secrets = [unsealSecret(this.secretKey, endpoint.id, endpoint.secretSealed)];
+    if (
+      endpoint.previousSecretSealed !== null &&
+      endpoint.previousSecretUntil !== null &&
+      endpoint.previousSecretUntil > sentAt
+    )
+      secrets.push(unsealSecret(this.secretKey, endpoint.id, endpoint.previousSecretSealed));
+    const headers = {
+      "content-type": "application/json",
+      "user-agent": "Orderline-Webhooks/1",
+      "orderline-event-id": payload.id,
+      "orderline-event-type": payload.type,
+      "orderline-signature": signatureHeader(secrets, Math.floor(sentAt / 1000), body),
+    };
+    // In the trace of the request that made the event (the POST carries its traceparent).
+    const result = await inSpan(
+      "webhook.deliver",
+      () => this.#sender.post(endpoint.url, body, headers),
+      eventTraceContext(order.id, event.to),
+      { "orderline.event_type": payload.type, "orderline.attempt": delivery.attempt },
+    );
+    await this.#record(delivery, result, clientId);
+  }
+
+  async #record(delivery: ClaimedDelivery, result: DeliveryResult, clientId: string) {
+    const at = this.now();
+    const { retryWindowSeconds, disableAfterSeconds } = this.config;
+    const next: DeliveryNext = result.ok
+      ? { kind: "succeeded" }
+      : at - delivery.createdAt >= retryWindowSeconds * 1000
+        ? { kind: "failed" }
+        : {
+            kind: "retry",
+            at:
+              at +
+              backoffMs(delivery.attempt, {
+                baseMs: this.config.backoffBaseMs,
+                maxMs: this.config.backoffMaxMs,
+              }),
+          };
+    countDelivery(next.kind, result.durationMs);
+    const { disabled } = await this.#finishes.submit({
+      attempt: {
+        id: `wa_${newId(at).replaceAll("-", "")}`,
+        endpointId: delivery.endpointId,
+        eventId: delivery.eventId,
+        eventType: delivery.eventType,
+        attempt: delivery.attempt,
+        status: result.ok ? "succeeded" : "failed",
+        responseStatus: result.status,
+        durationMs: result.durationMs,
+        error: result.error === null ? null : result.error.slice(0, 500),
+        attemptedAt: at,
+      },
+      lease: delivery.lease,
+      lockedUntil: delivery.lockedUntil,
+      next,
+      disableFailingSince: at - disableAfterSeconds * 1000,
+      disabledReason: `Disabled after ${humanDuration(disableAfterSeconds)} of failed deliveries.`,
+    });
+    if (next.kind === "failed")
+      this.log.warn(
+        {
+          event: "webhook_delivery_gave_up",
+          client_id: clientId,
+          endpoint_id: delivery.endpointId,
+          event_id: delivery.eventId,
+          attempts: delivery.attempt,
+        },
+        "webhook delivery given up after the retry window",
+      );
+    if (disabled)
+      this.log.warn(
+        {
+          event: "webhook_endpoint_disabled",
+          audit: true,
+          client_id: clientId,
+          endpoint_id: delivery.endpointId,
+          failing_for_seconds: disableAfterSeconds,
+        },
+        "webhook endpoint disabled after failing for the whole window",
+      );
+  }
+}

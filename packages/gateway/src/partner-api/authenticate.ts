@@ -1,0 +1,184 @@
+import type { GatewayConfig } from "../config/config.js";
+import type { PartnerDirectory, PartnerView } from "../domain/partners/directory.js";
+import { ApiError } from "../http/errors.js";
+import { bearerTokenOf, type HeaderBag, single } from "../http/headers.js";
+import { type Clock, toUnixSeconds } from "../lib/clock.js";
+import { timingSafeEqualString } from "../lib/timing-safe.js";
+import { sessionRevoked } from "../security/session-revocation.js";
+import type { TokenService } from "../security/tokens.js";
+import type { ReplayGuard } from "./replay-guard.js";
+import {
+  decodeSignature,
+  parseSignatureVersion,
+  parseTimestamp,
+  type SignedRequestLine,
+  stringToSign,
+  stringToSignV2,
+  verifiesWithAnyKey,
+} from "./request-signature.js";
+import { signatureHints } from "./signature-hints.js";
+import { assertTokenPartnerUsable } from "./token-partner.js";
+
+const SIGNED_HEADERS = ["x-client-id", "x-timestamp", "x-signature"] as const;
+
+/** X-CLIENT-ID, X-TIMESTAMP and X-SIGNATURE; 401 header_missing naming those absent. */
+export function signedHeadersOf(headers: HeaderBag): {
+  clientId: string;
+  timestamp: string;
+  signature: string;
+} {
+  const missing = SIGNED_HEADERS.filter((h) => !single(headers, h));
+  if (missing.length > 0) {
+    const names = missing.map((h) => h.toUpperCase());
+    throw new ApiError(
+      "header_missing",
+      `Missing header${names.length > 1 ? "s" : ""}: ${names.join(", ")}.`,
+      { missing_headers: names },
+    );
+  }
+  return {
+    clientId: single(headers, "x-client-id") as string,
+    timestamp: single(headers, "x-timestamp") as string,
+    signature: single(headers, "x-signature") as string,
+  };
+}
+
+/**
+ * Throws unless X-TIMESTAMP is readable and within `allowed` seconds of server time; returns
+ * when it was sent (Unix ms). Problems carry server_time, so a client can correct its clock.
+ */
+export function assertFreshTimestamp(timestamp: string, nowMs: number, allowed: number): number {
+  const sentAt = parseTimestamp(timestamp);
+  const serverTime = { server_time: toUnixSeconds(nowMs) };
+  if (sentAt === undefined) {
+    throw new ApiError(
+      "timestamp_invalid",
+      "X-TIMESTAMP must be Unix seconds (e.g. 1767225600); Unix milliseconds or ISO-8601 with an offset are accepted too.",
+      serverTime,
+    );
+  }
+  const skewSeconds = (sentAt - nowMs) / 1000;
+  if (skewSeconds < -allowed) {
+    throw new ApiError(
+      "timestamp_too_old",
+      `X-TIMESTAMP is ${Math.round(-skewSeconds)} s behind server time ${serverTime.server_time}; at most ${allowed} s is allowed. Check the client's clock.`,
+      serverTime,
+    );
+  }
+  if (skewSeconds > allowed) {
+    throw new ApiError(
+      "timestamp_in_future",
+      `X-TIMESTAMP is ${Math.round(skewSeconds)} s ahead of server time ${serverTime.server_time}; at most ${allowed} s is allowed. Check the client's clock.`,
+      serverTime,
+    );
+  }
+  return sentAt;
+}
+
+/**
+ * The two layers in front of every order operation, checked in this order, each failure with
+ * its own code: bearer token; the three signature headers present; X-CLIENT-ID equal to the
+ * token's client_id; partner active, secret not rotated (beyond its grace period) and session
+ * not revoked; X-TIMESTAMP readable and within the allowed skew; the signature version allowed
+ * for the partner; X-SIGNATURE verifying against one of the partner's active keys. `request` is
+ * what signature version 2 covers.
+ */
+export class SignedRequestAuthenticator {
+  constructor(
+    private readonly tokens: TokenService,
+    private readonly directory: PartnerDirectory,
+    private readonly config: GatewayConfig["signature"],
+    private readonly now: Clock,
+    /** Refuses exact replays of requests that change state (absent: none are refused). */
+    private readonly replays?: ReplayGuard,
+  ) {}
+
+  /** `parsedBody`: the request's body as parsed, which the replay guard tells requests apart by. */
+  async authenticate(
+    headers: HeaderBag,
+    request: SignedRequestLine & { parsedBody?: unknown },
+  ): Promise<PartnerView> {
+    const claims = await this.tokens.verifyAccess(
+      bearerTokenOf(headers, "the access token from /api/v1/auth/login"),
+    );
+
+    const { clientId, timestamp, signature: signatureHeader } = signedHeadersOf(headers);
+
+    if (!timingSafeEqualString(clientId, claims.client_id)) {
+      throw new ApiError(
+        "client_id_mismatch",
+        "X-CLIENT-ID must equal the client_id the token was issued to.",
+      );
+    }
+    const nowMs = this.now();
+    const partner = assertTokenPartnerUsable(
+      await this.directory.get(claims.client_id),
+      claims.sv,
+      nowMs,
+    );
+    if (partner.revokedSessions.has(claims.sid))
+      throw sessionRevoked("log in again with the client credentials");
+
+    const sentAt = assertFreshTimestamp(timestamp, nowMs, this.config.maxSkewSeconds);
+
+    if (partner.activeKeys.length === 0) {
+      throw new ApiError(
+        "no_active_key",
+        "No active public key is registered for this partner; contact the integration team.",
+      );
+    }
+    const version = parseSignatureVersion(single(headers, "x-signature-version"));
+    if (version === undefined) {
+      throw new ApiError(
+        "signature_version_unsupported",
+        "X-SIGNATURE-VERSION must be 1 or 2 (absent means 1).",
+        { supported_signature_versions: [1, 2] },
+      );
+    }
+    if (version < partner.signatureVersion) {
+      throw new ApiError(
+        "signature_version_required",
+        "This partner must sign requests with signature version 2: send 'X-SIGNATURE-VERSION: 2' and sign method, path, timestamp and body digest (see the API guide, 'Signing requests').",
+        { required_signature_version: partner.signatureVersion },
+      );
+    }
+    const v1 = stringToSign(clientId, timestamp);
+    const v2 = stringToSignV2(clientId, timestamp, request);
+    const expected = version === 2 ? v2 : v1;
+    const details = { signature_version: version, string_to_sign: expected };
+    const signature = decodeSignature(signatureHeader);
+    if (signature === undefined) {
+      throw new ApiError(
+        "signature_malformed",
+        "X-SIGNATURE must be the base64 encoding of the RSA signature.",
+        details,
+      );
+    }
+    const keys = partner.activeKeys.map((k) => k.keyObject);
+    if (!(await verifiesWithAnyKey(keys, expected, signature))) {
+      const hints = await signatureHints({
+        header: signatureHeader,
+        signature,
+        keys,
+        expected,
+        otherVersion:
+          version === 1
+            ? { version: 2, text: v2, howTo: "send 'X-SIGNATURE-VERSION: 2' with it." }
+            : { version: 1, text: v1, howTo: "with version 2, sign string_to_sign as shown." },
+      });
+      throw new ApiError(
+        "signature_invalid",
+        `X-SIGNATURE is not a SHA256withRSA signature of string_to_sign by an active key of this partner.${hints.length > 0 ? ` ${hints.map((h) => h.detail).join(" ")}` : ""}`,
+        { ...details, hints },
+      );
+    }
+    // Only a request that verifies is remembered: a forged copy must not use up a nonce.
+    await this.replays?.claim(
+      { ...request, clientId, timestamp, signature: signatureHeader },
+      sentAt,
+    );
+    return partner;
+  }
+}
+
+export { bearerTokenOf, type HeaderBag, single };

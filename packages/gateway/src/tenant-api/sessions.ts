@@ -1,0 +1,160 @@
+import type { FastifyBaseLogger } from "fastify";
+import { normaliseEmail } from "../domain/users/accounts.js";
+import { ApiError } from "../http/errors.js";
+import type { Clock } from "../lib/clock.js";
+import { type FairHashQueue, type HashTicket, QueueFull } from "../security/fair-hash-queue.js";
+import type { LoginThrottle } from "../security/login-throttle.js";
+import { hashPassword, verifyPassword } from "../security/passwords.js";
+import type { Scrypt } from "../security/scrypt-threads.js";
+import { reusedRefresh, revokeSession, sessionRevoked } from "../security/session-revocation.js";
+import type { IssuedToken } from "../security/tokens.js";
+import type { TenantStore, UserRecord } from "../store/tenant-store.js";
+import type { UserClaims, UserTokens } from "./user-tokens.js";
+
+const INVALID = () =>
+  new ApiError("invalid_credentials", "The email and password do not match an account.");
+
+/**
+ * Tenant users' sign-in with email and password, and refresh, with the partner tokens' hygiene
+ * (grace window, one refresh per token, maximum chain age). An unknown address and a wrong
+ * password answer alike and cost alike: both run one scrypt verification.
+ */
+export class UserSessionService {
+  #decoy: Promise<string> | undefined;
+  #saturationLoggedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly store: TenantStore,
+    private readonly tokens: UserTokens,
+    private readonly throttle: LoginThrottle,
+    private readonly scryptCost: number,
+    private readonly now: Clock,
+    /**
+     * Every password check of this process goes through here: shares per source and account,
+     * priority for clean sources, 503 beyond (fair-hash-queue.ts).
+     */
+    private readonly hashing: FairHashQueue,
+    /**
+     * Where scrypt runs for a check of this priority (ScryptThreads in the gateway): addresses
+     * with failures on threads of lowered CPU priority, the others at normal priority, so a
+     * flood's cheap refusals on the HTTP thread cannot starve the owner's hash.
+     */
+    private readonly scryptFor: (priority: HashTicket["priority"]) => Scrypt,
+  ) {}
+
+  async #hashing<T>(
+    ticket: HashTicket,
+    task: () => Promise<T>,
+    log: FastifyBaseLogger,
+  ): Promise<T> {
+    try {
+      return await this.hashing.run(ticket, task);
+    } catch (error) {
+      if (!(error instanceof QueueFull)) throw error;
+      // Once per 10 s: a flood must not turn into a flood of log lines.
+      const now = this.now();
+      if (now - this.#saturationLoggedAt >= 10_000) {
+        this.#saturationLoggedAt = now;
+        log.warn(
+          { event: "password_hashing_saturated", queued: this.hashing.queued },
+          "sign-ins refused with 503: password hashing queue full",
+        );
+      }
+      throw new ApiError(
+        "login_busy",
+        `Too many sign-ins are being checked right now; retry in ${error.retryAfterSeconds} s.`,
+        { retry_after: error.retryAfterSeconds },
+        { "retry-after": String(error.retryAfterSeconds) },
+      );
+    }
+  }
+
+  /** A hash of the current cost that no password matches, made on first use. */
+  #decoyHash(): Promise<string> {
+    this.#decoy ??= hashPassword(
+      `decoy-${Math.random()}-${Date.now()}`,
+      this.scryptCost,
+      this.scryptFor(2),
+    );
+    return this.#decoy;
+  }
+
+  /** `source` is the caller's addressBucket(). */
+  async login(
+    email: string,
+    password: string,
+    source: string,
+    log: FastifyBaseLogger,
+  ): Promise<IssuedToken<UserClaims>> {
+    const address = normaliseEmail(email);
+    const keys = this.throttle.keysOf("user", address, source);
+    const standing = await this.throttle.assertOpen(keys);
+    const user = await this.store.findUserByEmail(address);
+    const ticket: HashTicket = {
+      source,
+      account: keys.account,
+      priority: standing.succeededRecently ? 0 : standing.failed ? 2 : 1,
+    };
+    const matches = await this.#hashing(
+      ticket,
+      async () =>
+        verifyPassword(
+          password,
+          user?.passwordHash ?? (await this.#decoyHash()),
+          this.scryptFor(ticket.priority),
+        ),
+      log,
+    );
+    if (!user || !matches) {
+      await this.throttle.failed(keys);
+      log.info(
+        { event: "user_login_failed", account: keys.account.slice(0, 12) },
+        "sign-in refused",
+      );
+      throw INVALID();
+    }
+    await this.throttle.succeeded(keys);
+    const issued = await this.tokens.issue(user);
+    log.info(
+      { event: "user_login", user_id: user.id, tenant_id: user.tenantId, jti: issued.claims.jti },
+      "user token issued",
+    );
+    return issued;
+  }
+
+  async refresh(token: string, log: FastifyBaseLogger): Promise<IssuedToken<UserClaims>> {
+    const claims = await this.tokens.verifyRefreshable(token, "sign in again");
+    const user = assertTokenUserUsable(await this.store.findUser(claims.sub), claims);
+    if (await this.store.isSessionRevoked(claims.sid)) throw sessionRevoked("sign in again");
+    const issued = await this.tokens.issue(user, { sid: claims.sid, authTime: claims.auth_time });
+    if (
+      !(await this.store.recordUserTokenRefresh(claims.jti, user.id, issued.claims.jti, this.now()))
+    ) {
+      await revokeSession(this.store, `user:${user.id}`, claims, this.tokens.config, this.now());
+      log.warn(
+        { event: "user_refresh_reused", user_id: user.id, jti: claims.jti, sid: claims.sid },
+        "a user token that was already refreshed was presented for refresh again; its session is revoked",
+      );
+      throw reusedRefresh("sign in again");
+    }
+    log.info({ event: "user_refresh", user_id: user.id, sid: claims.sid }, "user token refreshed");
+    return issued;
+  }
+}
+
+/** The checks a user token cannot carry: its user exists, in its tenant, password unchanged. */
+export function assertTokenUserUsable(
+  user: UserRecord | undefined,
+  claims: Pick<UserClaims, "tid" | "sv">,
+): UserRecord {
+  if (!user || user.tenantId !== claims.tid) {
+    throw new ApiError("token_invalid", "The token's user no longer exists.");
+  }
+  if (user.credentialVersion !== claims.sv) {
+    throw new ApiError(
+      "token_invalid",
+      "The password was changed after this token was issued; sign in again.",
+    );
+  }
+  return user;
+}
