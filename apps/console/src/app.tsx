@@ -9,6 +9,7 @@ import { shellModule } from "./modules.js";
 import { SignInPage } from "./pages/sign-in.js";
 import { href, type Route, useRoute } from "./router.js";
 import { SessionProvider, useSession } from "./session.js";
+import { InContextEditing } from "./vocabulary/in-context.js";
 
 // The signed-in pages load on first use: the sign-in page, the first load, carries none of them.
 const OrderDetailPage = lazy(() =>
@@ -91,6 +92,7 @@ const Shell = () => {
             <p>{t("account.signedInAs", { email: profile.email, tenant: profile.tenant.name })}</p>
           )}
           <LanguageSwitcher />
+          {profile?.role === "admin" && <InContextEditing />}
           <button type="button" onClick={signOut}>
             {t("actions.signOut")}
           </button>
