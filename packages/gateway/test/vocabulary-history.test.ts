@@ -230,6 +230,23 @@ describe.each(storeKinds)(
       expect(await overrides(admin, "orders", "en")).toEqual({ title: "Alpha words" });
     });
 
+    it("tells subscribers which tenant, namespace and language changed (for the event stream)", async () => {
+      const heard: unknown[] = [];
+      const stop = gw.vocabulary.onChanged((change) => heard.push(change));
+      gw.vocabulary.onChanged(() => {
+        throw new Error("a broken listener changes nothing");
+      });
+      expect((await setWord(admin, "orders", "title", "de", "Aufträge!")).statusCode).toBe(200);
+      await call(admin, "PUT", "/v1/tenant/i18n-config/common", { language: "en", overrides: {} });
+      await setWord(admin, "orders", "title", "de", "{{evil}}");
+      stop();
+      await setWord(admin, "orders", "title", "de", "Nicht gehört");
+      expect(heard).toEqual([
+        { tenantId: a.id, namespaces: ["orders"], languages: ["de"] },
+        { tenantId: a.id, namespaces: ["common"], languages: ["en"] },
+      ]);
+    });
+
     it("refuses bad keys, languages and history ids clearly", async () => {
       const bad = await setWord(admin, "orders", "a.__proto__.b", "en", "x");
       expect(bad.statusCode).toBe(400);

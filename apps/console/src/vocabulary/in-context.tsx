@@ -46,7 +46,12 @@ export const InContextEditing = () => {
 
   useEffect(() => {
     setInContextMode(on);
-    return () => setInContextMode(false);
+    // Lets the style sheet outline what can be clicked.
+    document.documentElement.toggleAttribute("data-in-context", on);
+    return () => {
+      setInContextMode(false);
+      document.documentElement.removeAttribute("data-in-context");
+    };
   }, [on]);
 
   useEffect(() => {

@@ -66,6 +66,13 @@ export interface WordState {
   previous: string | null;
 }
 
+/** What a `vocabulary.changed` event says: whose words changed, where. */
+export interface VocabularyChanged {
+  tenantId: string;
+  namespaces: string[];
+  languages: string[];
+}
+
 /** A history entry as the API answers it. */
 export interface WordChangeView {
   id: string;
@@ -103,6 +110,28 @@ export class VocabularyService {
     private readonly languages: readonly string[],
     private readonly now: Clock,
   ) {}
+
+  readonly #listeners = new Set<(change: VocabularyChanged) => void>();
+
+  /**
+   * Calls `listener` after each stored change of a tenant's words (API or CLI), so a tenant
+   * event stream can tell every signed-in user to refetch (`vocabulary.changed`). Returns the
+   * function that unsubscribes. A listener that throws does not undo or fail the change.
+   */
+  onChanged(listener: (change: VocabularyChanged) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #changed(tenantId: string, namespace: string, language: string): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener({ tenantId, namespaces: [namespace], languages: [language] });
+      } catch {
+        // The words are stored; telling others is best effort.
+      }
+    }
+  }
 
   /**
    * The profile language, unless the client explicitly asked for another (`?language=`).
@@ -182,6 +211,7 @@ export class VocabularyService {
       { tenantId, namespace, language: tag, updatedBy, change: updatedBy ? "replace" : "import" },
       () => tree,
     );
+    this.#changed(tenantId, namespace, tag);
     return { language: tag, overrides: tree, changes };
   }
 
@@ -218,6 +248,7 @@ export class VocabularyService {
       { tenantId: place.tenantId, namespace: place.namespace, language, updatedBy, change },
       (tree) => withWord(tree, place.key, text),
     );
+    this.#changed(place.tenantId, place.namespace, language);
     const previous = leavesOf(before).get(place.key) ?? null;
     return { namespace: place.namespace, language, key: place.key, text, previous };
   }
