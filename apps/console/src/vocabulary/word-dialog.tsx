@@ -54,17 +54,61 @@ export const WordDialog = ({ place, onClose }: { place: WordPlace; onClose(): vo
   </EnterpriseModuleProvider>
 );
 
-const WordForm = ({ place, onClose }: { place: WordPlace; onClose(): void }) => {
-  const { t, i18n } = useEnterpriseModuleTranslationContext<typeof vocabularyModule>();
-  const { api, session } = useSession();
-  const id = useId();
+/**
+ * Checks the changed languages' words at their fields, then writes each (an empty field puts the
+ * standard text back) and re-applies the namespace on screen. Words the gateway refuses are
+ * reported at their fields; the others are saved.
+ */
+const saveWords = async (
+  input: {
+    api: ReturnType<typeof useSession>["api"];
+    tenantId: string;
+    place: WordPlace;
+    current: Record<string, string>;
+    drafts: Record<string, string>;
+    t: (key: string, options?: Record<string, unknown>) => string;
+  },
+  report: {
+    refused(errors: Record<string, string>): void;
+    busy(on: boolean): void;
+    done(refused: boolean): void;
+  },
+) => {
+  const { api, place, current, drafts, t } = input;
+  const changed = CODES.filter((lng) => (drafts[lng] ?? "") !== (current[lng] ?? ""));
+  const found: Record<string, string> = {};
+  for (const lng of changed) {
+    const word = drafts[lng] ?? "";
+    const problem = word && wordProblem(word, standardText(place, lng), t);
+    if (problem) found[lng] = problem;
+  }
+  report.refused(found);
+  if (Object.keys(found).length > 0) return;
+  report.busy(true);
+  const refused: Record<string, string> = {};
+  for (const lng of changed) {
+    const word = drafts[lng] ?? "";
+    await writeWord(api, { ...place, language: lng }, word === "" ? null : word).catch(
+      (error: unknown) => {
+        refused[lng] = refusal(error, t);
+      },
+    );
+  }
+  await refreshVocabulary(api, input.tenantId, {
+    namespaces: [place.namespace],
+    languages: changed,
+  });
+  report.busy(false);
+  report.refused(refused);
+  report.done(Object.keys(refused).length > 0);
+};
+
+/** The tenant's current words of a key (reloaded when `version` changes) and the drafts. */
+const useWords = (place: WordPlace, version: number, t: (key: string) => string) => {
+  const { api } = useSession();
   const [current, setCurrent] = useState<Record<string, string> | null>(null);
   const [drafts, setDrafts] = useState<Record<string, string>>({});
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const [saved, setSaved] = useState(0);
   const [failure, setFailure] = useState<string | null>(null);
-
   // biome-ignore lint/correctness/useExhaustiveDependencies: reloaded after each save.
   useEffect(() => {
     let live = true;
@@ -79,49 +123,44 @@ const WordForm = ({ place, onClose }: { place: WordPlace; onClose(): void }) => 
     return () => {
       live = false;
     };
-  }, [api, place, saved]);
+  }, [api, place, version]);
+  return { current, drafts, setDrafts, failure };
+};
 
-  const save = async (event: FormEvent, close: () => void) => {
+const WordForm = ({ place, onClose }: { place: WordPlace; onClose(): void }) => {
+  const { t, i18n } = useEnterpriseModuleTranslationContext<typeof vocabularyModule>();
+  const { api, session } = useSession();
+  const id = useId();
+  const [saved, setSaved] = useState(0);
+  const { current, drafts, setDrafts, failure } = useWords(place, saved, t);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+
+  const save = (event: FormEvent, close: () => void) => {
     event.preventDefault();
     if (!current || !session) return;
-    const changed = CODES.filter((lng) => (drafts[lng] ?? "") !== (current[lng] ?? ""));
-    const found: Record<string, string> = {};
-    for (const lng of changed) {
-      const word = drafts[lng] ?? "";
-      const problem = word && wordProblem(word, standardText(place, lng), t);
-      if (problem) found[lng] = problem;
-    }
-    setErrors(found);
-    const first = Object.keys(found)[0];
-    if (first) {
-      document.getElementById(`${id}-${first}`)?.focus();
-      return;
-    }
-    setBusy(true);
-    const refused: Record<string, string> = {};
-    for (const lng of changed) {
-      const word = drafts[lng] ?? "";
-      await writeWord(api, { ...place, language: lng }, word === "" ? null : word).catch(
-        (error: unknown) => {
-          refused[lng] = refusal(error, t);
+    void saveWords(
+      { api, tenantId: session.tenantId, place, current, drafts, t },
+      {
+        refused: (found) => {
+          setErrors(found);
+          const first = Object.keys(found)[0];
+          if (first) document.getElementById(`${id}-${first}`)?.focus();
         },
-      );
-    }
-    await refreshVocabulary(api, session.tenantId, {
-      namespaces: [place.namespace],
-      languages: changed,
-    });
-    setBusy(false);
-    setErrors(refused);
-    if (Object.keys(refused).length === 0) close();
-    else setSaved((n) => n + 1);
+        busy: setBusy,
+        done: (refused) => {
+          if (refused) setSaved((n) => n + 1);
+          else close();
+        },
+      },
+    );
   };
 
   const text = i18n.language ? standardText(place, i18n.language) : place.key;
   return (
     <Dialog title={t("editor.title", { text: current?.[i18n.language] || text })} onClose={onClose}>
       {(close) => (
-        <form className="stack word-form" noValidate onSubmit={(event) => void save(event, close)}>
+        <form className="stack word-form" noValidate onSubmit={(event) => save(event, close)}>
           <p className="hint">
             {t(`areas.${place.namespace}`, { defaultValue: place.namespace })} ·{" "}
             <code>{place.key}</code>

@@ -79,7 +79,8 @@ const HISTORY_RESPONSE = {
 
 type KeyParams = { namespace: string; key: string };
 
-export function vocabularyKeyRoutes(app: FastifyInstance, vocabulary: VocabularyService): void {
+/** The helpers every key route shares: the admin check with the key's place, the audit line. */
+const keyRouteTools = () => {
   const admin = (request: FastifyRequest<{ Params: KeyParams }>) => {
     const context = userOf(request);
     requireRole(context, "admin", "change the tenant's vocabulary");
@@ -93,8 +94,19 @@ export function vocabularyKeyRoutes(app: FastifyInstance, vocabulary: Vocabulary
       { namespace: word.namespace, language: word.language, key: word.key },
       "tenant vocabulary changed",
     );
-  const tags = ["Tenant vocabulary"];
+  return { admin, audit };
+};
 
+const tags = ["Tenant vocabulary"];
+
+export function vocabularyKeyRoutes(app: FastifyInstance, vocabulary: VocabularyService): void {
+  wordRoutes(app, vocabulary);
+  historyRoutes(app, vocabulary);
+}
+
+/** PUT and DELETE of one key's word. */
+function wordRoutes(app: FastifyInstance, vocabulary: VocabularyService): void {
+  const { admin, audit } = keyRouteTools();
   app.put<{ Params: KeyParams; Body: { language: string; text: string } }>(
     "/v1/tenant/i18n-config/:namespace/keys/:key",
     {
@@ -160,7 +172,11 @@ export function vocabularyKeyRoutes(app: FastifyInstance, vocabulary: Vocabulary
       return { data: word };
     },
   );
+}
 
+/** A key's history and the revert to one of its entries. */
+function historyRoutes(app: FastifyInstance, vocabulary: VocabularyService): void {
+  const { admin, audit } = keyRouteTools();
   app.get<{ Params: KeyParams }>(
     "/v1/tenant/i18n-config/:namespace/keys/:key/history",
     {
