@@ -21,6 +21,7 @@ import { type Clock, systemClock } from "./lib/clock.js";
 import { observeRedis, observeStore } from "./observability/metrics.js";
 import { probedStore } from "./observability/store-probe.js";
 import { SignedRequestAuthenticator } from "./partner-api/authenticate.js";
+import { partnerEventRoutes } from "./partner-api/event-routes.js";
 import { verifyLoginProof } from "./partner-api/login-proof.js";
 import { orderRoutes } from "./partner-api/order-routes.js";
 import { ReplayGuard } from "./partner-api/replay-guard.js";
@@ -252,6 +253,11 @@ async function wireGateway(
           verifyLoginProof(headers, clientId, directory, config.signature.maxSkewSeconds, now),
       });
       await instance.register(orderRoutes, { orders, authenticator, rateLimiter });
+      await instance.register(partnerEventRoutes, {
+        streams,
+        authenticator,
+        config: config.events,
+      });
       // The tenant API (/v1/…): tenant users, with user tokens.
       await instance.register(userAuthRoutes, { sessions: userSessions, rateLimiter });
       await instance.register(profileRoutes, {

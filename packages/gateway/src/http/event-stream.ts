@@ -21,6 +21,19 @@ export interface EventStream {
   end(): void;
 }
 
+/** `Last-Event-ID` as a stream resumes with it (EventSource sends it on reconnecting). */
+export const LAST_EVENT_ID_HEADERS = {
+  type: "object",
+  properties: { "last-event-id": { type: "string", minLength: 1, maxLength: 200 } },
+} as const;
+
+export const EVENT_STREAM_RESPONSE = {
+  description:
+    "A `text/event-stream`: each event has `id:` (send it back as `Last-Event-ID` to resume), `event:` (the type) " +
+    "and `data:` (one line of JSON); a comment line every 15 s keeps the connection alive.",
+  content: { "text/event-stream": { schema: { type: "string" } } },
+} as const;
+
 /** How soon a client reconnects after the stream ends (the SSE `retry` field). */
 const RETRY_MS = 2000;
 

@@ -1,7 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import type { EventsConfig } from "../config/config.js";
 import type { EventStreams } from "../domain/events/streams.js";
-import { openEventStream } from "../http/event-stream.js";
+import {
+  EVENT_STREAM_RESPONSE,
+  LAST_EVENT_ID_HEADERS,
+  openEventStream,
+} from "../http/event-stream.js";
 import { problemResponses } from "../http/schemas.js";
 import type { UserAuthenticator } from "./authenticate.js";
 import { NO_QUERY, requireUser, USER_SECURITY, userOf } from "./guard.js";
@@ -11,19 +15,6 @@ export interface TenantEventRoutesOptions {
   authenticator: UserAuthenticator;
   config: EventsConfig;
 }
-
-/** `Last-Event-ID` as a stream resumes with it (EventSource sends it on reconnecting). */
-export const LAST_EVENT_ID_HEADERS = {
-  type: "object",
-  properties: { "last-event-id": { type: "string", minLength: 1, maxLength: 200 } },
-} as const;
-
-export const EVENT_STREAM_RESPONSE = {
-  description:
-    "A `text/event-stream`: each event has `id:` (send it back as `Last-Event-ID` to resume), `event:` (the type) " +
-    "and `data:` (one line of JSON); a comment line every 15 s keeps the connection alive.",
-  content: { "text/event-stream": { schema: { type: "string" } } },
-} as const;
 
 /** /v1/tenant/events: the console's live view of the tenant's orders and vocabulary. */
 export async function tenantEventRoutes(
