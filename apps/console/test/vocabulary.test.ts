@@ -135,7 +135,16 @@ describeInBrowser("vocabulary in the console", () => {
     await context.close();
   });
 
-  it("lets an admin turn on in-context mode and rename a word by clicking it on the orders page, in German", async () => {
+  it("lets an admin turn on in-context mode and rename a word by clicking it on the orders page, in German; another signed-in browser shows it within 10 s without reload", async () => {
+    // A second browser: a member of the tenant on the orders page, in German.
+    const other = await openPage(browser);
+    await signIn(other.page, gateway.base, gateway.member);
+    await other.page.getByLabel("Language", { exact: true }).selectOption("de");
+    await other.page.getByRole("heading", { level: 1, name: "Aufträge" }).waitFor();
+    await other.page.evaluate(() => {
+      (window as unknown as { notReloaded: boolean }).notReloaded = true;
+    });
+
     const { context, page, errors } = await openPage(browser);
     await signIn(page, gateway.base, gateway.admin);
     await page.getByLabel("Language", { exact: true }).selectOption("de");
@@ -161,7 +170,22 @@ describeInBrowser("vocabulary in the console", () => {
     await dialog.waitFor({ state: "detached" });
     // The page shows the new word at once, without a reload.
     await expect.poll(() => visible(page, "h1")).toBe("Bestellungen");
-    expect(await stored("orders", "de")).toEqual({ title: "Bestellungen" });
+    expect((await stored("orders", "de")).title).toBe("Bestellungen");
+    // The other browser too, through the tenant event stream, within 10 s and without a reload.
+    const seen = Date.now();
+    await other.page
+      .getByRole("heading", { level: 1, name: "Bestellungen" })
+      .waitFor({ timeout: 10_000 });
+    expect(Date.now() - seen).toBeLessThan(10_000);
+    expect(
+      await other.page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded),
+    ).toBe(true);
+    await screenshot(other.page, "in-context-live-other-browser.de");
+    expect(other.errors).toEqual([]);
+    // Back to English for the next test (the language is the user's profile).
+    await other.page.getByLabel("Sprache", { exact: true }).selectOption("en");
+    await other.page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
+    await other.context.close();
 
     // A click on a link in the header edits the link's word; the page does not change.
     await page.getByRole("link", { name: "Aufträge" }).click();
@@ -173,6 +197,8 @@ describeInBrowser("vocabulary in the console", () => {
     // Off again: plain text, and links work as links.
     await page.getByRole("button", { name: "Wörter bearbeiten beenden" }).click();
     expect(await page.locator("h1").innerText()).toBe("Bestellungen");
+    await page.getByLabel("Sprache", { exact: true }).selectOption("en");
+    await page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });

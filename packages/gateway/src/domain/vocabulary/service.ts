@@ -66,13 +66,6 @@ export interface WordState {
   previous: string | null;
 }
 
-/** What a `vocabulary.changed` event says: whose words changed, where. */
-export interface VocabularyChanged {
-  tenantId: string;
-  namespaces: string[];
-  languages: string[];
-}
-
 /** A history entry as the API answers it. */
 export interface WordChangeView {
   id: string;
@@ -100,6 +93,15 @@ const invalidOverrides = (
   );
 };
 
+/** A write of one namespace and language of a tenant's words, as event streams announce it. */
+export interface VocabularyChanged {
+  tenantId: string;
+  namespace: string;
+  language: string;
+  /** When it was written (Unix ms). */
+  at: number;
+}
+
 /**
  * A tenant's vocabulary: overrides per namespace and language, read by its users in their
  * language and replaced by its admins (or imported by the CLI) one language at a time.
@@ -126,7 +128,7 @@ export class VocabularyService {
   #changed(tenantId: string, namespace: string, language: string): void {
     for (const listener of this.#listeners) {
       try {
-        listener({ tenantId, namespaces: [namespace], languages: [language] });
+        listener({ tenantId, namespace, language, at: this.now() });
       } catch {
         // The words are stored; telling others is best effort.
       }
