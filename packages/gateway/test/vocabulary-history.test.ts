@@ -242,8 +242,8 @@ describe.each(storeKinds)(
       stop();
       await setWord(admin, "orders", "title", "de", "Nicht gehört");
       expect(heard).toEqual([
-        { tenantId: a.id, namespaces: ["orders"], languages: ["de"] },
-        { tenantId: a.id, namespaces: ["common"], languages: ["en"] },
+        { tenantId: a.id, namespace: "orders", language: "de", at: clock.ms },
+        { tenantId: a.id, namespace: "common", language: "en", at: clock.ms },
       ]);
     });
 
