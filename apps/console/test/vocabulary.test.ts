@@ -132,6 +132,21 @@ describeInBrowser("vocabulary in the console", () => {
     expect(await overflow(page)).toBeLessThanOrEqual(0);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "vocabulary-dialog.mobile.en");
+    await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+
+    // The in-context mode on the orders page fits too, with its bar and the word dialog.
+    await page.getByRole("link", { name: "Orders" }).click();
+    await page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
+    await page.getByRole("button", { name: "Edit words on this page" }).click();
+    await page.getByRole("button", { name: "Stop editing words" }).waitFor();
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "in-context-on.mobile.en");
+    await page.getByRole("heading", { level: 1 }).click();
+    await page.getByRole("dialog").getByLabel("Your word in English").waitFor();
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("button", { name: "Stop editing words" }).click();
     await context.close();
   });
 

@@ -71,7 +71,8 @@ const Filters = ({ filter, onChange }: { filter: RowFilter; onChange(next: RowFi
 /** One key: its text on screen as the label, the key below, the word in each language. */
 const Row = ({ row, onEdit }: { row: WordRow; onEdit(place: WordPlace): void }) => {
   const { t, i18n } = useEnterpriseModuleTranslationContext<typeof vocabularyModule>();
-  const label = row.tenant[i18n.language] ?? row.standard[i18n.language] ?? row.key;
+  // The standard text is what admins know the word by; the tenant's words are in the columns.
+  const label = row.standard[i18n.language] ?? row.standard.en ?? row.key;
   const changed = Object.keys(row.tenant).length > 0;
   return (
     <tr className={changed ? "edited" : undefined}>
