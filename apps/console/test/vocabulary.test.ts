@@ -1,6 +1,12 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { axeViolations, describeInBrowser, launch, screenshot } from "./support/browser.js";
+import {
+  axeViolations,
+  describeInBrowser,
+  launch,
+  SCREENSHOTS,
+  screenshot,
+} from "./support/browser.js";
 import { openPage, signIn } from "./support/console-page.js";
 import { createOrders, startTestGateway, type TestGateway } from "./support/gateway.js";
 
@@ -52,6 +58,8 @@ describeInBrowser("vocabulary in the console", () => {
     }
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "vocabulary.en");
+    // The full list is long; what the first screen shows, too.
+    await page.screenshot({ path: `${SCREENSHOTS}vocabulary-first-screen.en.png` });
 
     // Search over the current text…
     await page.getByRole("searchbox", { name: "Search words and keys" }).fill("back to ORDERS");
@@ -126,6 +134,7 @@ describeInBrowser("vocabulary in the console", () => {
     expect(await overflow(page)).toBeLessThanOrEqual(0);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "vocabulary.mobile.en");
+    await page.screenshot({ path: `${SCREENSHOTS}vocabulary-first-screen.mobile.en.png` });
     await page.getByRole("searchbox", { name: "Search words and keys" }).fill("sign out");
     await page.getByRole("button", { name: "Edit “Sign out”" }).click();
     await page.getByRole("dialog").getByLabel("Your word in English").waitFor();

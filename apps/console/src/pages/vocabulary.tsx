@@ -35,27 +35,31 @@ const Filters = ({ filter, onChange }: { filter: RowFilter; onChange(next: RowFi
   const { t } = useEnterpriseModuleTranslationContext<typeof vocabularyModule>();
   const id = useId();
   return (
-    <div className="filters">
-      <label htmlFor={`${id}-q`}>{t("search")}</label>
-      <input
-        id={`${id}-q`}
-        type="search"
-        value={filter.query}
-        onChange={(e) => onChange({ ...filter, query: e.target.value })}
-      />
-      <label htmlFor={`${id}-ns`}>{t("area")}</label>
-      <select
-        id={`${id}-ns`}
-        value={filter.namespace}
-        onChange={(e) => onChange({ ...filter, namespace: e.target.value })}
-      >
-        <option value="">{t("allAreas")}</option>
-        {NAMESPACES.map((ns) => (
-          <option key={ns} value={ns}>
-            {t(`areas.${ns}`)}
-          </option>
-        ))}
-      </select>
+    <div className="filters vocabulary-filters">
+      <div className="field search">
+        <label htmlFor={`${id}-q`}>{t("search")}</label>
+        <input
+          id={`${id}-q`}
+          type="search"
+          value={filter.query}
+          onChange={(e) => onChange({ ...filter, query: e.target.value })}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-ns`}>{t("area")}</label>
+        <select
+          id={`${id}-ns`}
+          value={filter.namespace}
+          onChange={(e) => onChange({ ...filter, namespace: e.target.value })}
+        >
+          <option value="">{t("allAreas")}</option>
+          {NAMESPACES.map((ns) => (
+            <option key={ns} value={ns}>
+              {t(`areas.${ns}`)}
+            </option>
+          ))}
+        </select>
+      </div>
       <label className="check">
         <input
           type="checkbox"
