@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { type GatewayConfig, masterKeyFile } from "./config/config.js";
+import { EventStreams } from "./domain/events/streams.js";
 import { OrderService } from "./domain/orders/service.js";
 import { PartnerAdmin } from "./domain/partners/admin.js";
 import { PartnerDirectory } from "./domain/partners/directory.js";
@@ -20,6 +21,7 @@ import { type Clock, systemClock } from "./lib/clock.js";
 import { observeRedis, observeStore } from "./observability/metrics.js";
 import { probedStore } from "./observability/store-probe.js";
 import { SignedRequestAuthenticator } from "./partner-api/authenticate.js";
+import { partnerEventRoutes } from "./partner-api/event-routes.js";
 import { verifyLoginProof } from "./partner-api/login-proof.js";
 import { orderRoutes } from "./partner-api/order-routes.js";
 import { ReplayGuard } from "./partner-api/replay-guard.js";
@@ -35,6 +37,7 @@ import { openStore } from "./store/open.js";
 import { schedulePurge } from "./store/purge.js";
 import type { Store } from "./store/store.js";
 import { UserAuthenticator } from "./tenant-api/authenticate.js";
+import { tenantEventRoutes } from "./tenant-api/event-routes.js";
 import { tenantOrderRoutes } from "./tenant-api/order-routes.js";
 import { tenantPartnerRoutes } from "./tenant-api/partner-routes.js";
 import { profileRoutes, userAuthRoutes } from "./tenant-api/session-routes.js";
@@ -70,6 +73,8 @@ export interface Gateway {
   webhooks: WebhookEndpoints;
   /** Delivers webhooks while the app listens (started by listen, stopped by close). */
   webhookWorker: WebhookWorker;
+  /** The live event streams this process holds (partner and tenant). */
+  streams: EventStreams;
   /** Every password check of this process (user sign-in) runs through this. */
   hashing: FairHashQueue;
   /** `/ready`'s answer while the process is up; `leave()` starts the drain's first phase. */
@@ -211,8 +216,22 @@ async function wireGateway(
     logger,
   );
 
+  const streams = new EventStreams(store, config.events, now, logger);
+  // Every write of a tenant's words tells its open streams, on every instance.
+  vocabulary.onChanged((change) => {
+    store.events
+      .publish({ type: "vocabulary.changed", ...change })
+      .catch((error: unknown) =>
+        logger.warn(
+          { event: "vocabulary_signal_failed", err: (error as Error).message },
+          "vocabulary change not signalled to event streams",
+        ),
+      );
+  });
+
   const app = await buildApp({
     logger,
+    beforeDrain: () => streams.closeAll(),
     bodyLimitBytes: config.bodyLimitBytes,
     drainMs: config.drainSeconds * 1000,
     requestTimeoutMs: config.requestTimeoutMs,
@@ -221,6 +240,7 @@ async function wireGateway(
       // Delivery runs in processes that serve (not in the admin CLI's, nor under inject).
       instance.addHook("onListen", async () => webhookWorker.start());
       instance.addHook("onClose", async () => webhookWorker.stop());
+      instance.addHook("onClose", async () => streams.stop());
       await installCors(instance, config.corsOrigins);
       if (config.consoleDir) await instance.register(consoleRoutes, { root: config.consoleDir });
       await instance.register(healthRoutes, { store, readiness });
@@ -233,6 +253,11 @@ async function wireGateway(
           verifyLoginProof(headers, clientId, directory, config.signature.maxSkewSeconds, now),
       });
       await instance.register(orderRoutes, { orders, authenticator, rateLimiter });
+      await instance.register(partnerEventRoutes, {
+        streams,
+        authenticator,
+        config: config.events,
+      });
       // The tenant API (/v1/…): tenant users, with user tokens.
       await instance.register(userAuthRoutes, { sessions: userSessions, rateLimiter });
       await instance.register(profileRoutes, {
@@ -245,6 +270,11 @@ async function wireGateway(
       await instance.register(tenantOrderRoutes, { orders, authenticator: userAuthenticator });
       await instance.register(tenantPartnerRoutes, { partners, authenticator: userAuthenticator });
       await instance.register(tenantWebhookRoutes, { webhooks, authenticator: userAuthenticator });
+      await instance.register(tenantEventRoutes, {
+        streams,
+        authenticator: userAuthenticator,
+        config: config.events,
+      });
     },
   });
 
@@ -266,6 +296,7 @@ async function wireGateway(
     orders,
     webhooks,
     webhookWorker,
+    streams,
     hashing,
     readiness,
     async close() {

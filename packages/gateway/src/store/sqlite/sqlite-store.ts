@@ -38,6 +38,7 @@ import type {
   Store,
 } from "../store.js";
 import { openConnection } from "./connection.js";
+import { SqliteEventFeedStore } from "./event-feed-store.js";
 import {
   type BatchResult,
   type CreateJob,
@@ -128,6 +129,7 @@ export class SqliteStore extends SqlCredentialStore implements Store {
   readonly kind = "sqlite";
   readonly tenants: SqliteTenantStore;
   readonly webhooks: SqliteWebhookStore;
+  readonly events: SqliteEventFeedStore;
   readonly #db: Database.Database;
   readonly #orders: GroupCommit<CreateJob, CreateOrderOutcome>;
   readonly #writer: WriterThread | undefined;
@@ -142,6 +144,7 @@ export class SqliteStore extends SqlCredentialStore implements Store {
     this.#db = db;
     this.tenants = new SqliteTenantStore(this.#db);
     this.webhooks = new SqliteWebhookStore(this.#db);
+    this.events = new SqliteEventFeedStore(this.#db);
     const useThread =
       (options.writerThread ?? true) && path !== ":memory:" && existsSync(WRITER_THREAD);
     this.#writer = useThread ? new WriterThread(path, options.synchronous ?? "full") : undefined;
