@@ -269,7 +269,7 @@ describe.each(storeKinds)("webhook delivery (%s store)", (kind) => {
     const enabled = await tenantCall(s, "PATCH", `${endpoints(s)}/${endpoint.id}`, {
       enabled: true,
     });
-    expect(enabled.body).toMatchObject({ enabled: true, failing_since: null });
+    expect(enabled.body.data).toMatchObject({ enabled: true, failing_since: null });
     await r.until((got) => got.length > seen);
     await eventually(
       () => tenantCall(s, "GET", endpoints(s)),
