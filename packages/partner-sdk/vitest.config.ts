@@ -9,6 +9,7 @@ const SLOW = [
   "test/client.test.ts",
   "test/webhook-delivery.test.ts",
   "test/contract-types.test.ts",
+  "test/pack.test.ts",
 ];
 
 export default defineConfig({
