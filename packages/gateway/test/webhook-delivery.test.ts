@@ -212,7 +212,13 @@ describe.each(storeKinds)("webhook delivery (%s store)", (kind) => {
     });
     const header = delivery?.headers["orderline-signature"] as string;
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
-    expect(verifyDelivery(header, delivery?.raw as Buffer, (rotated.body.data as { secret: string }).secret)).toBe(true);
+    expect(
+      verifyDelivery(
+        header,
+        delivery?.raw as Buffer,
+        (rotated.body.data as { secret: string }).secret,
+      ),
+    ).toBe(true);
     expect(verifyDelivery(header, delivery?.raw as Buffer, endpoint.secret)).toBe(true);
     // The created event was not subscribed to: nothing else arrives.
     expect(r.received.map((d) => d.body.type)).toEqual(["order.rejected"]);
