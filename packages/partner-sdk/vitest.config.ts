@@ -8,6 +8,8 @@ const SLOW = [
   "test/webhook-examples.test.ts",
   "test/client.test.ts",
   "test/webhook-delivery.test.ts",
+  "test/contract-types.test.ts",
+  "test/pack.test.ts",
 ];
 
 export default defineConfig({

@@ -8,7 +8,7 @@ import {
 } from "../domain/webhooks/endpoint-admin.js";
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../domain/webhooks/event-types.js";
 import { ApiError } from "../http/errors.js";
-import { problemResponses } from "../http/schemas.js";
+import { enveloped, problemResponses } from "../http/schemas.js";
 import type { UserAuthenticator, UserContext } from "./authenticate.js";
 import {
   auditTenantChange,
@@ -180,11 +180,11 @@ export async function tenantWebhookRoutes(
         "Add a webhook endpoint; its signing secret is answered once",
         CLIENT_PARAMS,
         {
-          201: {
+          201: enveloped({
             type: "object",
             required: [...ENDPOINT_REQUIRED, "secret"],
             properties: { ...ENDPOINT_PROPERTIES, secret: SECRET },
-          },
+          }),
           ...problemResponses(400, 401, 403, 404, 413, 415, 422),
         },
         {
@@ -207,7 +207,7 @@ export async function tenantWebhookRoutes(
         events: created.events,
       });
       reply.code(201).header("cache-control", "no-store");
-      return created;
+      return { data: created };
     },
   );
 
@@ -220,7 +220,7 @@ export async function tenantWebhookRoutes(
       schema: schema(
         "Change an endpoint's URL or events, or disable or enable it",
         ENDPOINT_PARAMS,
-        { 200: ENDPOINT, ...problemResponses(400, 401, 403, 404, 413, 415) },
+        { 200: enveloped(ENDPOINT), ...problemResponses(400, 401, 403, 404, 413, 415) },
         {
           body: {
             type: "object",
@@ -253,7 +253,7 @@ export async function tenantWebhookRoutes(
         endpoint_id: updated.id,
         changed: Object.keys(request.body),
       });
-      return updated;
+      return { data: updated };
     },
   );
 
@@ -283,7 +283,7 @@ export async function tenantWebhookRoutes(
         "Rotate the signing secret: the new one is answered once; the old one keeps signing beside it for the grace period",
         ENDPOINT_PARAMS,
         {
-          200: {
+          200: enveloped({
             type: "object",
             required: ["secret", "previous_valid_until"],
             properties: {
@@ -293,7 +293,7 @@ export async function tenantWebhookRoutes(
                 description: "Until when deliveries also carry a signature with the old secret",
               },
             },
-          },
+          }),
           ...problemResponses(400, 401, 403, 404),
         },
       ),
@@ -306,7 +306,7 @@ export async function tenantWebhookRoutes(
         endpoint_id: request.params.endpoint_id,
       });
       reply.header("cache-control", "no-store");
-      return rotated;
+      return { data: rotated };
     },
   );
 

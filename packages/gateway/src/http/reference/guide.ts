@@ -1,6 +1,7 @@
 /**
  * The guide at the top of the partner API reference (OpenAPI `info.description`, Markdown):
- * what a partner needs before the first call. The full text is docs/gateway/api.md.
+ * what a partner needs before the first call, with links to served pages only (a partner has
+ * no repository).
  */
 export const PARTNER_GUIDE = `Partner systems log in with client credentials, then create and read sales orders with
 every request signed by their RSA key. This page documents the partner API; tenant front ends
@@ -9,17 +10,18 @@ have [their own reference](/docs/tenant).
 # Getting started
 
 1. Get a \`client_id\` and \`client_secret\` from the integration team, and register the public
-   half of an RSA key pair (2048 bits or more, X.509 \`PUBLIC KEY\` PEM). \`npx orderline-partner keygen\`
-   makes one.
+   half of an RSA key pair (2048 bits or more, X.509 \`PUBLIC KEY\` PEM).
+   \`npx -p @orderline/partner-sdk orderline-partner keygen\` makes one.
 2. \`POST /api/v1/auth/login\` returns a token valid for 12 hours; renew it with
    \`POST /api/v1/auth/refresh\`.
 3. Send every \`/api/v1/sales-orders\` request with \`Authorization: Bearer <token>\`,
    \`X-CLIENT-ID\`, \`X-TIMESTAMP\` (Unix seconds, within 300 s of the gateway's clock) and
    \`X-SIGNATURE\`.
 
-On Node.js, \`@orderline/partner-sdk\` does all of this (login, refresh, signing, clock
-correction, retries, idempotency); complete programs for shell, Node, Python and Java are in the
-repository's \`examples/partner/\`.
+On Node.js, \`npm install @orderline/partner-sdk\` gives a client that does all of this (login,
+refresh, signing, clock correction, retries, idempotency) and the \`orderline-partner\` command
+(\`npx orderline-partner --help\`). Each operation below has code samples in shell (curl +
+openssl), Node, Python and Java.
 
 # Signing requests
 
@@ -64,17 +66,14 @@ and reuse it when you retry that order: the retry returns the first answer with
 \`Idempotent-Replayed: true\` instead of creating a second order. A \`purchase_order_no\` is
 unique per partner as well (\`409 duplicate_purchase_order\` names the existing order).
 
-# Webhooks
+# Webhook events
 
-Your tenant's admins can register webhook endpoints for you: the gateway then POSTs
-\`order.created\`, \`order.accepted\`, \`order.rejected\`, \`order.fulfilled\` and
-\`order.cancelled\` events to your URL as JSON, with the order as it was right after the event.
-Answer any 2xx within 10 seconds; failures are retried with exponential backoff for 3 days.
-Delivery is at least once: de-duplicate on \`Orderline-Event-Id\`.
-
-Verify \`Orderline-Signature: t=<unix seconds>,v1=<hex>\`: compute
-HMAC-SHA256(key = your \`whsec_…\` secret as UTF-8, message = \`t + "." + raw body\`), compare it
-in constant time with every \`v1\` (two during a secret rotation), and refuse a \`t\` more than
-300 seconds from now. The API guide (docs/gateway/api.md, "Webhooks") has the full recipe and
-receivers in Node, Python, Java and shell.
+The gateway POSTs signed events (\`order.created\`, \`order.accepted\`, \`order.rejected\`,
+\`order.fulfilled\`, \`order.cancelled\`) to the webhook endpoints your tenant's admins register
+for you, with the order as it was right after the event. Answer any 2xx within 10 seconds;
+failures are retried with exponential backoff for 3 days; de-duplicate on
+\`Orderline-Event-Id\`. Every event's payload is under **Webhooks** in this page's menu (and
+under \`webhooks\` in [the OpenAPI document](/openapi/partner.json)); how to verify the
+signature in Node, Python, Java and shell, and the retries, are on
+[the webhooks page](/docs/webhooks).
 `;
