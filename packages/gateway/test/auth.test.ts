@@ -126,8 +126,18 @@ describe.each(storeKinds)("%s store", (kind) => {
       expect(body.code).toBe("validation_failed");
       expect(body.errors).toEqual(
         expect.arrayContaining([
-          { in: "body", pointer: "/client_secret", message: "is required" },
-          { in: "body", pointer: "/password", message: "is not a known property" },
+          {
+            in: "body",
+            pointer: "/client_secret",
+            message: "is required",
+            keyword: "required",
+          },
+          {
+            in: "body",
+            pointer: "/password",
+            message: "is not a known property",
+            keyword: "additionalProperties",
+          },
         ]),
       );
     });

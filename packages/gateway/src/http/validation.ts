@@ -44,6 +44,16 @@ export function installValidators(app: FastifyInstance): void {
 
 const escapePointer = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 
+/** The rule a field broke, as ajv names it, and its bound when it has one (a length, a count). */
+const ruleOf = (error: ErrorObject): Pick<FieldError, "keyword" | "limit"> => {
+  const limit = (error.params as { limit?: unknown }).limit;
+  return { keyword: error.keyword, ...(typeof limit === "number" ? { limit } : {}) };
+};
+
+/**
+ * Field errors with the rule each broke (`keyword`, `limit`) beside the English `message`, so a
+ * client can say it in its user's language without parsing validator text.
+ */
 export function fieldErrorsOf(
   errors: readonly ErrorObject[],
   location: string,
@@ -58,6 +68,6 @@ export function fieldErrorsOf(
       pointer += `/${escapePointer(String(error.params.additionalProperty))}`;
       message = "is not a known property";
     }
-    return { in: location, pointer: pointer === "" ? "/" : pointer, message };
+    return { in: location, pointer: pointer === "" ? "/" : pointer, message, ...ruleOf(error) };
   });
 }
