@@ -1,3 +1,4 @@
+import { INPUT_LIMITS } from "@orderline/gateway/limits";
 import {
   EnterpriseModuleProvider,
   useEnterpriseModuleTranslationContext,
@@ -7,13 +8,14 @@ import { ActionButton } from "../action-button.js";
 import { Failure } from "../components.js";
 import { ApiError } from "../lib/api.js";
 import { formatDateTime } from "../lib/format.js";
-import { problemText } from "../lib/problem-text.js";
+import { fieldProblems, problemText } from "../lib/problem-text.js";
 import type { Said } from "../lib/said.js";
 import { latest, useLoad } from "../lib/use-load.js";
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../lib/webhook-events.js";
 import { webhooksModule } from "../modules.js";
 import { SecretOnce } from "../secret-once.js";
 import { useSession } from "../session.js";
+import { firstOverLimit, TextField } from "../text-field.js";
 import { WebhookDeliveries } from "./webhook-deliveries.js";
 import type { Endpoint } from "./webhook-types.js";
 
@@ -96,6 +98,7 @@ const EndpointItem = ({
       </dl>
       <p className="buttons">
         <ActionButton
+          danger={endpoint.enabled}
           confirm={endpoint.enabled ? t("actions.disableConfirm", { url }) : undefined}
           onRun={() =>
             void act(async () => {
@@ -187,6 +190,7 @@ const AddEndpoint = ({ base, onAdded }: { base: string; onAdded(created: ShownSe
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
+    if (firstOverLimit(form)) return;
     const url = String(new FormData(form).get("url") ?? "").trim();
     const events = all ? [ALL_EVENTS] : WEBHOOK_EVENT_TYPES.filter((e) => chosen.has(e));
     if (events.length === 0) {
@@ -206,9 +210,12 @@ const AddEndpoint = ({ base, onAdded }: { base: string; onAdded(created: ShownSe
       setChosen(new Set());
       onAdded({ endpoint, secret, previousValidUntil: null });
     } catch (cause) {
-      const field =
-        cause instanceof ApiError && cause.code === "webhook_events_invalid" ? "events" : "url";
-      setError({ field, text: problemText(cause, t) });
+      const fields = fieldProblems(cause, t);
+      const events =
+        fields.has("events") ||
+        (cause instanceof ApiError && cause.code === "webhook_events_invalid");
+      const field = events ? "events" : "url";
+      setError({ field, text: fields.get(field) ?? problemText(cause, t) });
       document.getElementById(field === "url" ? `${id}-url` : `${id}-all`)?.focus();
     } finally {
       setBusy(false);
@@ -223,26 +230,18 @@ const AddEndpoint = ({ base, onAdded }: { base: string; onAdded(created: ShownSe
       noValidate
     >
       <h4 id={`${id}-title`}>{t("add.title")}</h4>
-      <label htmlFor={`${id}-url`}>{t("add.url")}</label>
-      <input
+      <TextField
         id={`${id}-url`}
         name="url"
         type="url"
+        label={t("add.url")}
+        limit={INPUT_LIMITS.webhookUrl}
         required
-        maxLength={2048}
         spellCheck={false}
         placeholder="https://"
-        aria-invalid={error?.field === "url" ? true : undefined}
-        aria-describedby={`${id}-url-hint${error?.field === "url" ? ` ${id}-url-error` : ""}`}
+        hint={t("add.urlHint")}
+        error={error?.field === "url" ? error.text : null}
       />
-      <small id={`${id}-url-hint`} className="hint">
-        {t("add.urlHint")}
-      </small>
-      {error?.field === "url" && (
-        <small id={`${id}-url-error`} className="field-error">
-          {error.text}
-        </small>
-      )}
       <fieldset
         className="events"
         aria-invalid={error?.field === "events" ? true : undefined}
