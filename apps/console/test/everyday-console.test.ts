@@ -9,6 +9,7 @@ import {
   axeViolations,
   describeInBrowser,
   launch,
+  SCREENSHOTS,
   screenshot,
   untranslated,
 } from "./support/browser.js";
@@ -326,7 +327,7 @@ describeInBrowser("the console for everyday work: errors, limits, dialogs, phone
           .getByRole("button", { name: /^(Recent deliveries|Pengiriman terbaru)/ })
           .click();
         await endpoint.locator("tbody tr").first().waitFor();
-        await screenshot(page, `phone-partners.${language}`);
+        await endpoint.screenshot({ path: `${SCREENSHOTS}phone-endpoint.${language}.png` });
         expect(await overflow(page)).toBe(0);
         const row = await endpoint.locator("tbody tr").first().boundingBox();
         expect(row && row.x >= 0 && row.x + row.width <= 390).toBe(true);
@@ -389,6 +390,46 @@ describeInBrowser("the console for everyday work: errors, limits, dialogs, phone
         expect(await axeViolations(page)).toEqual([]);
         await screenshot(page, `integration-contents.${language}`);
       }
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+    SLOW,
+  );
+
+  it(
+    "takes dates in the console's language, not the browser's: German, then Indonesian",
+    async () => {
+      const { context, page, errors } = await openPage(browser);
+      await signIn(page, gateway.base, gateway.admin);
+      await chooseLanguage(page, "de", "Aufträge");
+      const from = page.getByLabel("Eingegangen ab");
+      expect(await from.getAttribute("placeholder")).toBe("TT.MM.JJJJ");
+      const today = new Date();
+      const two = (n: number) => String(n).padStart(2, "0");
+      const iso = `${today.getFullYear()}-${two(today.getMonth() + 1)}-${two(today.getDate())}`;
+      const german = `${two(today.getDate())}.${two(today.getMonth() + 1)}.${today.getFullYear()}`;
+      await from.fill(german);
+      await page.getByRole("button", { name: "Filter anwenden" }).click();
+      await expect
+        .poll(() => page.evaluate(() => window.location.hash))
+        .toBe(`#/orders?from=${iso}`);
+      await expect.poll(() => page.locator("tbody tr").count()).toBeGreaterThan(0);
+      // A day that does not exist is refused at the field; the filter stays as it was.
+      await page.getByLabel("Eingegangen bis").fill("31.02.2026");
+      await page.getByRole("button", { name: "Filter anwenden" }).click();
+      await page.getByText("Kein Datum: geben Sie es als TT.MM.JJJJ ein.").waitFor();
+      expect(await page.evaluate(() => window.location.hash)).toBe(`#/orders?from=${iso}`);
+      expect(await axeViolations(page)).toEqual([]);
+      await screenshot(page, "date-filter.de");
+      await page.getByLabel("Eingegangen bis").fill("");
+
+      await page.getByLabel("Sprache", { exact: true }).selectOption("id");
+      await page.getByRole("heading", { level: 1, name: "Pesanan" }).waitFor();
+      const dari = page.getByLabel("Diterima sejak");
+      expect(await dari.getAttribute("placeholder")).toBe("hh/bb/tttt");
+      expect(await dari.inputValue()).toBe(german.replace(/\./g, "/"));
+      expect(untranslated(await mainText(page))).toEqual([]);
+      await screenshot(page, "date-filter.id");
       expect(errors).toEqual([]);
       await context.close();
     },

@@ -44,3 +44,10 @@ export const goTo = async (page: Page, link: string): Promise<void> => {
   }
   await target.click();
 };
+
+/** Says yes in the console's confirm dialog (its second button goes ahead) and waits for it to close. */
+export const confirmDialog = async (page: Page): Promise<void> => {
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("button").nth(1).click();
+  await dialog.waitFor({ state: "detached" });
+};
