@@ -449,4 +449,59 @@ describeInBrowser("the console for everyday work: errors, limits, dialogs, phone
     },
     SLOW,
   );
+
+  // Last: the failed sign-ins it makes count against this machine's address too.
+  it(
+    "says a throttled sign-in's wait in words with the right plural, in English and German; an over-long email is refused at its field",
+    async () => {
+      const email = "throttled@acme.example";
+      await gateway.gw.users.create({
+        tenantId: gateway.tenantId,
+        email,
+        role: "member",
+        password: PASSWORD,
+      });
+      const { context, page, errors } = await openPage(browser);
+      await page.goto(`${gateway.base}/console/`);
+      const logins = changesSent(page, "/v1/auth/login");
+      const field = page.locator("#email");
+      await field.fill(`${"a".repeat(250)}@acme.example`);
+      await page.getByLabel("Password").fill("whatever");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page
+        .getByText("Too long: 263 characters, at most 254 allowed.", { exact: false })
+        .waitFor();
+      expect(logins).toEqual([]);
+
+      const fail = () =>
+        fetch(`${gateway.base}/v1/auth/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email, password: "not the password" }),
+        });
+      for (let i = 0; i < 6; i++) await fail();
+      const attempt = async (password: string) => {
+        await field.fill(email);
+        await page.locator("#password").fill(password);
+        await page.getByRole("button", { name: /^(Sign in|Anmelden)$/ }).click();
+        return page.getByRole("alert").innerText();
+      };
+      await expect
+        .poll(() => attempt("not the password"))
+        .toMatch(/^Too many failed sign-ins\. Try again in (1 second|\d+ seconds)\.$/);
+      expect(await page.getByRole("alert").innerText()).not.toMatch(/1 seconds/);
+      await page.getByLabel("Language", { exact: true }).selectOption("de");
+      await page.getByRole("heading", { name: "Anmelden", level: 2 }).waitFor();
+      await expect
+        .poll(() => attempt("not the password"))
+        .toMatch(
+          /^Zu viele fehlgeschlagene Anmeldeversuche\. Versuchen Sie es in (1 Sekunde|\d+ Sekunden) noch einmal\.$/,
+        );
+      expect(await axeViolations(page)).toEqual([]);
+      await screenshot(page, "sign-in-throttled.de");
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+    SLOW,
+  );
 });

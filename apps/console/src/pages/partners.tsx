@@ -79,7 +79,7 @@ const KeyList = ({
               {t("list.key", {
                 bits: key.bits,
                 id: key.key_id,
-                fingerprint: `${key.fingerprint.slice(0, 16)}…`,
+                fingerprint: key.fingerprint,
               })}
               {key.revoked_at &&
                 ` (${t("list.revoked", { date: formatDateTime(key.revoked_at, i18n.language) })})`}
