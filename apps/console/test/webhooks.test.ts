@@ -171,6 +171,10 @@ describeInBrowser("webhook endpoints on the partners page", () => {
       .getByRole("region", { name: "Webhook-Endpunkte" })
       .getByText(`Endpunkt ${receiver.url} ist deaktiviert.`)
       .waitFor();
+    // Why it is disabled, said in German too (the gateway stores an English sentence).
+    expect(await endpoint.getByTestId("disabled-reason").innerText()).toBe(
+      `Deaktiviert von der Mandanten-Administration ${gateway.admin}.`,
+    );
     expect(untranslated(await page.locator("main").innerText())).toEqual([]);
     await screenshot(page, "webhooks.de");
     await page.getByLabel("Sprache", { exact: true }).selectOption("en");

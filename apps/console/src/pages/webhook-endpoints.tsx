@@ -7,6 +7,7 @@ import { type FormEvent, useId, useState } from "react";
 import { ActionButton } from "../action-button.js";
 import { Failure } from "../components.js";
 import { ApiError } from "../lib/api.js";
+import { disabledReasonText } from "../lib/disabled-reason.js";
 import { formatDateTime } from "../lib/format.js";
 import { fieldProblems, problemText } from "../lib/problem-text.js";
 import type { Said } from "../lib/said.js";
@@ -56,6 +57,7 @@ const EndpointItem = ({
     }
   };
   const context = <span className="visually-hidden"> {t("actions.endpoint", { url })}</span>;
+  const why = endpoint.disabled_reason ? disabledReasonText(endpoint.disabled_reason, t) : null;
   return (
     <article className="endpoint" aria-labelledby={`${id}-url`}>
       <h4 id={`${id}-url`}>
@@ -74,8 +76,8 @@ const EndpointItem = ({
         {!endpoint.enabled && endpoint.disabled_reason && (
           <>
             <dt>{t("list.why")}</dt>
-            <dd data-testid="disabled-reason" lang="en">
-              {endpoint.disabled_reason}
+            <dd data-testid="disabled-reason" lang={why?.lang}>
+              {why?.text}
             </dd>
           </>
         )}
