@@ -172,7 +172,7 @@ describeInBrowser("webhook endpoints on the partners page", () => {
       .getByText(`Endpunkt ${receiver.url} ist deaktiviert.`)
       .waitFor();
     // Why it is disabled, said in German too (the gateway stores an English sentence).
-    expect(await endpoint.getByTestId("disabled-reason").innerText()).toBe(
+    expect(await card.getByTestId("disabled-reason").innerText()).toBe(
       `Deaktiviert von der Mandanten-Administration ${gateway.admin}.`,
     );
     expect(untranslated(await page.locator("main").innerText())).toEqual([]);
