@@ -40,9 +40,12 @@ const problem = (code: string, body: Record<string, unknown> = {}) =>
 
 describe("the console's messages for the gateway's problems", () => {
   it("has a message in every language for every code in the gateway's catalogue", () => {
-    const codes = Object.keys(ERROR_CATALOGUE).sort();
     // A code the gateway adds must be given words here (and in problem-text.ts) first.
-    expect([...PROBLEM_CODES].sort()).toEqual(codes);
+    const unworded = Object.keys(ERROR_CATALOGUE).filter(
+      (code) => !(PROBLEM_CODES as readonly string[]).includes(code),
+    );
+    expect(unworded).toEqual([]);
+    const codes = [...PROBLEM_CODES];
     for (const language of LANGUAGES) {
       const messages = dictionary(language, "problems").code as Record<string, string>;
       const missing = codes.filter(

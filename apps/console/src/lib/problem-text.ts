@@ -3,8 +3,8 @@ import { ApiError } from "./api.js";
 export type Translate = (key: string, options?: Record<string, unknown>) => string;
 
 /**
- * The codes that have a message of their own in `problems:code.*`. A test compares this list
- * with the gateway's catalogue, so a new gateway code cannot reach people as raw English.
+ * The codes that have a message of their own in `problems:code.*`. A test checks that every
+ * code of the gateway's catalogue is here, so a new gateway code cannot reach people unworded.
  */
 export const PROBLEM_CODES = [
   "validation_failed",
@@ -67,6 +67,19 @@ export const PROBLEM_CODES = [
   "shutting_down",
   "login_busy",
   "store_unavailable",
+  // Codes of features arriving beside this one (team, partner webhooks, live events,
+  // vocabulary history): worded ahead, so they are never shown raw once merged.
+  "user_disabled",
+  "user_not_found",
+  "user_exists",
+  "last_admin",
+  "password_link_invalid",
+  "webhook_endpoint_disabled",
+  "last_event_id_invalid",
+  "too_many_streams",
+  "placeholder_unknown",
+  "vocabulary_change_not_found",
+  "vocabulary_conflict",
 ] as const;
 
 const KNOWN: ReadonlySet<string> = new Set(PROBLEM_CODES);
