@@ -2,7 +2,7 @@ import {
   EnterpriseModuleProvider,
   useEnterpriseModuleTranslationContext,
 } from "@orderline/i18n/react";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { PageTitle } from "./components.js";
 import { LanguageSwitcher } from "./language-switcher.js";
 import { shellModule } from "./modules.js";
@@ -42,6 +42,12 @@ const Shell = () => {
   const { t } = useEnterpriseModuleTranslationContext<typeof shellModule>();
   const { session, profile, signOut } = useSession();
   const route = useRoute();
+  // The phone's menu: open until the next page (a followed link closes it).
+  const [menuOpen, setMenuOpen] = useState(false);
+  const path = route.segments.join("/");
+  useEffect(() => {
+    if (path !== undefined) setMenuOpen(false);
+  }, [path]);
   if (!session) return <SignInPage />;
   const current = route.segments[0] ?? "orders";
   return (
@@ -50,54 +56,68 @@ const Shell = () => {
       <a className="skip" href="#main">
         {t("nav.skip")}
       </a>
-      <header className="top">
+      <header className={menuOpen ? "top open" : "top"}>
         <p className="brand">{t("app.name")}</p>
-        <nav aria-label={t("nav.label")}>
-          <ul>
-            <li>
-              <a href={href("orders")} aria-current={current === "orders" ? "page" : undefined}>
-                {t("nav.orders")}
-              </a>
-            </li>
-            <li>
-              <a
-                href={href("integration")}
-                aria-current={current === "integration" ? "page" : undefined}
-              >
-                {t("nav.integration")}
-              </a>
-            </li>
-            {profile?.role === "admin" && (
+        <button
+          type="button"
+          className="menu-toggle secondary"
+          aria-expanded={menuOpen}
+          aria-controls="top-menu"
+          aria-label={t("menu.label")}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <span aria-hidden="true">☰</span> {t("menu.open")}
+        </button>
+        <div id="top-menu" className="top-menu">
+          <nav aria-label={t("nav.label")}>
+            <ul>
               <li>
-                <a
-                  href={href("vocabulary")}
-                  aria-current={current === "vocabulary" ? "page" : undefined}
-                >
-                  {t("nav.vocabulary")}
+                <a href={href("orders")} aria-current={current === "orders" ? "page" : undefined}>
+                  {t("nav.orders")}
                 </a>
               </li>
-            )}
-            {profile?.role === "admin" && (
               <li>
                 <a
-                  href={href("partners")}
-                  aria-current={current === "partners" ? "page" : undefined}
+                  href={href("integration")}
+                  aria-current={current === "integration" ? "page" : undefined}
                 >
-                  {t("nav.partners")}
+                  {t("nav.integration")}
                 </a>
               </li>
+              {profile?.role === "admin" && (
+                <li>
+                  <a
+                    href={href("vocabulary")}
+                    aria-current={current === "vocabulary" ? "page" : undefined}
+                  >
+                    {t("nav.vocabulary")}
+                  </a>
+                </li>
+              )}
+              {profile?.role === "admin" && (
+                <li>
+                  <a
+                    href={href("partners")}
+                    aria-current={current === "partners" ? "page" : undefined}
+                  >
+                    {t("nav.partners")}
+                  </a>
+                </li>
+              )}
+            </ul>
+          </nav>
+          <div className="account">
+            {profile && (
+              <p>
+                {t("account.signedInAs", { email: profile.email, tenant: profile.tenant.name })}
+              </p>
             )}
-          </ul>
-        </nav>
-        <div className="account">
-          {profile && (
-            <p>{t("account.signedInAs", { email: profile.email, tenant: profile.tenant.name })}</p>
-          )}
-          <LanguageSwitcher />
-          {profile?.role === "admin" && <InContextEditing />}
-          <button type="button" onClick={signOut}>
-            {t("actions.signOut")}
-          </button>
+            <LanguageSwitcher />
+            {profile?.role === "admin" && <InContextEditing />}
+            <button type="button" onClick={signOut}>
+              {t("actions.signOut")}
+            </button>
+          </div>
         </div>
       </header>
       <main id="main" tabIndex={-1}>

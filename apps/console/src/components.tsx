@@ -1,6 +1,7 @@
 import { useEnterpriseModuleTranslationContext } from "@orderline/i18n/react";
 import { type ReactNode, useEffect, useRef } from "react";
 import type { ApiError } from "./lib/api.js";
+import { problemText } from "./lib/problem-text.js";
 import type { shellModule } from "./modules.js";
 
 /**
@@ -24,11 +25,7 @@ export const Failure = ({ error, retry }: { error: ApiError; retry?: () => void 
   const { t } = useEnterpriseModuleTranslationContext<typeof shellModule>();
   return (
     <div className="notice error" role="alert">
-      <p>
-        {error.code === "network"
-          ? t("common:errors.network")
-          : t("common:errors.generic", { detail: error.message })}
-      </p>
+      <p>{problemText(error, t)}</p>
       {retry && (
         <button type="button" onClick={retry}>
           {t("common:actions.retry")}

@@ -10,6 +10,7 @@ import deCommon from "../locales/de/common.json";
 import deIntegration from "../locales/de/integration.json";
 import deOrders from "../locales/de/orders.json";
 import dePartners from "../locales/de/partners.json";
+import deProblems from "../locales/de/problems.json";
 import deVocabulary from "../locales/de/vocabulary.json";
 import deWebhooks from "../locales/de/webhooks.json";
 import enAuth from "../locales/en/auth.json";
@@ -17,6 +18,7 @@ import enCommon from "../locales/en/common.json";
 import enIntegration from "../locales/en/integration.json";
 import enOrders from "../locales/en/orders.json";
 import enPartners from "../locales/en/partners.json";
+import enProblems from "../locales/en/problems.json";
 import enVocabulary from "../locales/en/vocabulary.json";
 import enWebhooks from "../locales/en/webhooks.json";
 import idAuth from "../locales/id/auth.json";
@@ -24,6 +26,7 @@ import idCommon from "../locales/id/common.json";
 import idIntegration from "../locales/id/integration.json";
 import idOrders from "../locales/id/orders.json";
 import idPartners from "../locales/id/partners.json";
+import idProblems from "../locales/id/problems.json";
 import idVocabulary from "../locales/id/vocabulary.json";
 import idWebhooks from "../locales/id/webhooks.json";
 
@@ -46,6 +49,7 @@ export const DICTIONARIES: Record<string, Record<string, Dictionary>> = {
   integration: { en: enIntegration, id: idIntegration, de: deIntegration },
   vocabulary: { en: enVocabulary, id: idVocabulary, de: deVocabulary },
   webhooks: { en: enWebhooks, id: idWebhooks, de: deWebhooks },
+  problems: { en: enProblems, id: idProblems, de: deProblems },
 };
 
 /** Every namespace the console registers; the tenant may rename words in each. */

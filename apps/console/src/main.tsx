@@ -6,6 +6,7 @@ import { startI18n } from "./i18n.js";
 import { sessionStore } from "./lib/api.js";
 import { applyCachedTenantWords } from "./tenant-words.js";
 import "./styles.css";
+import "./phone.css";
 
 // Nothing renders before the dictionaries, the stored language and the cached tenant words are
 // in place: the first paint is translated, with the tenant's own words.

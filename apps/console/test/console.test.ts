@@ -11,7 +11,7 @@ import {
   screenshot,
   untranslated,
 } from "./support/browser.js";
-import { openPage, signIn as signInAs } from "./support/console-page.js";
+import { confirmDialog, goTo, openPage, signIn as signInAs } from "./support/console-page.js";
 import { createOrders, PASSWORD, startTestGateway, type TestGateway } from "./support/gateway.js";
 
 const example = (name: string) =>
@@ -61,7 +61,7 @@ describeInBrowser("the console in a browser", () => {
   const openIntegration = async (viewport?: { width: number; height: number }) => {
     const opened = await open(viewport);
     await signIn(opened.page, gateway.member);
-    await opened.page.getByRole("link", { name: "Integration" }).click();
+    await goTo(opened.page, "Integration");
     await opened.page.getByRole("heading", { level: 1, name: "Integration" }).waitFor();
     return opened;
   };
@@ -255,7 +255,6 @@ describeInBrowser("the console in a browser", () => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"], {
       origin: gateway.base,
     });
-    page.on("dialog", (dialog) => void dialog.accept());
     await signIn(page);
     await page.getByRole("link", { name: "Partners" }).click();
     await page.getByRole("heading", { level: 1, name: "Partners" }).waitFor();
@@ -291,6 +290,7 @@ describeInBrowser("the console in a browser", () => {
     // Rotate the secret (the old one stops), revoke the key, disable and enable.
     await page.getByRole("link", { name: "Partners" }).click();
     await page.getByRole("button", { name: "Rotate secret of Coastal Foods" }).click();
+    await confirmDialog(page);
     await page.getByTestId("secret-once").waitFor();
     const rotated = await page.getByTestId("client-secret").innerText();
     expect(rotated).not.toBe(clientSecret);
@@ -300,9 +300,11 @@ describeInBrowser("the console in a browser", () => {
     await page.getByRole("button", { name: "I have stored the secret" }).click();
     const coastal = page.getByRole("article", { name: "Coastal Foods" });
     await coastal.getByRole("button", { name: /^Revoke key key_/ }).click();
+    await confirmDialog(page);
     await page.getByText(/^Key key_\w+ revoked\.$/).waitFor();
     await coastal.getByText("No active key: the partner cannot sign orders yet.").waitFor();
     await page.getByRole("button", { name: "Disable Coastal Foods" }).click();
+    await confirmDialog(page);
     await page.getByText("Coastal Foods is disabled.").waitFor();
     await page.getByRole("button", { name: "Enable Coastal Foods" }).click();
     await page.getByText("Coastal Foods is enabled.").waitFor();

@@ -11,7 +11,7 @@ import {
   screenshot,
   untranslated,
 } from "./support/browser.js";
-import { openPage, signIn } from "./support/console-page.js";
+import { confirmDialog, goTo, openPage, signIn } from "./support/console-page.js";
 import { createOrders, startTestGateway, type TestGateway } from "./support/gateway.js";
 
 interface Delivery {
@@ -79,7 +79,6 @@ describeInBrowser("webhook endpoints on the partners page", () => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"], {
       origin: gateway.base,
     });
-    page.on("dialog", (dialog) => void dialog.accept());
     await signIn(page, gateway.base, gateway.admin);
     await page.getByRole("link", { name: "Partners" }).click();
     const card = page.getByRole("article", { name: "Harbour Retail" });
@@ -91,7 +90,9 @@ describeInBrowser("webhook endpoints on the partners page", () => {
     await url.fill("ftp://partner.example/hook");
     await hooks.getByRole("button", { name: "Add endpoint" }).click();
     await expect.poll(() => url.getAttribute("aria-invalid")).toBe("true");
-    expect(await hooks.locator(".field-error").innerText()).toContain("https or http");
+    expect(await hooks.locator(".field-error").innerText()).toMatch(
+      /^This address cannot receive deliveries\. Use a complete https:\/\/ or http:\/\/ address/,
+    );
     // No event chosen: said at the events, before asking the gateway.
     await url.fill(receiver.url);
     await hooks.getByLabel("All events, also types added later").uncheck();
@@ -151,6 +152,7 @@ describeInBrowser("webhook endpoints on the partners page", () => {
 
     // Disabled: listed as disabled, with who did it.
     await endpoint.getByRole("button", { name: /^Disable/ }).click();
+    await confirmDialog(page);
     await hooks.getByText(`Endpoint ${receiver.url} is disabled.`).waitFor();
     await endpoint.getByText("Disabled", { exact: true }).waitFor();
     expect(await endpoint.getByTestId("disabled-reason").innerText()).toContain(gateway.admin);
@@ -169,6 +171,10 @@ describeInBrowser("webhook endpoints on the partners page", () => {
       .getByRole("region", { name: "Webhook-Endpunkte" })
       .getByText(`Endpunkt ${receiver.url} ist deaktiviert.`)
       .waitFor();
+    // Why it is disabled, said in German too (the gateway stores an English sentence).
+    expect(await card.getByTestId("disabled-reason").innerText()).toBe(
+      `Deaktiviert von der Mandanten-Administration ${gateway.admin}.`,
+    );
     expect(untranslated(await page.locator("main").innerText())).toEqual([]);
     await screenshot(page, "webhooks.de");
     await page.getByLabel("Sprache", { exact: true }).selectOption("en");
@@ -178,6 +184,7 @@ describeInBrowser("webhook endpoints on the partners page", () => {
     await endpoint.getByRole("button", { name: /^Enable/ }).click();
     await endpoint.getByText("Enabled", { exact: true }).waitFor();
     await endpoint.getByRole("button", { name: /^Rotate secret/ }).click();
+    await confirmDialog(page);
     await once.waitFor();
     const rotated = await once.getByTestId("signing-secret").innerText();
     expect(rotated).not.toBe(secret);
@@ -186,6 +193,7 @@ describeInBrowser("webhook endpoints on the partners page", () => {
 
     // Deleted, after confirming.
     await endpoint.getByRole("button", { name: /^Delete/ }).click();
+    await confirmDialog(page);
     await hooks.getByText(`Endpoint ${receiver.url} deleted.`).waitFor();
     await hooks.getByText("No webhook endpoints yet.").waitFor();
     expect(errors).toEqual([]);
@@ -195,7 +203,7 @@ describeInBrowser("webhook endpoints on the partners page", () => {
   it("fits a 375 px screen: an endpoint, its secret and its deliveries", async () => {
     const { context, page, errors } = await openPage(browser, { width: 375, height: 740 });
     await signIn(page, gateway.base, gateway.admin);
-    await page.getByRole("link", { name: "Partners" }).click();
+    await goTo(page, "Partners");
     const hooks = page
       .getByRole("article", { name: "Harbour Retail" })
       .getByRole("region", { name: "Webhook endpoints" });

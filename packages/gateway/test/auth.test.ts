@@ -126,11 +126,17 @@ describe.each(storeKinds)("%s store", (kind) => {
       expect(body.code).toBe("validation_failed");
       expect(body.errors).toEqual(
         expect.arrayContaining([
-          { in: "body", pointer: "/client_secret", message: "is required" },
+          {
+            in: "body",
+            pointer: "/client_secret",
+            message: "is required",
+            keyword: "required",
+          },
           {
             in: "body",
             pointer: "/password",
             message: "is not a known property (known: client_id, client_secret)",
+            keyword: "additionalProperties",
           },
         ]),
       );

@@ -1,13 +1,16 @@
+import { INPUT_LIMITS } from "@orderline/gateway/limits";
 import { useEnterpriseModuleTranslationContext } from "@orderline/i18n/react";
 import { type FormEvent, useId, useState } from "react";
 import { Dialog } from "../dialog.js";
 import { ApiError } from "../lib/api.js";
 import { actionsFrom, type OrderAction } from "../lib/lifecycle.js";
+import { fieldProblems, problemText } from "../lib/problem-text.js";
 import type { ordersModule } from "../modules.js";
 import { useSession } from "../session.js";
+import { firstOverLimit, TextField } from "../text-field.js";
 import type { OrderDetail } from "./order-types.js";
 
-const REASON_MAX = 500;
+const REASON_MAX = INPUT_LIMITS.orderReason;
 
 /** What became of an action, for the page to show (and to read the order again if stale). */
 export type Outcome =
@@ -56,7 +59,8 @@ export const OrderActions = ({
       return { kind: "moved", action, order: body.data, etag: headers.get("etag") ?? "" };
     } catch (cause) {
       const error = cause instanceof ApiError ? cause : new ApiError(0, "client", String(cause));
-      if (error.code === "validation_failed" && reason !== undefined) return error.message;
+      if (error.code === "validation_failed" && reason !== undefined)
+        return fieldProblems(error, t).get("reason") ?? problemText(error, t);
       if (error.code === "order_version_mismatch") return { kind: "stale", action };
       if (error.code === "order_transition_invalid") {
         const next = error.body.allowed_next;
@@ -78,6 +82,7 @@ export const OrderActions = ({
     if (!asking) return;
     const reason = (drafts[asking] ?? "").trim();
     const field = event.currentTarget.elements.namedItem("reason") as HTMLTextAreaElement;
+    if (firstOverLimit(event.currentTarget)) return;
     if (reason === "") {
       setFieldError(t("dialog.reasonMissing"));
       field.focus();
@@ -107,7 +112,10 @@ export const OrderActions = ({
             <button
               key={action}
               type="button"
-              className={action === "reject" || action === "cancel" ? "secondary" : undefined}
+              // Reject and cancel end the order: a destructive look, never the look of Accept.
+              className={
+                action === "reject" || action === "cancel" ? "secondary danger" : undefined
+              }
               disabled={busy !== null}
               onClick={() => {
                 if (!reasonRequired) {
@@ -169,29 +177,22 @@ const ReasonDialog = ({
     <Dialog title={t(`dialog.${action}.title`, { number })} onClose={onClose}>
       {(close) => (
         <form className="stack" noValidate onSubmit={(event) => onSubmit(event, close)}>
-          <label htmlFor={`${id}-reason`}>{t("dialog.reason")}</label>
-          <textarea
+          <TextField
             id={`${id}-reason`}
             name="reason"
+            control="textarea"
             className="prose"
             rows={4}
-            maxLength={REASON_MAX}
+            label={t("dialog.reason")}
+            limit={REASON_MAX}
             aria-required="true"
-            aria-invalid={error ? true : undefined}
-            aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
+            hint={t("dialog.reasonHint", { count: REASON_MAX })}
+            error={error}
             value={draft}
-            onChange={(event) => onDraft(event.target.value)}
+            onValue={onDraft}
           />
-          <small id={`${id}-hint`} className="hint">
-            {t("dialog.reasonHint", { max: REASON_MAX })}
-          </small>
-          {error && (
-            <small id={`${id}-error`} className="field-error">
-              {error}
-            </small>
-          )}
           <p className="buttons">
-            <button type="submit" disabled={busy}>
+            <button type="submit" className="danger" disabled={busy}>
               {t(`dialog.${action}.confirm`)}
             </button>
             <button type="button" className="secondary" onClick={close}>

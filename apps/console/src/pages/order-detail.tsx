@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { Failure, PageTitle, ScrollRegion } from "../components.js";
 import { type Api, ApiError } from "../lib/api.js";
 import { formatDateTime, formatNumber } from "../lib/format.js";
+import { problemText } from "../lib/problem-text.js";
 import { useLoad } from "../lib/use-load.js";
 import { ordersModule } from "../modules.js";
 import { href } from "../router.js";
@@ -52,13 +53,7 @@ const NoticeText = ({ notice }: { notice: Notice }) => {
         </>
       );
     case "failed":
-      return (
-        <>
-          {outcome.error.code === "network"
-            ? t("common:errors.network")
-            : t("common:errors.generic", { detail: outcome.error.message })}
-        </>
-      );
+      return <>{problemText(outcome.error, t)}</>;
   }
 };
 

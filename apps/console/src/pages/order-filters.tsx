@@ -1,5 +1,6 @@
 import { useEnterpriseModuleTranslationContext } from "@orderline/i18n/react";
 import { type FormEvent, useState } from "react";
+import { DateField, firstInvalidDate } from "../date-field.js";
 import { ORDER_STATUSES } from "../lib/lifecycle.js";
 import { filtersQuery, type OrderFilters, rangeReversed } from "../lib/order-filter.js";
 import type { ordersModule } from "../modules.js";
@@ -24,6 +25,7 @@ export const OrderFiltersForm = ({ filters }: { filters: OrderFilters }) => {
 
   const apply = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    if (firstInvalidDate(event.currentTarget)) return;
     const data = new FormData(event.currentTarget);
     const next: OrderFilters = {
       status: String(data.get("status") ?? ""),
@@ -54,24 +56,21 @@ export const OrderFiltersForm = ({ filters }: { filters: OrderFilters }) => {
         </select>
       </div>
       <div className="field">
-        <label htmlFor="filter-from">{t("filters.from")}</label>
-        <input id="filter-from" name="from" type="date" defaultValue={filters.from ?? ""} />
+        <DateField
+          id="filter-from"
+          name="from"
+          label={t("filters.from")}
+          defaultValue={filters.from}
+        />
       </div>
       <div className="field">
-        <label htmlFor="filter-to">{t("filters.to")}</label>
-        <input
+        <DateField
           id="filter-to"
           name="to"
-          type="date"
-          defaultValue={filters.to ?? ""}
-          aria-invalid={reversed ? true : undefined}
-          aria-describedby={reversed ? "filter-to-error" : undefined}
+          label={t("filters.to")}
+          defaultValue={filters.to}
+          error={reversed ? t("filters.toBeforeFrom") : null}
         />
-        {reversed && (
-          <small id="filter-to-error" className="field-error">
-            {t("filters.toBeforeFrom")}
-          </small>
-        )}
       </div>
       <div className="field">
         <label htmlFor="filter-po">{t("filters.purchaseOrder")}</label>

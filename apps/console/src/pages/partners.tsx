@@ -1,3 +1,4 @@
+import { INPUT_LIMITS } from "@orderline/gateway/limits";
 import {
   EnterpriseModuleProvider,
   useEnterpriseModuleTranslationContext,
@@ -7,12 +8,13 @@ import { ActionButton } from "../action-button.js";
 import { Failure, PageTitle } from "../components.js";
 import { ApiError } from "../lib/api.js";
 import { formatDateTime } from "../lib/format.js";
-import { problemText } from "../lib/problem-text.js";
+import { fieldProblems, problemText } from "../lib/problem-text.js";
 import type { Said } from "../lib/said.js";
 import { latest, useLoad } from "../lib/use-load.js";
 import { partnersModule } from "../modules.js";
 import { SecretOnce } from "../secret-once.js";
 import { useSession } from "../session.js";
+import { firstOverLimit, TextField } from "../text-field.js";
 import { WebhookEndpoints } from "./webhook-endpoints.js";
 
 interface PartnerKey {
@@ -77,13 +79,14 @@ const KeyList = ({
               {t("list.key", {
                 bits: key.bits,
                 id: key.key_id,
-                fingerprint: `${key.fingerprint.slice(0, 16)}…`,
+                fingerprint: key.fingerprint,
               })}
               {key.revoked_at &&
                 ` (${t("list.revoked", { date: formatDateTime(key.revoked_at, i18n.language) })})`}
             </span>
             {key.revoked_at === null && (
               <ActionButton
+                danger
                 confirm={t("actions.revokeConfirm", { id: key.key_id })}
                 onRun={() =>
                   void act(async () => {
@@ -119,6 +122,7 @@ const AddKeyForm = ({
   const addKey = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
+    if (firstOverLimit(form)) return;
     const pem = String(new FormData(form).get("public_key") ?? "");
     setKeyError(null);
     try {
@@ -128,28 +132,24 @@ const AddKeyForm = ({
       form.reset();
       onChanged({ key: "done.keyAdded", values: { id: body.data.key_id } });
     } catch (error) {
-      setKeyError(problemText(error, t));
+      setKeyError(fieldProblems(error, t).get("public_key") ?? problemText(error, t));
       document.getElementById(pemId)?.focus();
     }
   };
 
   return (
     <form onSubmit={addKey} className="stack">
-      <label htmlFor={pemId}>{t("actions.addKeyLabel", { name: partner.name })}</label>
-      <textarea
+      <TextField
         id={pemId}
         name="public_key"
+        control="textarea"
+        label={t("actions.addKeyLabel", { name: partner.name })}
+        limit={INPUT_LIMITS.publicKeyPem}
         rows={4}
         required
         spellCheck={false}
-        aria-invalid={keyError ? true : undefined}
-        aria-describedby={keyError ? `${pemId}-error` : undefined}
+        error={keyError}
       />
-      {keyError && (
-        <small id={`${pemId}-error`} className="field-error">
-          {keyError}
-        </small>
-      )}
       <button type="submit">{t("actions.addKey")}</button>
     </form>
   );
@@ -211,6 +211,7 @@ const PartnerCard = ({
           {t("actions.rotate", { name: partner.name })}
         </ActionButton>
         <ActionButton
+          danger={partner.status === "active"}
           confirm={
             partner.status === "active"
               ? t("actions.disableConfirm", { name: partner.name })
@@ -264,6 +265,7 @@ const Partners = () => {
   const create = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
+    if (firstOverLimit(form)) return;
     const data = new FormData(form);
     const name = String(data.get("name") ?? "");
     const pem = String(data.get("public_key") ?? "").trim();
@@ -277,9 +279,13 @@ const Partners = () => {
       setCredentials({ ...body.data, name });
       reload();
     } catch (error) {
-      const field =
-        error instanceof ApiError && error.code === "partner_key_invalid" ? "pem" : "name";
-      setCreateError({ field, text: problemText(error, t) });
+      const fields = fieldProblems(error, t);
+      const pem =
+        fields.has("public_key") ||
+        (error instanceof ApiError && error.code === "partner_key_invalid");
+      const field = pem ? "pem" : "name";
+      const text = fields.get(pem ? "public_key" : "name") ?? problemText(error, t);
+      setCreateError({ field, text });
       document.getElementById(field === "pem" ? "new-pem" : "new-name")?.focus();
     }
   };
@@ -312,37 +318,25 @@ const Partners = () => {
       <section aria-labelledby="create-title" className="partner">
         <h2 id="create-title">{t("create.title")}</h2>
         <form onSubmit={create} className="stack">
-          <label htmlFor="new-name">{t("create.name")}</label>
-          <input
+          <TextField
             id="new-name"
             name="name"
+            label={t("create.name")}
+            limit={INPUT_LIMITS.partnerName}
             required
-            maxLength={200}
-            aria-invalid={createError?.field === "name" ? true : undefined}
-            aria-describedby={createError?.field === "name" ? "new-name-error" : undefined}
+            error={createError?.field === "name" ? createError.text : null}
           />
-          {createError?.field === "name" && (
-            <small id="new-name-error" className="field-error">
-              {createError.text}
-            </small>
-          )}
-          <label htmlFor="new-pem">{t("create.key")}</label>
-          <textarea
+          <TextField
             id="new-pem"
             name="public_key"
+            control="textarea"
+            label={t("create.key")}
+            limit={INPUT_LIMITS.publicKeyPem}
             rows={5}
             spellCheck={false}
-            aria-invalid={createError?.field === "pem" ? true : undefined}
-            aria-describedby={`new-pem-hint${createError?.field === "pem" ? " new-pem-error" : ""}`}
+            hint={t("create.keyHint")}
+            error={createError?.field === "pem" ? createError.text : null}
           />
-          <small id="new-pem-hint" className="hint">
-            {t("create.keyHint")}
-          </small>
-          {createError?.field === "pem" && (
-            <small id="new-pem-error" className="field-error">
-              {createError.text}
-            </small>
-          )}
           <button type="submit">{t("create.submit")}</button>
         </form>
       </section>

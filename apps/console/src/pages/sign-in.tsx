@@ -1,3 +1,4 @@
+import { INPUT_LIMITS } from "@orderline/gateway/limits";
 import {
   EnterpriseModuleProvider,
   useEnterpriseModuleTranslationContext,
@@ -5,8 +6,10 @@ import {
 import { type FormEvent, useState } from "react";
 import { LanguageSwitcher } from "../language-switcher.js";
 import { ApiError } from "../lib/api.js";
+import { fieldProblems, problemText } from "../lib/problem-text.js";
 import { authModule } from "../modules.js";
 import { useSession } from "../session.js";
+import { firstOverLimit, TextField } from "../text-field.js";
 
 const SignInForm = () => {
   const { t } = useEnterpriseModuleTranslationContext<typeof authModule>();
@@ -15,22 +18,27 @@ const SignInForm = () => {
     ended ? t("common:errors.sessionExpired") : null,
   );
   const [busy, setBusy] = useState(false);
+  const [fieldErrors, setFieldErrors] = useState<Map<string, string>>(new Map());
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    if (firstOverLimit(event.currentTarget)) return;
     const form = new FormData(event.currentTarget);
     setBusy(true);
     setError(null);
+    setFieldErrors(new Map());
     try {
       await signIn(String(form.get("email")), String(form.get("password")));
     } catch (failure) {
       setBusy(false);
       if (!(failure instanceof ApiError)) throw failure;
+      const fields = fieldProblems(failure, t);
+      setFieldErrors(fields);
       if (failure.code === "invalid_credentials") setError(t("invalid"));
-      else if (failure.code === "login_throttled")
-        setError(t("throttled", { seconds: Number(failure.body.retry_after ?? 0) }));
-      else if (failure.code === "network") setError(t("common:errors.network"));
-      else setError(t("common:errors.generic", { detail: failure.message }));
+      else if (fields.size === 0) setError(problemText(failure, t));
+      else setError(null);
+      const first = fields.keys().next().value;
+      if (first) document.getElementById(first)?.focus();
     }
   };
 
@@ -41,8 +49,16 @@ const SignInForm = () => {
       <form onSubmit={submit} aria-labelledby="sign-in-title" noValidate={false}>
         <h2 id="sign-in-title">{t("title")}</h2>
         <p>{t("intro")}</p>
-        <label htmlFor="email">{t("email")}</label>
-        <input id="email" name="email" type="email" autoComplete="username" required />
+        <TextField
+          id="email"
+          name="email"
+          type="email"
+          label={t("email")}
+          limit={INPUT_LIMITS.email}
+          autoComplete="username"
+          required
+          error={fieldErrors.get("email")}
+        />
         <label htmlFor="password">{t("password")}</label>
         <input
           id="password"
@@ -50,7 +66,14 @@ const SignInForm = () => {
           type="password"
           autoComplete="current-password"
           required
+          aria-invalid={fieldErrors.has("password") ? true : undefined}
+          aria-describedby={fieldErrors.has("password") ? "password-error" : undefined}
         />
+        {fieldErrors.has("password") && (
+          <small id="password-error" className="field-error">
+            {fieldErrors.get("password")}
+          </small>
+        )}
         {error && (
           <p className="notice error" role="alert">
             {error}

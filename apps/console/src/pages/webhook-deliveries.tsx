@@ -41,7 +41,7 @@ export const WebhookDeliveries = ({
       {load.state === "done" && load.value.length === 0 && <p>{t("deliveries.empty")}</p>}
       {load.state === "done" && load.value.length > 0 && (
         <ScrollRegion labelledBy={`${id}-caption`}>
-          <table>
+          <table className="stacked">
             <caption id={`${id}-caption`}>{t("deliveries.caption", { url: endpoint.url })}</caption>
             <thead>
               <tr>
@@ -66,24 +66,32 @@ export const WebhookDeliveries = ({
             <tbody>
               {load.value.map((attempt) => (
                 <tr key={attempt.id}>
-                  <td>{formatDateTime(attempt.attempted_at, i18n.language)}</td>
-                  <th scope="row">
+                  <td data-label={t("deliveries.at")}>
+                    {formatDateTime(attempt.attempted_at, i18n.language)}
+                  </td>
+                  <th scope="row" data-label={t("deliveries.event")}>
                     {attempt.event_type}
                     <br />
                     <code>{attempt.event_id}</code>
                   </th>
-                  <td className="number">{attempt.attempt}</td>
-                  <td>
+                  <td className="number" data-label={t("deliveries.attempt")}>
+                    {attempt.attempt}
+                  </td>
+                  <td data-label={t("deliveries.result")}>
                     <span
                       className={`badge ${attempt.status === "succeeded" ? "status-accepted" : "status-rejected"}`}
                     >
                       {t(`deliveries.${attempt.status}`)}
                     </span>
                   </td>
-                  <td className="number">{attempt.response_status ?? none}</td>
-                  <td className="number">{t("deliveries.ms", { ms: attempt.duration_ms })}</td>
-                  <td className="error-text" lang="en">
-                    {attempt.error ?? none}
+                  <td className="number" data-label={t("deliveries.response")}>
+                    {attempt.response_status ?? none}
+                  </td>
+                  <td className="number" data-label={t("deliveries.duration")}>
+                    {t("deliveries.ms", { ms: attempt.duration_ms })}
+                  </td>
+                  <td className="error-text" data-label={t("deliveries.error")}>
+                    <span lang="en">{attempt.error ?? none}</span>
                   </td>
                   <td>
                     <button

@@ -1,3 +1,4 @@
+import { INPUT_LIMITS } from "@orderline/gateway/limits";
 import {
   EnterpriseModuleProvider,
   useEnterpriseModuleTranslationContext,
@@ -6,14 +7,16 @@ import { type FormEvent, useId, useState } from "react";
 import { ActionButton } from "../action-button.js";
 import { Failure } from "../components.js";
 import { ApiError } from "../lib/api.js";
+import { disabledReasonText } from "../lib/disabled-reason.js";
 import { formatDateTime } from "../lib/format.js";
-import { problemText } from "../lib/problem-text.js";
+import { fieldProblems, problemText } from "../lib/problem-text.js";
 import type { Said } from "../lib/said.js";
 import { latest, useLoad } from "../lib/use-load.js";
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../lib/webhook-events.js";
 import { webhooksModule } from "../modules.js";
 import { SecretOnce } from "../secret-once.js";
 import { useSession } from "../session.js";
+import { firstOverLimit, TextField } from "../text-field.js";
 import { WebhookDeliveries } from "./webhook-deliveries.js";
 import type { Endpoint } from "./webhook-types.js";
 
@@ -54,6 +57,7 @@ const EndpointItem = ({
     }
   };
   const context = <span className="visually-hidden"> {t("actions.endpoint", { url })}</span>;
+  const why = endpoint.disabled_reason ? disabledReasonText(endpoint.disabled_reason, t) : null;
   return (
     <article className="endpoint" aria-labelledby={`${id}-url`}>
       <h4 id={`${id}-url`}>
@@ -72,8 +76,8 @@ const EndpointItem = ({
         {!endpoint.enabled && endpoint.disabled_reason && (
           <>
             <dt>{t("list.why")}</dt>
-            <dd data-testid="disabled-reason" lang="en">
-              {endpoint.disabled_reason}
+            <dd data-testid="disabled-reason" lang={why?.lang}>
+              {why?.text}
             </dd>
           </>
         )}
@@ -96,6 +100,7 @@ const EndpointItem = ({
       </dl>
       <p className="buttons">
         <ActionButton
+          danger={endpoint.enabled}
           confirm={endpoint.enabled ? t("actions.disableConfirm", { url }) : undefined}
           onRun={() =>
             void act(async () => {
@@ -186,6 +191,7 @@ const AddEndpoint = ({ base, onAdded }: { base: string; onAdded(created: ShownSe
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
+    if (firstOverLimit(form)) return;
     const url = String(new FormData(form).get("url") ?? "").trim();
     const events = all ? [ALL_EVENTS] : WEBHOOK_EVENT_TYPES.filter((e) => chosen.has(e));
     if (events.length === 0) {
@@ -205,9 +211,12 @@ const AddEndpoint = ({ base, onAdded }: { base: string; onAdded(created: ShownSe
       setChosen(new Set());
       onAdded({ endpoint, secret, previousValidUntil: null });
     } catch (cause) {
-      const field =
-        cause instanceof ApiError && cause.code === "webhook_events_invalid" ? "events" : "url";
-      setError({ field, text: problemText(cause, t) });
+      const fields = fieldProblems(cause, t);
+      const events =
+        fields.has("events") ||
+        (cause instanceof ApiError && cause.code === "webhook_events_invalid");
+      const field = events ? "events" : "url";
+      setError({ field, text: fields.get(field) ?? problemText(cause, t) });
       document.getElementById(field === "url" ? `${id}-url` : `${id}-all`)?.focus();
     } finally {
       setBusy(false);
@@ -222,26 +231,18 @@ const AddEndpoint = ({ base, onAdded }: { base: string; onAdded(created: ShownSe
       noValidate
     >
       <h4 id={`${id}-title`}>{t("add.title")}</h4>
-      <label htmlFor={`${id}-url`}>{t("add.url")}</label>
-      <input
+      <TextField
         id={`${id}-url`}
         name="url"
         type="url"
+        label={t("add.url")}
+        limit={INPUT_LIMITS.webhookUrl}
         required
-        maxLength={2048}
         spellCheck={false}
         placeholder="https://"
-        aria-invalid={error?.field === "url" ? true : undefined}
-        aria-describedby={`${id}-url-hint${error?.field === "url" ? ` ${id}-url-error` : ""}`}
+        hint={t("add.urlHint")}
+        error={error?.field === "url" ? error.text : null}
       />
-      <small id={`${id}-url-hint`} className="hint">
-        {t("add.urlHint")}
-      </small>
-      {error?.field === "url" && (
-        <small id={`${id}-url-error`} className="field-error">
-          {error.text}
-        </small>
-      )}
       <fieldset
         className="events"
         aria-invalid={error?.field === "events" ? true : undefined}

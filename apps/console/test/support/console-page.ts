@@ -32,3 +32,22 @@ export const signIn = async (page: Page, base: string, email: string): Promise<v
   await page.keyboard.press("Enter");
   await page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
 };
+
+/**
+ * Follows a link of the header's navigation. On a phone the links are in the menu: opened
+ * first (by its button) when they are not shown.
+ */
+export const goTo = async (page: Page, link: string): Promise<void> => {
+  const target = page.getByRole("navigation").getByRole("link", { name: link, exact: true });
+  if (!(await target.isVisible())) {
+    await page.locator(".menu-toggle").click();
+  }
+  await target.click();
+};
+
+/** Says yes in the console's confirm dialog (its second button goes ahead) and waits for it to close. */
+export const confirmDialog = async (page: Page): Promise<void> => {
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("button").nth(1).click();
+  await dialog.waitFor({ state: "detached" });
+};

@@ -124,6 +124,10 @@ export interface FieldError {
   /** JSON Pointer into the request body, e.g. `/products/0/quantity`. */
   pointer: string;
   message: string;
+  /** The rule broken, e.g. `maxLength`, `required`, `format` (ajv's keyword names). */
+  keyword?: string;
+  /** The rule's bound, e.g. 2048 for a `maxLength` of 2048. */
+  limit?: number;
 }
 
 export interface Problem {

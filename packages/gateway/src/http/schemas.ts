@@ -18,7 +18,12 @@ export const PROBLEM_SCHEMA = {
         properties: {
           in: { type: "string", description: "body, querystring, params or headers" },
           pointer: { type: "string", description: "JSON Pointer to the offending field" },
-          message: { type: "string" },
+          message: { type: "string", description: "The fault in English, for logs and people" },
+          keyword: {
+            type: "string",
+            description: "The rule broken (maxLength, minLength, required, format, …)",
+          },
+          limit: { type: "number", description: "The rule's bound, e.g. the maximum length" },
           allowed: {
             type: "array",
             items: { type: "string" },

@@ -47,6 +47,12 @@ export function installValidators(app: FastifyInstance): void {
 
 const escapePointer = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 
+/** The rule a field broke, as ajv names it, and its bound when it has one (a length, a count). */
+const ruleOf = (error: ErrorObject): Pick<FieldError, "keyword" | "limit"> => {
+  const limit = (error.params as { limit?: unknown }).limit;
+  return { keyword: error.keyword, ...(typeof limit === "number" ? { limit } : {}) };
+};
+
 /** The field an ajv error is about: a missing or unknown property is its own pointer. */
 function pointerOf(error: ErrorObject): string {
   let pointer = error.instancePath;
@@ -92,6 +98,7 @@ export function fieldErrorsOf(
     in: location,
     pointer,
     message: messageOf(group),
+    ...ruleOf(group[0] as ErrorObject),
   }));
 }
 

@@ -6,6 +6,7 @@ import {
 } from "../domain/partners/admin.js";
 import { ApiError } from "../http/errors.js";
 import { enveloped, problemResponses } from "../http/schemas.js";
+import { INPUT_LIMITS } from "../lib/input-limits.js";
 import { PublicKeyError } from "../security/public-key.js";
 import type { UserAuthenticator, UserContext } from "./authenticate.js";
 import {
@@ -21,7 +22,7 @@ const TAGS = ["Tenant partners"];
 const PEM = {
   type: "string",
   minLength: 1,
-  maxLength: 20_000,
+  maxLength: INPUT_LIMITS.publicKeyPem,
   description: "The partner's RSA public key (≥ 2048 bits), PEM: SPKI or PKCS#1",
 } as const;
 /** A PEM is lines of base64: the one body field here where the text rule allows line breaks. */
@@ -150,7 +151,10 @@ export async function tenantPartnerRoutes(
           type: "object",
           required: ["name"],
           additionalProperties: false,
-          properties: { name: { type: "string", minLength: 1, maxLength: 200 }, public_key: PEM },
+          properties: {
+            name: { type: "string", minLength: 1, maxLength: INPUT_LIMITS.partnerName },
+            public_key: PEM,
+          },
         },
         response: { 201: enveloped(SECRET), ...problemResponses(400, 401, 403, 413, 415, 422) },
       },

@@ -5,6 +5,7 @@ import { problemResponses } from "../http/schemas.js";
 import { addressBucket } from "../http/source-address.js";
 import { REFRESH_BODY, tokenResponse } from "../http/token-schemas.js";
 import type { Clock } from "../lib/clock.js";
+import { INPUT_LIMITS } from "../lib/input-limits.js";
 import { supportedLanguage } from "../lib/languages.js";
 import { PASSWORD_MAX_LENGTH } from "../security/passwords.js";
 import type { TenantStore } from "../store/tenant-store.js";
@@ -19,7 +20,7 @@ const LOGIN_BODY = {
   required: ["email", "password"],
   additionalProperties: false,
   properties: {
-    email: { type: "string", minLength: 3, maxLength: 254 },
+    email: { type: "string", minLength: 3, maxLength: INPUT_LIMITS.email },
     password: { type: "string", minLength: 1, maxLength: PASSWORD_MAX_LENGTH },
   },
 } as const;

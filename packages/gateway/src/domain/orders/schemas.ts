@@ -1,4 +1,5 @@
 import { CURRENCY_CODES } from "../../lib/currencies.js";
+import { INPUT_LIMITS } from "../../lib/input-limits.js";
 import { MAX_DECIMAL_PLACES, MAX_PRICE } from "../../lib/money.js";
 import { ORDER_STATUSES } from "./lifecycle.js";
 
@@ -54,7 +55,7 @@ export const CREATE_ORDER_BODY = {
     sales_name: text(128, "Sales person name"),
     address: text(1000, "Delivery address"),
     purchase_order_no: {
-      anyOf: [text(64), { type: "null" }],
+      anyOf: [text(INPUT_LIMITS.purchaseOrderNo), { type: "null" }],
       description: "Purchase order number from the partner's system; unique per partner when given",
     },
     products: { type: "array", minItems: 1, maxItems: 500, items: PRODUCT_INPUT },
@@ -182,7 +183,7 @@ const reason = (required: boolean) =>
     properties: {
       reason: {
         ...text(
-          500,
+          INPUT_LIMITS.orderReason,
           required
             ? "Why (required), kept in the order's history"
             : "Why, kept in the order's history",

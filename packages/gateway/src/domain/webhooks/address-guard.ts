@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 import type { PrivateAddressPolicy } from "../../config/config.js";
+import { INPUT_LIMITS } from "../../lib/input-limits.js";
 
 /**
  * Where webhooks may go. `none` (default): public addresses only. `loopback`: also this machine
@@ -46,7 +47,7 @@ export function addressRefusal(address: string, policy: PrivateAddressPolicy): s
   return `${address} is a ${range} address, refused unless GATEWAY_WEBHOOK_ALLOW_PRIVATE allows it`;
 }
 
-export const MAX_URL_LENGTH = 2048;
+export const MAX_URL_LENGTH = INPUT_LIMITS.webhookUrl;
 
 /**
  * Why `raw` cannot be a webhook URL, or undefined when it can: http(s), no credentials, no
