@@ -24,6 +24,7 @@ function cutoffs(retention: RetentionConfig, now: number): PurgeReport {
     order_events: now - retention.orderEventSeconds * 1000,
     // A nonce row carries the end of its request's timestamp window.
     request_nonces: now,
+    audit_events: now - retention.auditSeconds * 1000,
   };
 }
 

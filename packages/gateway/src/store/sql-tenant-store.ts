@@ -29,6 +29,7 @@ const EXPIRING: Record<ExpiringTable, { key: string; time: string }> = {
   webhook_deliveries: { key: "(endpoint_id, event_id)", time: "updated_at" },
   order_events: { key: "seq", time: "created_at" },
   request_nonces: { key: "nonce_key", time: "expires_at" },
+  audit_events: { key: "seq", time: "created_at" },
 };
 
 /**

@@ -53,7 +53,8 @@ export type ExpiringTable =
   | "webhook_attempts"
   | "webhook_deliveries"
   | "order_events"
-  | "request_nonces";
+  | "request_nonces"
+  | "audit_events";
 
 export interface LoginFailures {
   failures: number;
