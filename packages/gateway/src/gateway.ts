@@ -7,6 +7,8 @@ import { PartnerAdmin } from "./domain/partners/admin.js";
 import { PartnerDirectory } from "./domain/partners/directory.js";
 import { TenantAdmin } from "./domain/tenants/admin.js";
 import { UserAdmin } from "./domain/users/accounts.js";
+import { smtpMailer } from "./domain/users/mail.js";
+import { TeamService } from "./domain/users/team.js";
 import { VocabularyService } from "./domain/vocabulary/service.js";
 import { WebhookEndpoints } from "./domain/webhooks/endpoint-admin.js";
 import { WebhookWorker } from "./domain/webhooks/worker.js";
@@ -41,6 +43,7 @@ import { tenantOrderRoutes } from "./tenant-api/order-routes.js";
 import { tenantPartnerRoutes } from "./tenant-api/partner-routes.js";
 import { profileRoutes, userAuthRoutes } from "./tenant-api/session-routes.js";
 import { UserSessionService } from "./tenant-api/sessions.js";
+import { passwordLinkRoutes, tenantTeamRoutes } from "./tenant-api/team-routes.js";
 import { UserTokens } from "./tenant-api/user-tokens.js";
 import { tenantRoutes } from "./tenant-api/vocabulary-routes.js";
 import { tenantWebhookRoutes } from "./tenant-api/webhook-routes.js";
@@ -72,6 +75,8 @@ export interface Gateway {
   webhooks: WebhookEndpoints;
   /** Delivers webhooks while the app listens (started by listen, stopped by close). */
   webhookWorker: WebhookWorker;
+  /** The tenants' teams: invites, roles, disabling, set-password links. */
+  team: TeamService;
   /** Audited changes: logged and kept for the tenant's Activity page (domain/audit/). */
   audit: AuditTrail;
   /** Every password check of this process (user sign-in) runs through this. */
@@ -128,7 +133,17 @@ export async function openCore(
   const vocabulary = new VocabularyService(store.tenants, config.users.languages, now);
   const webhooks = new WebhookEndpoints(store, master.webhookSecretKey, config.webhooks, now);
   const audit = new AuditTrail(store.audit, now);
+  const team = new TeamService(
+    store,
+    config.team,
+    config.users,
+    now,
+    config.team.smtpUrl === undefined
+      ? undefined
+      : smtpMailer(config.team.smtpUrl, config.team.mailFrom),
+  );
   return {
+    team,
     audit,
     now,
     store,
@@ -160,7 +175,7 @@ async function wireGateway(
 ): Promise<Gateway> {
   const { config } = options;
   const { now, store, master, signingKeys, directory, partners, tenants, users, vocabulary } = core;
-  const { webhooks, audit } = core;
+  const { webhooks, audit, team } = core;
   const tokens = new TokenService(signingKeys, config.jwt, now);
   const throttle = new LoginThrottle(store.tenants, master.secretPepper, now, config.loginThrottle);
   const sessions = new SessionService(store, tokens, master.secretPepper, now, throttle, directory);
@@ -195,6 +210,7 @@ async function wireGateway(
     now,
     hashing,
     (priority) => (priority < 2 ? scryptThreads.scrypt : lowPriorityThreads.scrypt),
+    (userId, at) => store.team.recordSignIn(userId, at),
   );
   const userAuthenticator = new UserAuthenticator(userTokens, store.tenants);
   const logger =
@@ -254,6 +270,8 @@ async function wireGateway(
       await instance.register(tenantPartnerRoutes, { partners, authenticator: userAuthenticator });
       await instance.register(tenantWebhookRoutes, { webhooks, authenticator: userAuthenticator });
       await instance.register(tenantAuditRoutes, { audit, authenticator: userAuthenticator });
+      await instance.register(tenantTeamRoutes, { team, authenticator: userAuthenticator });
+      await instance.register(passwordLinkRoutes, { team, rateLimiter });
     },
   });
 
@@ -275,6 +293,7 @@ async function wireGateway(
     orders,
     webhooks,
     webhookWorker,
+    team,
     audit,
     hashing,
     readiness,

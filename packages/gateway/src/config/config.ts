@@ -115,6 +115,8 @@ export interface GatewayConfig {
   };
   /** Webhook delivery (webhooks/): where to, how long to retry, when to give up on an endpoint. */
   webhooks: WebhooksConfig;
+  /** Team management: set-password links and the mail that carries them. */
+  team: TeamConfig;
   /** Prometheus metrics and the instance id in log lines (docs/deploy.md#observability). */
   observability: ObservabilityConfig;
 }
@@ -167,6 +169,31 @@ export interface WebhooksConfig {
   leaseMs: number;
   /** How long a rotated-out secret keeps signing deliveries beside the new one. */
   secretGraceSeconds: number;
+}
+
+export interface TeamConfig {
+  /** How long an invite or reset link can be used (once). */
+  passwordLinkTtlSeconds: number;
+  /** GATEWAY_SMTP_URL: where mail goes; unset, no mail is sent (admins copy the links). */
+  smtpUrl: string | undefined;
+  /** The From of that mail. */
+  mailFrom: string;
+  /** GATEWAY_PUBLIC_URL: the console's address, the base of links in mail. */
+  publicUrl: string | undefined;
+}
+
+function teamFrom(s: Settings): TeamConfig {
+  // A link in mail must point where the operator says, never where a request's Host says.
+  if (s.GATEWAY_SMTP_URL !== undefined && s.GATEWAY_PUBLIC_URL === undefined)
+    throw new ConfigError(
+      "GATEWAY_SMTP_URL needs GATEWAY_PUBLIC_URL (the console's public URL) for the links in mail.",
+    );
+  return {
+    passwordLinkTtlSeconds: s.GATEWAY_PASSWORD_LINK_TTL_SECONDS,
+    smtpUrl: s.GATEWAY_SMTP_URL,
+    mailFrom: s.GATEWAY_MAIL_FROM ?? "Orderline <no-reply@localhost>",
+    publicUrl: s.GATEWAY_PUBLIC_URL?.replace(/\/+$/, ""),
+  };
 }
 
 export interface LoginThrottleConfig {
@@ -477,6 +504,7 @@ export function loadConfig(
       perAccount: s.GATEWAY_HASH_PER_ACCOUNT,
     },
     webhooks,
+    team: teamFrom(s),
     observability: {
       instanceId: env.GATEWAY_INSTANCE_ID || `${hostname()}:${process.pid}`,
       metricsListen: metricsListenFrom(env.GATEWAY_METRICS_LISTEN),

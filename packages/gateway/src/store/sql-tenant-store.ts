@@ -70,6 +70,8 @@ interface UserRow {
   language: string;
   created_at: number;
   updated_at: number;
+  disabled_at: number | null;
+  last_sign_in_at: number | null;
 }
 
 export interface OverridesRow {
@@ -91,6 +93,8 @@ const toUser = (r: UserRow): UserRecord => ({
   language: r.language,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  disabledAt: r.disabled_at,
+  lastSignInAt: r.last_sign_in_at,
 });
 
 const toOverrides = (r: OverridesRow): OverridesRecord => ({

@@ -27,6 +27,9 @@ export interface UserRecord {
   language: string;
   createdAt: number;
   updatedAt: number;
+  /** When an admin disabled the user (every token refused, sign-in too); null: enabled. */
+  disabledAt?: number | null;
+  lastSignInAt?: number | null;
 }
 
 export interface OverridesRecord {
