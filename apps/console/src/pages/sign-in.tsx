@@ -7,6 +7,7 @@ import { LanguageSwitcher } from "../language-switcher.js";
 import { ApiError } from "../lib/api.js";
 import { authModule } from "../modules.js";
 import { useSession } from "../session.js";
+import { ForgotPassword } from "./set-password.js";
 
 const SignInForm = () => {
   const { t } = useEnterpriseModuleTranslationContext<typeof authModule>();
@@ -60,6 +61,7 @@ const SignInForm = () => {
           {busy ? t("submitting") : t("submit")}
         </button>
       </form>
+      <ForgotPassword />
       <LanguageSwitcher />
     </main>
   );
