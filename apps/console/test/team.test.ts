@@ -118,6 +118,19 @@ describeInBrowser("team and activity in a browser", () => {
     await context.close();
   });
 
+  it("'Forgot password?' tells the user to ask an admin when the gateway sends no mail", async () => {
+    const { context, page } = await openPage(browser, { width: 390, height: 844 });
+    await page.goto(`${gateway.base}/console/`);
+    await page.getByRole("button", { name: "Forgot your password?" }).click();
+    await page.getByLabel("Email").last().fill("anyone@acme.example");
+    await page.getByRole("button", { name: "Send me a link" }).click();
+    await page.getByText("Ask an admin of your team for a reset link").waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await screenshot(page, "forgot-password.phone.en");
+    await context.close();
+  });
+
   it("the Activity page lists who did what, filters, pages, exports; in three languages, on a phone", async () => {
     const { context, page, errors } = await openPage(browser);
     await signIn(page, gateway.base, gateway.admin);
