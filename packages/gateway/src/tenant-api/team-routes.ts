@@ -1,5 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { IssuedLink, MemberView, TeamService } from "../domain/users/team.js";
+import {
+  type IssuedLink,
+  type MemberView,
+  memberView,
+  type TeamService,
+} from "../domain/users/team.js";
 import type { ClientRateLimiter } from "../http/rate-limit.js";
 import { problemResponses } from "../http/schemas.js";
 import { addressBucket } from "../http/source-address.js";
@@ -59,6 +64,53 @@ const data = (schema: object) => ({
   properties: { data: schema },
 });
 
+const INVITE_BODY = {
+  type: "object",
+  required: ["email", "role"],
+  additionalProperties: false,
+  properties: {
+    email: { type: "string", minLength: 3, maxLength: 254 },
+    role: ROLE,
+    language: { type: "string", minLength: 1, maxLength: 35 },
+  },
+} as const;
+
+const LINK_BODY = {
+  type: "object",
+  required: ["token"],
+  additionalProperties: false,
+  properties: { token: TOKEN },
+} as const;
+
+const LINK_INFO = data({
+  type: "object",
+  required: ["email", "purpose"],
+  properties: { email: { type: "string" }, purpose: { enum: ["invite", "reset"] } },
+});
+
+const SET_PASSWORD_BODY = {
+  type: "object",
+  required: ["token", "password"],
+  additionalProperties: false,
+  properties: {
+    token: TOKEN,
+    password: { type: "string", minLength: 1, maxLength: PASSWORD_MAX_LENGTH },
+  },
+} as const;
+
+const FORGOT_BODY = {
+  type: "object",
+  required: ["email"],
+  additionalProperties: false,
+  properties: { email: { type: "string", minLength: 3, maxLength: 254 } },
+} as const;
+
+const FORGOT_ANSWER = data({
+  type: "object",
+  required: ["delivery"],
+  properties: { delivery: { enum: ["mail", "ask_admin"] } },
+});
+
 export interface TeamRoutesOptions {
   team: TeamService;
   authenticator: UserAuthenticator;
@@ -69,6 +121,39 @@ const about = (member: Pick<MemberView, "id" | "email">) => ({
   subject_user_id: member.id,
   email: member.email,
 });
+
+/** A PATCH of a member: the role, then the disabled flag, each audited when it changes. */
+async function changeMember(
+  team: TeamService,
+  request: FastifyRequest<{
+    Params: { user_id: string };
+    Body: { role?: UserRole; disabled?: boolean };
+  }>,
+  context: UserContext,
+): Promise<MemberView> {
+  const { user_id } = request.params;
+  const { role, disabled } = request.body;
+  const before = await team.member(context.tenant.id, user_id);
+  let member = memberView(before);
+  if (role !== undefined && role !== before.role) {
+    member = await team.changeRole(context.tenant.id, user_id, role);
+    await auditTenantChange(request, context, "user_role_changed", {
+      ...about(member),
+      from: before.role,
+      to: role,
+    });
+  }
+  if (disabled !== undefined && disabled !== Boolean(before.disabledAt)) {
+    member = await team.setDisabled(context.tenant.id, user_id, disabled);
+    await auditTenantChange(
+      request,
+      context,
+      disabled ? "user_disabled" : "user_enabled",
+      about(member),
+    );
+  }
+  return member;
+}
 
 /**
  * /v1/tenant/users: the tenant's team. Every user reads it (members read-only); admins invite
@@ -113,16 +198,7 @@ export async function tenantTeamRoutes(
           "works once, for GATEWAY_PASSWORD_LINK_TTL_SECONDS (default 3 days).",
         security: USER_SECURITY,
         querystring: NO_QUERY,
-        body: {
-          type: "object",
-          required: ["email", "role"],
-          additionalProperties: false,
-          properties: {
-            email: { type: "string", minLength: 3, maxLength: 254 },
-            role: ROLE,
-            language: { type: "string", minLength: 1, maxLength: 35 },
-          },
-        },
+        body: INVITE_BODY,
         response: {
           201: data({
             type: "object",
@@ -167,31 +243,9 @@ export async function tenantTeamRoutes(
         response: { 200: data(MEMBER), ...problemResponses(400, 401, 403, 404, 409, 413, 415) },
       },
     },
-    async (request) => {
-      const context = admin(request, "change users");
-      const { user_id } = request.params;
-      const { role, disabled } = request.body;
-      const before = await team.member(context.tenant.id, user_id);
-      let member: MemberView | undefined;
-      if (role !== undefined && role !== before.role) {
-        member = await team.changeRole(context.tenant.id, user_id, role);
-        await auditTenantChange(request, context, "user_role_changed", {
-          ...about(member),
-          from: before.role,
-          to: role,
-        });
-      }
-      if (disabled !== undefined && disabled !== Boolean(before.disabledAt)) {
-        member = await team.setDisabled(context.tenant.id, user_id, disabled);
-        await auditTenantChange(
-          request,
-          context,
-          disabled ? "user_disabled" : "user_enabled",
-          about(member),
-        );
-      }
-      return { data: member ?? (await team.list(context.tenant.id)).find((m) => m.id === user_id) };
-    },
+    async (request) => ({
+      data: await changeMember(team, request, admin(request, "change users")),
+    }),
   );
 
   app.post<{ Params: { user_id: string } }>(
@@ -264,20 +318,8 @@ export async function passwordLinkRoutes(
         summary: "What a set-password link is for (its email), without using it",
         security: [],
         querystring: NO_QUERY,
-        body: {
-          type: "object",
-          required: ["token"],
-          additionalProperties: false,
-          properties: { token: TOKEN },
-        },
-        response: {
-          200: data({
-            type: "object",
-            required: ["email", "purpose"],
-            properties: { email: { type: "string" }, purpose: { enum: ["invite", "reset"] } },
-          }),
-          ...problemResponses(400, 410, 413, 415, 429),
-        },
+        body: LINK_BODY,
+        response: { 200: LINK_INFO, ...problemResponses(400, 410, 413, 415, 429) },
       },
     },
     async (request) => {
@@ -297,15 +339,7 @@ export async function passwordLinkRoutes(
           "POST /v1/auth/login. A used, expired or replaced link: 410 password_link_invalid.",
         security: [],
         querystring: NO_QUERY,
-        body: {
-          type: "object",
-          required: ["token", "password"],
-          additionalProperties: false,
-          properties: {
-            token: TOKEN,
-            password: { type: "string", minLength: 1, maxLength: PASSWORD_MAX_LENGTH },
-          },
-        },
+        body: SET_PASSWORD_BODY,
         response: { 204: { type: "null" }, ...problemResponses(400, 410, 413, 415, 429) },
       },
     },
@@ -329,20 +363,8 @@ export async function passwordLinkRoutes(
           "`ask_admin` (an admin issues a link on the Team page).",
         security: [],
         querystring: NO_QUERY,
-        body: {
-          type: "object",
-          required: ["email"],
-          additionalProperties: false,
-          properties: { email: { type: "string", minLength: 3, maxLength: 254 } },
-        },
-        response: {
-          202: data({
-            type: "object",
-            required: ["delivery"],
-            properties: { delivery: { enum: ["mail", "ask_admin"] } },
-          }),
-          ...problemResponses(400, 413, 415, 429),
-        },
+        body: FORGOT_BODY,
+        response: { 202: FORGOT_ANSWER, ...problemResponses(400, 413, 415, 429) },
       },
     },
     async (request, reply) => {
