@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AuditSubject, AuditTrail } from "../domain/audit/trail.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError, type ErrorCode } from "../http/errors.js";
 import type { UserRole } from "../store/tenant-store.js";
 import type { UserAuthenticator, UserContext } from "./authenticate.js";
 
@@ -113,6 +113,25 @@ export function auditTenantChange(
     request.log,
   );
 }
+
+/** A domain error class and the problem code it is answered with (a code, or read from it). */
+type Refusal<E extends Error = Error> = [
+  new (...args: never[]) => E,
+  ErrorCode | ((error: E) => ErrorCode),
+];
+
+/**
+ * Turns the domain's refusals (the admin CLI's checks and messages) into problems, so an admin
+ * sees what the operator would; any other error passes through.
+ */
+export const refusedAs =
+  (...refusals: Refusal[]) =>
+  (error: unknown): never => {
+    for (const [kind, code] of refusals)
+      if (error instanceof kind)
+        throw new ApiError(typeof code === "function" ? code(error) : code, error.message);
+    throw error;
+  };
 
 /** The security requirement of the tenant API in OpenAPI. */
 export const USER_SECURITY = [{ "User-JWT": [] }];

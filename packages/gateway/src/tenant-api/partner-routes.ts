@@ -11,6 +11,7 @@ import type { UserAuthenticator, UserContext } from "./authenticate.js";
 import {
   auditTenantChange,
   NO_QUERY,
+  refusedAs,
   requireRole,
   requireUser,
   USER_SECURITY,
@@ -98,14 +99,10 @@ export async function tenantPartnerRoutes(
     if (!found) throw new ApiError("partner_not_found", `No partner '${clientId}' in your tenant.`);
     return found;
   };
-  /** The CLI's checks and messages, as problems: the admin sees what the operator would. */
-  const refused = (error: unknown): never => {
-    if (error instanceof PublicKeyError) throw new ApiError("partner_key_invalid", error.message);
-    if (error instanceof PartnerAdminError) {
-      throw new ApiError("partner_change_refused", error.message);
-    }
-    throw error;
-  };
+  const refused = refusedAs(
+    [PublicKeyError, "partner_key_invalid"],
+    [PartnerAdminError, "partner_change_refused"],
+  );
 
   app.get(
     "/v1/tenant/partners",

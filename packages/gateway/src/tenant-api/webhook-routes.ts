@@ -7,12 +7,12 @@ import {
   WebhookError,
 } from "../domain/webhooks/endpoint-admin.js";
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../domain/webhooks/event-types.js";
-import { ApiError } from "../http/errors.js";
 import { problemResponses } from "../http/schemas.js";
 import type { UserAuthenticator } from "./authenticate.js";
 import {
   auditTenantChange,
   NO_QUERY,
+  refusedAs,
   requireRole,
   requireUser,
   USER_SECURITY,
@@ -130,10 +130,7 @@ export async function tenantWebhookRoutes(
     const scope: PartnerScope = { clientId: request.params.client_id, tenantId: context.tenant.id };
     return { context, scope };
   };
-  const refused = (error: unknown): never => {
-    if (error instanceof WebhookError) throw new ApiError(error.code, error.message);
-    throw error;
-  };
+  const refused = refusedAs([WebhookError, (error) => (error as WebhookError).code]);
   const schema = (
     summary: string,
     params: object,
