@@ -27,17 +27,18 @@ const idIn = (details: Record<string, unknown>, field: string): string | undefin
 
 /**
  * The subject of a change from its action and details, for the helpers that log a change with
- * its details only (so the existing audit calls need no new argument): a vocabulary change is
- * named `namespace/language`, the others by the id detail their action names.
+ * its details only (so the existing audit calls need no new argument): a vocabulary change (any
+ * with a `namespace` detail) is named `namespace/language[/key]`, the others by the id detail
+ * their action names.
  */
 export function subjectOf(
   action: string,
   details: Record<string, unknown>,
 ): AuditSubject | undefined {
   const namespace = idIn(details, "namespace");
-  if (action.startsWith("vocabulary") && namespace !== undefined) {
-    const language = idIn(details, "language");
-    return { type: "vocabulary", id: language ? `${namespace}/${language}` : namespace };
+  if (namespace !== undefined) {
+    const id = [namespace, idIn(details, "language"), idIn(details, "key")].filter(Boolean);
+    return { type: "vocabulary", id: id.join("/") };
   }
   for (const rule of BY_ACTION) {
     const id = idIn(details, rule.field);
