@@ -118,6 +118,26 @@ describeInBrowser("team and activity in a browser", () => {
     await context.close();
   });
 
+  it("a colleague disabled while signed in is signed out at their next step, leaving nothing of the tenant", async () => {
+    const { context, page } = await openPage(browser);
+    await signIn(page, gateway.base, gateway.member);
+    await expect.poll(() => tenantEntries(page)).toBeGreaterThan(0);
+    const member = await gateway.gw.store.tenants.findUserByEmail(gateway.member);
+    if (!member) throw new Error("member missing");
+    await gateway.gw.team.setDisabled(gateway.tenantId, member.id, true);
+    try {
+      await page.getByRole("link", { name: "Team" }).click();
+      await page.getByText("Your session has ended. Please sign in again.").waitFor();
+      expect(await tenantEntries(page)).toBe(0);
+      expect(
+        await page.evaluate(() => sessionStorage.getItem("orderline-console:session")),
+      ).toBeNull();
+    } finally {
+      await gateway.gw.team.setDisabled(gateway.tenantId, member.id, false);
+    }
+    await context.close();
+  });
+
   it("'Forgot password?' tells the user to ask an admin when the gateway sends no mail", async () => {
     const { context, page } = await openPage(browser, { width: 390, height: 844 });
     await page.goto(`${gateway.base}/console/`);
