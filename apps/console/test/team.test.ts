@@ -66,7 +66,7 @@ describeInBrowser("team and activity in a browser", () => {
     expect(untranslated(await page.locator("body").innerText())).toEqual([]);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "team-link.en");
-    await page.getByRole("button", { name: "I have stored the secret" }).click();
+    await page.getByRole("button", { name: "Done" }).click();
     await expect.poll(() => page.getByTestId("member").count()).toBe(3);
     expect(
       await page.getByTestId("member").filter({ hasText: "newbie@acme.example" }).innerText(),

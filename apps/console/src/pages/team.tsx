@@ -49,6 +49,12 @@ const LinkOnce = ({ email, link, onDone }: { email: string; link: IssuedLink; on
       title={t("link.title", { email })}
       facts={[{ label: t("link.url"), value: url, testId: "password-link" }]}
       secret={url}
+      texts={{
+        once: t("link.once"),
+        copy: t("link.copy"),
+        copied: t("link.copied"),
+        done: t("link.done"),
+      }}
       note={
         <p className="hint">
           {t("link.expires", { at: formatDateTime(link.expires_at, i18n.language) })}{" "}
