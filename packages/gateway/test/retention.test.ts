@@ -161,6 +161,7 @@ describe.each(storeKinds)("retention (%s store)", (kind) => {
       // The create's replay nonce, past its timestamp window.
       request_nonces: 1,
       audit_events: 0,
+      password_links: 0,
     });
     expect(await counts()).toEqual({
       token_refreshes: 1,
@@ -355,6 +356,7 @@ describe("the purge schedule", () => {
               order_events: 0,
               request_nonces: 0,
               audit_events: 0,
+              password_links: 0,
             },
           },
           message: "expired bookkeeping rows deleted",

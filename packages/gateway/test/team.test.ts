@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.js";
+import { purgeExpired } from "../src/store/purge.js";
 import { FakeClock, startGateway, tempDir } from "./helpers.js";
 import {
   CLI,
@@ -133,6 +134,10 @@ describe.each(storeKinds)("team management (%s store)", (kind) => {
     expect(used.statusCode).toBe(204);
     expect((await userLogin(gw, "late@team-alpha.example", NEW_PASSWORD)).statusCode).toBe(200);
     expect(await actions()).toContain("user_password_link_created");
+    // Past their expiry, links are purged with the other bookkeeping rows.
+    clock.advanceSeconds(3 * 24 * 60 * 60 + 1);
+    const purged = await purgeExpired(gw.store, gw.config.retention, clock.now());
+    expect(purged.password_links).toBeGreaterThanOrEqual(2);
   });
 
   it("changes roles, disables and enables; a disabled user's tokens stop at once", async () => {

@@ -30,6 +30,7 @@ const EXPIRING: Record<ExpiringTable, { key: string; time: string }> = {
   order_events: { key: "seq", time: "created_at" },
   request_nonces: { key: "nonce_key", time: "expires_at" },
   audit_events: { key: "seq", time: "created_at" },
+  password_links: { key: "token_hash", time: "expires_at" },
 };
 
 /**

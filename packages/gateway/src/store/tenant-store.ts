@@ -57,7 +57,8 @@ export type ExpiringTable =
   | "webhook_deliveries"
   | "order_events"
   | "request_nonces"
-  | "audit_events";
+  | "audit_events"
+  | "password_links";
 
 export interface LoginFailures {
   failures: number;

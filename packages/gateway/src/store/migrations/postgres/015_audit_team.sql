@@ -38,3 +38,4 @@ CREATE TABLE password_links (
 );
 
 CREATE INDEX password_links_by_user ON password_links (user_id);
+CREATE INDEX password_links_by_expiry ON password_links (expires_at);
