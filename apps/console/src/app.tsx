@@ -23,6 +23,13 @@ const VocabularyPage = lazy(() =>
 const PartnersPage = lazy(() =>
   import("./pages/partners.js").then((m) => ({ default: m.PartnersPage })),
 );
+const TeamPage = lazy(() => import("./pages/team.js").then((m) => ({ default: m.TeamPage })));
+const ActivityPage = lazy(() =>
+  import("./pages/activity.js").then((m) => ({ default: m.ActivityPage })),
+);
+const SetPasswordPage = lazy(() =>
+  import("./pages/set-password.js").then((m) => ({ default: m.SetPasswordPage })),
+);
 const IntegrationPage = lazy(() =>
   import("./pages/integration.js").then((m) => ({ default: m.IntegrationPage })),
 );
@@ -35,6 +42,8 @@ const Page = ({ route }: { route: Route }) => {
   if (section === "vocabulary") return <VocabularyPage />;
   if (section === "partners") return <PartnersPage />;
   if (section === "integration") return <IntegrationPage />;
+  if (section === "team") return <TeamPage />;
+  if (section === "activity") return <ActivityPage />;
   return <PageTitle>{t("errors.notFound")}</PageTitle>;
 };
 
@@ -48,6 +57,13 @@ const Shell = () => {
   useEffect(() => {
     if (path !== undefined) setMenuOpen(false);
   }, [path]);
+  // A set-password link opens its page whether or not someone is signed in in this tab.
+  if (route.segments[0] === "set-password")
+    return (
+      <Suspense fallback={null}>
+        <SetPasswordPage token={route.query.get("token") ?? ""} />
+      </Suspense>
+    );
   if (!session) return <SignInPage />;
   const current = route.segments[0] ?? "orders";
   return (
@@ -101,6 +117,21 @@ const Shell = () => {
                     aria-current={current === "partners" ? "page" : undefined}
                   >
                     {t("nav.partners")}
+                  </a>
+                </li>
+              )}
+              <li>
+                <a href={href("team")} aria-current={current === "team" ? "page" : undefined}>
+                  {t("nav.team")}
+                </a>
+              </li>
+              {profile?.role === "admin" && (
+                <li>
+                  <a
+                    href={href("activity")}
+                    aria-current={current === "activity" ? "page" : undefined}
+                  >
+                    {t("nav.activity")}
                   </a>
                 </li>
               )}

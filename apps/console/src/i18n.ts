@@ -5,28 +5,34 @@ import {
   setupI18n,
   type TenantWordsCache,
 } from "@orderline/i18n";
+import deActivity from "../locales/de/activity.json";
 import deAuth from "../locales/de/auth.json";
 import deCommon from "../locales/de/common.json";
 import deIntegration from "../locales/de/integration.json";
 import deOrders from "../locales/de/orders.json";
 import dePartners from "../locales/de/partners.json";
 import deProblems from "../locales/de/problems.json";
+import deTeam from "../locales/de/team.json";
 import deVocabulary from "../locales/de/vocabulary.json";
 import deWebhooks from "../locales/de/webhooks.json";
+import enActivity from "../locales/en/activity.json";
 import enAuth from "../locales/en/auth.json";
 import enCommon from "../locales/en/common.json";
 import enIntegration from "../locales/en/integration.json";
 import enOrders from "../locales/en/orders.json";
 import enPartners from "../locales/en/partners.json";
 import enProblems from "../locales/en/problems.json";
+import enTeam from "../locales/en/team.json";
 import enVocabulary from "../locales/en/vocabulary.json";
 import enWebhooks from "../locales/en/webhooks.json";
+import idActivity from "../locales/id/activity.json";
 import idAuth from "../locales/id/auth.json";
 import idCommon from "../locales/id/common.json";
 import idIntegration from "../locales/id/integration.json";
 import idOrders from "../locales/id/orders.json";
 import idPartners from "../locales/id/partners.json";
 import idProblems from "../locales/id/problems.json";
+import idTeam from "../locales/id/team.json";
 import idVocabulary from "../locales/id/vocabulary.json";
 import idWebhooks from "../locales/id/webhooks.json";
 
@@ -50,6 +56,8 @@ export const DICTIONARIES: Record<string, Record<string, Dictionary>> = {
   vocabulary: { en: enVocabulary, id: idVocabulary, de: deVocabulary },
   webhooks: { en: enWebhooks, id: idWebhooks, de: deWebhooks },
   problems: { en: enProblems, id: idProblems, de: deProblems },
+  team: { en: enTeam, id: idTeam, de: deTeam },
+  activity: { en: enActivity, id: idActivity, de: deActivity },
 };
 
 /** Every namespace the console registers; the tenant may rename words in each. */

@@ -7,3 +7,5 @@ export const vocabularyModule = defineEnterpriseModule({ translationNamespace: "
 export const partnersModule = defineEnterpriseModule({ translationNamespace: "partners" });
 export const integrationModule = defineEnterpriseModule({ translationNamespace: "integration" });
 export const webhooksModule = defineEnterpriseModule({ translationNamespace: "webhooks" });
+export const teamModule = defineEnterpriseModule({ translationNamespace: "team" });
+export const activityModule = defineEnterpriseModule({ translationNamespace: "activity" });

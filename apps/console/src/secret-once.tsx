@@ -19,6 +19,7 @@ export const SecretOnce = ({
   facts,
   secret,
   note,
+  texts = {},
   onDone,
 }: {
   title: string;
@@ -30,6 +31,8 @@ export const SecretOnce = ({
   secret: string;
   /** More to say, e.g. how long the replaced secret still works. */
   note?: ReactNode;
+  /** Other words for what is shown once (a link rather than a secret). */
+  texts?: Partial<Record<"once" | "copy" | "copied" | "done", string>>;
   onDone(): void;
 }) => {
   const { t } = useEnterpriseModuleTranslationContext<typeof shellModule>();
@@ -51,7 +54,7 @@ export const SecretOnce = ({
       <Heading id={id} tabIndex={-1} ref={heading}>
         {title}
       </Heading>
-      <p className="notice info">{t("common:secretOnce.once")}</p>
+      <p className="notice info">{texts.once ?? t("common:secretOnce.once")}</p>
       <dl className="facts">
         {facts.map((fact) => (
           <Fragment key={fact.testId}>
@@ -65,13 +68,17 @@ export const SecretOnce = ({
       {note}
       <p className="buttons">
         <button type="button" onClick={() => void copy()}>
-          {t("common:secretOnce.copy")}
+          {texts.copy ?? t("common:secretOnce.copy")}
         </button>
         <button type="button" className="secondary" onClick={onDone}>
-          {t("common:secretOnce.done")}
+          {texts.done ?? t("common:secretOnce.done")}
         </button>
       </p>
-      <p role="status">{copied && t(`common:secretOnce.${copied}`)}</p>
+      <p role="status">
+        {copied === "copied" && texts.copied
+          ? texts.copied
+          : copied && t(`common:secretOnce.${copied}`)}
+      </p>
     </section>
   );
 };

@@ -10,6 +10,7 @@ import {
 } from "react";
 import { LANGUAGES } from "./i18n.js";
 import { type Api, createApi, login, type Session, sessionStore } from "./lib/api.js";
+import { clearTenantStorage } from "./lib/tenant-storage.js";
 import { applyCachedTenantWords, refreshTenantWords } from "./tenant-words.js";
 
 export interface Profile {
@@ -45,18 +46,25 @@ const REFRESH_AHEAD_MS = 60_000;
 const ENDED_KEY = "orderline-console:session-ended";
 
 /**
- * Leaves the signed-in console by reloading the page: the engine keeps the tenant's words in
- * memory, and a reload is the one way to be sure the next user (maybe of another tenant) sees
- * none of them.
+ * Leaves the signed-in console (signing out, or a session that ended) by forgetting the token
+ * and every tenant-scoped entry in storage, then reloading the page: the engine keeps the
+ * tenant's words in memory, and a reload is the one way to be sure the next user (maybe of
+ * another tenant) sees none of them.
  */
 const leave = (ended: boolean) => {
   sessionStore.clear();
+  clearTenantStorage();
   if (ended) sessionStorage.setItem(ENDED_KEY, "1");
   window.location.reload();
 };
 
 export const SessionProvider = ({ children }: { children: ReactNode }) => {
-  const [session, setSession] = useState<Session | null>(() => sessionStore.read());
+  const [session, setSession] = useState<Session | null>(() => {
+    const restored = sessionStore.read();
+    // No session in this tab (closed, or never signed in): nothing of a tenant may linger.
+    if (!restored) clearTenantStorage();
+    return restored;
+  });
   const [profile, setProfile] = useState<Profile | null>(null);
   const [ended] = useState(() => sessionStorage.getItem(ENDED_KEY) === "1");
   useEffect(() => sessionStorage.removeItem(ENDED_KEY), []);

@@ -1,12 +1,15 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { type GatewayConfig, masterKeyFile } from "./config/config.js";
+import { AuditTrail } from "./domain/audit/trail.js";
 import { EventStreams } from "./domain/events/streams.js";
 import { OrderService } from "./domain/orders/service.js";
 import { PartnerAdmin } from "./domain/partners/admin.js";
 import { PartnerDirectory } from "./domain/partners/directory.js";
 import { TenantAdmin } from "./domain/tenants/admin.js";
 import { UserAdmin } from "./domain/users/accounts.js";
+import { smtpMailer } from "./domain/users/mail.js";
+import { TeamService } from "./domain/users/team.js";
 import { VocabularyService } from "./domain/vocabulary/service.js";
 import { WebhookEndpoints } from "./domain/webhooks/endpoint-admin.js";
 import { EVENT_PAYLOAD_SCHEMAS } from "./domain/webhooks/event-payload.js";
@@ -38,12 +41,14 @@ import { TokenService } from "./security/tokens.js";
 import { openStore } from "./store/open.js";
 import { schedulePurge } from "./store/purge.js";
 import type { Store } from "./store/store.js";
+import { tenantAuditRoutes } from "./tenant-api/audit-routes.js";
 import { UserAuthenticator } from "./tenant-api/authenticate.js";
 import { tenantEventRoutes } from "./tenant-api/event-routes.js";
 import { tenantOrderRoutes } from "./tenant-api/order-routes.js";
 import { tenantPartnerRoutes } from "./tenant-api/partner-routes.js";
 import { profileRoutes, userAuthRoutes } from "./tenant-api/session-routes.js";
 import { UserSessionService } from "./tenant-api/sessions.js";
+import { passwordLinkRoutes, tenantTeamRoutes } from "./tenant-api/team-routes.js";
 import { UserTokens } from "./tenant-api/user-tokens.js";
 import { tenantRoutes } from "./tenant-api/vocabulary-routes.js";
 import { tenantWebhookRoutes } from "./tenant-api/webhook-routes.js";
@@ -77,6 +82,10 @@ export interface Gateway {
   webhookWorker: WebhookWorker;
   /** The live event streams this process holds (partner and tenant). */
   streams: EventStreams;
+  /** The tenants' teams: invites, roles, disabling, set-password links. */
+  team: TeamService;
+  /** Audited changes: logged and kept for the tenant's Activity page (domain/audit/). */
+  audit: AuditTrail;
   /** Every password check of this process (user sign-in) runs through this. */
   hashing: FairHashQueue;
   /** `/ready`'s answer while the process is up; `leave()` starts the drain's first phase. */
@@ -130,7 +139,19 @@ export async function openCore(
   const users = new UserAdmin(store.tenants, config.users, now);
   const vocabulary = new VocabularyService(store.tenants, config.users.languages, now);
   const webhooks = new WebhookEndpoints(store, master.webhookSecretKey, config.webhooks, now);
+  const audit = new AuditTrail(store.audit, now);
+  const team = new TeamService(
+    store,
+    config.team,
+    config.users,
+    now,
+    config.team.smtpUrl === undefined
+      ? undefined
+      : smtpMailer(config.team.smtpUrl, config.team.mailFrom),
+  );
   return {
+    team,
+    audit,
     now,
     store,
     master,
@@ -161,7 +182,7 @@ async function wireGateway(
 ): Promise<Gateway> {
   const { config } = options;
   const { now, store, master, signingKeys, directory, partners, tenants, users, vocabulary } = core;
-  const { webhooks } = core;
+  const { webhooks, audit, team } = core;
   const tokens = new TokenService(signingKeys, config.jwt, now);
   const throttle = new LoginThrottle(store.tenants, master.secretPepper, now, config.loginThrottle);
   const sessions = new SessionService(store, tokens, master.secretPepper, now, throttle, directory);
@@ -196,6 +217,7 @@ async function wireGateway(
     now,
     hashing,
     (priority) => (priority < 2 ? scryptThreads.scrypt : lowPriorityThreads.scrypt),
+    (userId, at) => store.team.recordSignIn(userId, at),
   );
   const userAuthenticator = new UserAuthenticator(userTokens, store.tenants);
   const logger =
@@ -216,6 +238,7 @@ async function wireGateway(
     config.webhooks,
     now,
     logger,
+    audit,
   );
 
   const streams = new EventStreams(store, config.events, now, logger);
@@ -240,6 +263,7 @@ async function wireGateway(
     trustProxy: config.trustProxy,
     webhooks: webhooksDocument(EVENT_PAYLOAD_SCHEMAS),
     routes: async (instance) => {
+      instance.decorate("auditTrail", audit);
       // Delivery runs in processes that serve (not in the admin CLI's, nor under inject).
       instance.addHook("onListen", async () => webhookWorker.start());
       instance.addHook("onClose", async () => webhookWorker.stop());
@@ -278,6 +302,9 @@ async function wireGateway(
         authenticator: userAuthenticator,
         config: config.events,
       });
+      await instance.register(tenantAuditRoutes, { audit, authenticator: userAuthenticator });
+      await instance.register(tenantTeamRoutes, { team, authenticator: userAuthenticator });
+      await instance.register(passwordLinkRoutes, { team, rateLimiter });
     },
   });
 
@@ -300,6 +327,8 @@ async function wireGateway(
     webhooks,
     webhookWorker,
     streams,
+    team,
+    audit,
     hashing,
     readiness,
     async close() {

@@ -160,6 +160,8 @@ describe.each(storeKinds)("retention (%s store)", (kind) => {
       order_events: 0,
       // The create's replay nonce, past its timestamp window.
       request_nonces: 1,
+      audit_events: 0,
+      password_links: 0,
     });
     expect(await counts()).toEqual({
       token_refreshes: 1,
@@ -210,6 +212,7 @@ describe.each(storeKinds)("three instances purging at once (%s store)", (kind) =
       purgeIntervalSeconds: 600,
       webhookSeconds: 30 * DAY,
       orderEventSeconds: 30 * DAY,
+      auditSeconds: 365 * DAY,
     };
     const reports = await Promise.all(
       [a, b, c].map((store) => purgeExpired(store, retention, now, 7)),
@@ -320,6 +323,7 @@ describe("the purge schedule", () => {
       purgeIntervalSeconds: 600,
       webhookSeconds: 30 * DAY,
       orderEventSeconds: 30 * DAY,
+      auditSeconds: 365 * DAY,
     };
     const lines: { object: object; message: string }[] = [];
     const log = {
@@ -351,6 +355,8 @@ describe("the purge schedule", () => {
               webhook_deliveries: 0,
               order_events: 0,
               request_nonces: 0,
+              audit_events: 0,
+              password_links: 0,
             },
           },
           message: "expired bookkeeping rows deleted",

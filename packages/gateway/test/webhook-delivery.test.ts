@@ -266,6 +266,16 @@ describe.each(storeKinds)("webhook delivery (%s store)", (kind) => {
     );
     expect(disabled.body.data[0].disabled_reason).toBe("Disabled after 1 s of failed deliveries.");
     expect(s.logs.text).toContain('"event":"webhook_endpoint_disabled"');
+    // On the tenant's audit trail too, as the gateway's own doing.
+    const trail = await s.gw.store.audit.listAuditEvents(s.tenant.id, {
+      limit: 5,
+      filter: { action: "webhook_endpoint_disabled" },
+    });
+    expect(trail[0]).toMatchObject({
+      actorKind: "system",
+      subjectType: "webhook_endpoint",
+      subjectId: endpoint.id,
+    });
     const attempts = await tenantCall(s, "GET", `${endpoints(s)}/${endpoint.id}/deliveries`);
     expect(attempts.body.data[0]).toMatchObject({ status: "failed", response_status: 500 });
 

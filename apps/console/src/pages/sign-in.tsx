@@ -10,6 +10,7 @@ import { fieldProblems, problemText } from "../lib/problem-text.js";
 import { authModule } from "../modules.js";
 import { useSession } from "../session.js";
 import { firstOverLimit, TextField } from "../text-field.js";
+import { ForgotPassword } from "./set-password.js";
 
 const SignInForm = () => {
   const { t } = useEnterpriseModuleTranslationContext<typeof authModule>();
@@ -83,6 +84,7 @@ const SignInForm = () => {
           {busy ? t("submitting") : t("submit")}
         </button>
       </form>
+      <ForgotPassword />
       <LanguageSwitcher />
     </main>
   );

@@ -117,6 +117,8 @@ export interface GatewayConfig {
   webhooks: WebhooksConfig;
   /** Live event streams (domain/events/): the partner's and the tenant console's. */
   events: EventsConfig;
+  /** Team management: set-password links and the mail that carries them. */
+  team: TeamConfig;
   /** Prometheus metrics and the instance id in log lines (docs/deploy.md#observability). */
   observability: ObservabilityConfig;
 }
@@ -186,6 +188,31 @@ export interface WebhooksConfig {
   secretGraceSeconds: number;
 }
 
+export interface TeamConfig {
+  /** How long an invite or reset link can be used (once). */
+  passwordLinkTtlSeconds: number;
+  /** GATEWAY_SMTP_URL: where mail goes; unset, no mail is sent (admins copy the links). */
+  smtpUrl: string | undefined;
+  /** The From of that mail. */
+  mailFrom: string;
+  /** GATEWAY_PUBLIC_URL: the console's address, the base of links in mail. */
+  publicUrl: string | undefined;
+}
+
+function teamFrom(s: Settings): TeamConfig {
+  // A link in mail must point where the operator says, never where a request's Host says.
+  if (s.GATEWAY_SMTP_URL !== undefined && s.GATEWAY_PUBLIC_URL === undefined)
+    throw new ConfigError(
+      "GATEWAY_SMTP_URL needs GATEWAY_PUBLIC_URL (the console's public URL) for the links in mail.",
+    );
+  return {
+    passwordLinkTtlSeconds: s.GATEWAY_PASSWORD_LINK_TTL_SECONDS,
+    smtpUrl: s.GATEWAY_SMTP_URL,
+    mailFrom: s.GATEWAY_MAIL_FROM ?? "Orderline <no-reply@localhost>",
+    publicUrl: s.GATEWAY_PUBLIC_URL?.replace(/\/+$/, ""),
+  };
+}
+
 export interface LoginThrottleConfig {
   /** Free failures for one account (client_id or email) from one source address. */
   perAccountAndAddress: number;
@@ -211,6 +238,8 @@ export interface RetentionConfig {
    * together and only once none has a delivery left. At least the webhook retention.
    */
   orderEventSeconds: number;
+  /** Audit events (the Activity page), from when they happened. */
+  auditSeconds: number;
 }
 
 export type SqliteSynchronous = "full" | "normal";
@@ -355,6 +384,7 @@ function retentionFrom(
     purgeIntervalSeconds: s.GATEWAY_PURGE_INTERVAL_SECONDS,
     webhookSeconds,
     orderEventSeconds: s.GATEWAY_ORDER_EVENT_RETENTION_SECONDS ?? webhookSeconds,
+    auditSeconds: s.GATEWAY_AUDIT_RETENTION_SECONDS,
   };
   requireAtLeast(
     "GATEWAY_WEBHOOK_RETENTION_SECONDS",
@@ -500,6 +530,7 @@ export function loadConfig(
       perAccount: s.GATEWAY_HASH_PER_ACCOUNT,
     },
     webhooks,
+    team: teamFrom(s),
     observability: {
       instanceId: env.GATEWAY_INSTANCE_ID || `${hostname()}:${process.pid}`,
       metricsListen: metricsListenFrom(env.GATEWAY_METRICS_LISTEN),

@@ -49,6 +49,8 @@ function parsesAsUrl(value: string, schemes: string[]): boolean {
 /** Checks of string settings; the setting's `accepts` says what passes. */
 const CHECKS = {
   redisUrl: (value: string) => parsesAsUrl(value, ["redis:", "rediss:"]),
+  smtpUrl: (value: string) => parsesAsUrl(value, ["smtp:", "smtps:"]),
+  httpUrl: (value: string) => parsesAsUrl(value, ["http:", "https:"]),
   scryptCost: (value: string) =>
     /^\d+$/.test(value) &&
     Number.isInteger(Math.log2(Number(value))) &&
@@ -111,6 +113,15 @@ export const SETTINGS = {
   GATEWAY_PURGE_INTERVAL_SECONDS: int(0, 600),
   GATEWAY_WEBHOOK_RETENTION_SECONDS: int(0),
   GATEWAY_ORDER_EVENT_RETENTION_SECONDS: int(0),
+  GATEWAY_AUDIT_RETENTION_SECONDS: int(DAY, 365 * DAY),
+  // Team management: set-password links, and mail when an SMTP server is configured.
+  GATEWAY_PASSWORD_LINK_TTL_SECONDS: int(300, 3 * DAY, 30 * DAY),
+  GATEWAY_SMTP_URL: text({ check: "smtpUrl", accepts: "an smtp:// or smtps:// URL with a host" }),
+  GATEWAY_MAIL_FROM: text({ check: "notBlank", accepts: "a sender address for mail" }),
+  GATEWAY_PUBLIC_URL: text({
+    check: "httpUrl",
+    accepts: "the console's public http(s):// URL (links in mail point there)",
+  }),
   GATEWAY_TRUST_PROXY: text({
     accepts: "false, a hop count, or comma-separated addresses/CIDRs of the proxies",
   }),

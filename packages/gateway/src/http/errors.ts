@@ -114,6 +114,15 @@ export const ERROR_CATALOGUE = {
     status: 503,
     title: "The order store cannot be reached right now; retry shortly",
   },
+  // Team management (tenant-api/team-routes.ts).
+  user_disabled: { status: 401, title: "The user is disabled" },
+  user_not_found: { status: 404, title: "No such user in the tenant" },
+  user_exists: { status: 409, title: "A user with this email already exists" },
+  last_admin: { status: 409, title: "The tenant must keep an active admin" },
+  password_link_invalid: {
+    status: 410,
+    title: "The set-password link was used, has expired or was replaced",
+  },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

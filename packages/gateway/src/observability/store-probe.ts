@@ -47,12 +47,16 @@ export function probedStore(store: Store): Store {
   const tenants = probed(store.tenants, "store.tenants");
   const webhooks = probed(store.webhooks, "store.webhooks");
   const events = probed(store.events, "store.events");
+  const audit = probed(store.audit, "store.audit");
+  const team = probed(store.team, "store.team");
   const top = probed(store, "store");
   return new Proxy(top, {
     get(object, property, receiver) {
       if (property === "tenants") return tenants;
       if (property === "webhooks") return webhooks;
       if (property === "events") return events;
+      if (property === "audit") return audit;
+      if (property === "team") return team;
       return Reflect.get(object, property, receiver);
     },
   });

@@ -24,6 +24,9 @@ function cutoffs(retention: RetentionConfig, now: number): PurgeReport {
     order_events: now - retention.orderEventSeconds * 1000,
     // A nonce row carries the end of its request's timestamp window.
     request_nonces: now,
+    audit_events: now - retention.auditSeconds * 1000,
+    // A set-password link carries its own end; used or not, past it nothing can use it.
+    password_links: now,
   };
 }
 

@@ -40,6 +40,8 @@ const EXPIRING: Record<ExpiringTable, { key: string; time: string }> = {
   webhook_deliveries: { key: "(endpoint_id, event_id)", time: "updated_at" },
   order_events: { key: "seq", time: "created_at" },
   request_nonces: { key: "nonce_key", time: "expires_at" },
+  audit_events: { key: "seq", time: "created_at" },
+  password_links: { key: "token_hash", time: "expires_at" },
 };
 
 /**
@@ -80,6 +82,8 @@ interface UserRow {
   language: string;
   created_at: number;
   updated_at: number;
+  disabled_at: number | null;
+  last_sign_in_at: number | null;
 }
 
 export interface OverridesRow {
@@ -101,6 +105,8 @@ const toUser = (r: UserRow): UserRecord => ({
   language: r.language,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  disabledAt: r.disabled_at,
+  lastSignInAt: r.last_sign_in_at,
 });
 
 const toOverrides = (r: OverridesRow): OverridesRecord => ({

@@ -1,3 +1,4 @@
+import type { AuditStore } from "./audit-store.js";
 import type { EventFeedStore } from "./event-feed-store.js";
 import type {
   CreateOrderOutcome,
@@ -16,6 +17,7 @@ import type {
   SignatureVersion,
   SigningKeyRecord,
 } from "./records.js";
+import type { TeamStore } from "./team-store.js";
 import type { TenantStore } from "./tenant-store.js";
 import type { WebhookStore } from "./webhook-store.js";
 
@@ -35,6 +37,10 @@ export interface Store {
   readonly webhooks: WebhookStore;
   /** The outbox and tenant signals as the live event streams read them (event-feed-store.ts). */
   readonly events: EventFeedStore;
+  /** The audit trail (audit-store.ts). */
+  readonly audit: AuditStore;
+  /** Team management: roles, disabling, set-password links (team-store.ts). */
+  readonly team: TeamStore;
   /** Applies pending migrations; safe when several processes start at once. */
   migrate(): Promise<void>;
   /** The highest applied migration version; rejects when the store cannot be reached. */

@@ -27,6 +27,9 @@ export interface UserRecord {
   language: string;
   createdAt: number;
   updatedAt: number;
+  /** When an admin disabled the user (every token refused, sign-in too); null: enabled. */
+  disabledAt?: number | null;
+  lastSignInAt?: number | null;
 }
 
 export interface OverridesRecord {
@@ -71,7 +74,9 @@ export type ExpiringTable =
   | "webhook_attempts"
   | "webhook_deliveries"
   | "order_events"
-  | "request_nonces";
+  | "request_nonces"
+  | "audit_events"
+  | "password_links";
 
 export interface LoginFailures {
   failures: number;

@@ -11,6 +11,12 @@ import type { IssuedToken } from "../security/tokens.js";
 import type { TenantStore, UserRecord } from "../store/tenant-store.js";
 import type { UserClaims, UserTokens } from "./user-tokens.js";
 
+const userDisabled = () =>
+  new ApiError(
+    "user_disabled",
+    "This account was disabled by a tenant admin; ask them to enable it.",
+  );
+
 const INVALID = () =>
   new ApiError("invalid_credentials", "The email and password do not match an account.");
 
@@ -40,6 +46,8 @@ export class UserSessionService {
      * flood's cheap refusals on the HTTP thread cannot starve the owner's hash.
      */
     private readonly scryptFor: (priority: HashTicket["priority"]) => Scrypt,
+    /** Told of each successful sign-in (the team list's "last sign-in"). */
+    private readonly signedIn: (userId: string, at: number) => Promise<void> = async () => {},
   ) {}
 
   async #hashing<T>(
@@ -109,7 +117,8 @@ export class UserSessionService {
       async () =>
         verifyPassword(
           password,
-          user?.passwordHash ?? (await this.#decoyHash()),
+          // An invited user has no password yet: the decoy, so they cost and answer alike.
+          user?.passwordHash || (await this.#decoyHash()),
           this.scryptFor(ticket.priority),
         ),
       log,
@@ -123,7 +132,10 @@ export class UserSessionService {
       throw INVALID();
     }
     await this.throttle.succeeded(keys);
+    // Only after the password matched: a disabled account is not revealed to a guesser.
+    if (user.disabledAt) throw userDisabled();
     const issued = await this.tokens.issue(user);
+    await this.signedIn(user.id, this.now());
     log.info(
       { event: "user_login", user_id: user.id, tenant_id: user.tenantId, jti: issued.claims.jti },
       "user token issued",
@@ -159,6 +171,7 @@ export function assertTokenUserUsable(
   if (!user || user.tenantId !== claims.tid) {
     throw new ApiError("token_invalid", "The token's user no longer exists.");
   }
+  if (user.disabledAt) throw userDisabled();
   if (user.credentialVersion !== claims.sv) {
     throw new ApiError(
       "token_invalid",

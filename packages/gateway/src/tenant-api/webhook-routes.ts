@@ -13,6 +13,7 @@ import type { UserAuthenticator, UserContext } from "./authenticate.js";
 import {
   auditTenantChange,
   NO_QUERY,
+  refusedAs,
   requireRole,
   requireUser,
   USER_SECURITY,
@@ -130,16 +131,7 @@ export async function tenantWebhookRoutes(
     const scope: PartnerScope = { clientId: request.params.client_id, tenantId: context.tenant.id };
     return { context, scope };
   };
-  const audit = (
-    request: FastifyRequest,
-    context: UserContext,
-    event: string,
-    details: Record<string, unknown>,
-  ) => auditTenantChange(request, context, event, details, "tenant webhook endpoint changed");
-  const refused = (error: unknown): never => {
-    if (error instanceof WebhookError) throw new ApiError(error.code, error.message);
-    throw error;
-  };
+  const refused = refusedAs([WebhookError, (error) => (error as WebhookError).code]);
   const schema = (
     summary: string,
     params: object,
@@ -200,7 +192,7 @@ export async function tenantWebhookRoutes(
     async (request, reply) => {
       const { context, scope } = admin(request);
       const created = await webhooks.create(scope, request.body).catch(refused);
-      audit(request, context, "webhook_endpoint_created", {
+      await auditTenantChange(request, context, "webhook_endpoint_created", {
         client_id: scope.clientId,
         endpoint_id: created.id,
         url: created.url,
@@ -248,7 +240,7 @@ export async function tenantWebhookRoutes(
           `tenant admin ${context.user.email}`,
         )
         .catch(refused);
-      audit(request, context, "webhook_endpoint_changed", {
+      await auditTenantChange(request, context, "webhook_endpoint_changed", {
         client_id: scope.clientId,
         endpoint_id: updated.id,
         changed: Object.keys(request.body),
@@ -268,7 +260,7 @@ export async function tenantWebhookRoutes(
     async (request, reply) => {
       const { context, scope } = admin(request);
       await webhooks.remove(scope, request.params.endpoint_id).catch(refused);
-      audit(request, context, "webhook_endpoint_removed", {
+      await auditTenantChange(request, context, "webhook_endpoint_removed", {
         client_id: scope.clientId,
         endpoint_id: request.params.endpoint_id,
       });
@@ -301,7 +293,7 @@ export async function tenantWebhookRoutes(
     async (request, reply) => {
       const { context, scope } = admin(request);
       const rotated = await webhooks.rotateSecret(scope, request.params.endpoint_id).catch(refused);
-      audit(request, context, "webhook_endpoint_secret_rotated", {
+      await auditTenantChange(request, context, "webhook_endpoint_secret_rotated", {
         client_id: scope.clientId,
         endpoint_id: request.params.endpoint_id,
       });
@@ -359,7 +351,7 @@ export async function tenantWebhookRoutes(
       const { context, scope } = admin(request);
       const { endpoint_id, event_id } = request.params;
       await webhooks.resend(scope, endpoint_id, event_id).catch(refused);
-      audit(request, context, "webhook_event_resent", {
+      await auditTenantChange(request, context, "webhook_event_resent", {
         client_id: scope.clientId,
         endpoint_id,
         event_id,

@@ -18,7 +18,9 @@ import {
 } from "../order-moves.js";
 import { isStoreOutage } from "../outage.js";
 import { createdOrder, type OrderRow, pageOf, storableOrder, toOrder } from "../rows.js";
+import { SqlAuditStore } from "../sql-audit-store.js";
 import { SqlCredentialStore } from "../sql-credential-store.js";
+import { SqlTeamStore } from "../sql-team-store.js";
 import type {
   CreateOrderOutcome,
   IdempotencyClaim,
@@ -58,6 +60,8 @@ export class PostgresStore extends SqlCredentialStore implements Store {
   readonly tenants: PostgresTenantStore;
   readonly webhooks: PostgresWebhookStore;
   readonly events: PostgresEventFeedStore;
+  readonly audit: SqlAuditStore;
+  readonly team: SqlTeamStore;
   readonly pool: pg.Pool;
   readonly #orders: GroupCommit<NewSalesOrder, CreateOrderOutcome>;
 
@@ -76,6 +80,8 @@ export class PostgresStore extends SqlCredentialStore implements Store {
     this.tenants = new PostgresTenantStore(this.pool);
     this.webhooks = new PostgresWebhookStore(this.pool);
     this.events = new PostgresEventFeedStore(this.pool);
+    this.audit = new SqlAuditStore(new PostgresRunner(this.pool));
+    this.team = new SqlTeamStore(new PostgresRunner(this.pool));
   }
 
   async migrate(): Promise<void> {

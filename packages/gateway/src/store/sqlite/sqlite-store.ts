@@ -22,7 +22,9 @@ import {
   whyNotMoved,
 } from "../order-moves.js";
 import { type OrderRow, pageOf, storableOrder, toOrder } from "../rows.js";
+import { SqlAuditStore } from "../sql-audit-store.js";
 import { SqlCredentialStore } from "../sql-credential-store.js";
+import { SqlTeamStore } from "../sql-team-store.js";
 import { QUEUE_EVENT } from "../sql-webhook-store.js";
 import type {
   CreateOrderOutcome,
@@ -130,6 +132,8 @@ export class SqliteStore extends SqlCredentialStore implements Store {
   readonly tenants: SqliteTenantStore;
   readonly webhooks: SqliteWebhookStore;
   readonly events: SqliteEventFeedStore;
+  readonly audit: SqlAuditStore;
+  readonly team: SqlTeamStore;
   readonly #db: Database.Database;
   readonly #orders: GroupCommit<CreateJob, CreateOrderOutcome>;
   readonly #writer: WriterThread | undefined;
@@ -145,6 +149,8 @@ export class SqliteStore extends SqlCredentialStore implements Store {
     this.tenants = new SqliteTenantStore(this.#db);
     this.webhooks = new SqliteWebhookStore(this.#db);
     this.events = new SqliteEventFeedStore(this.#db);
+    this.audit = new SqlAuditStore(new SqliteRunner(this.#db));
+    this.team = new SqlTeamStore(new SqliteRunner(this.#db));
     const useThread =
       (options.writerThread ?? true) && path !== ":memory:" && existsSync(WRITER_THREAD);
     this.#writer = useThread ? new WriterThread(path, options.synchronous ?? "full") : undefined;
