@@ -35,6 +35,8 @@ import { openStore } from "./store/open.js";
 import { schedulePurge } from "./store/purge.js";
 import type { Store } from "./store/store.js";
 import { UserAuthenticator } from "./tenant-api/authenticate.js";
+import { tenantOrderBulkRoutes } from "./tenant-api/order-bulk-routes.js";
+import { tenantOrderExportRoutes } from "./tenant-api/order-export-routes.js";
 import { tenantOrderRoutes } from "./tenant-api/order-routes.js";
 import { tenantPartnerRoutes } from "./tenant-api/partner-routes.js";
 import { profileRoutes, userAuthRoutes } from "./tenant-api/session-routes.js";
@@ -243,6 +245,8 @@ async function wireGateway(
       });
       await instance.register(tenantRoutes, { vocabulary, authenticator: userAuthenticator });
       await instance.register(tenantOrderRoutes, { orders, authenticator: userAuthenticator });
+      await instance.register(tenantOrderBulkRoutes, { orders, authenticator: userAuthenticator });
+      await instance.register(tenantOrderExportRoutes, { orders, authenticator: userAuthenticator });
       await instance.register(tenantPartnerRoutes, { partners, authenticator: userAuthenticator });
       await instance.register(tenantWebhookRoutes, { webhooks, authenticator: userAuthenticator });
     },
