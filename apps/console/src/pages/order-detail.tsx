@@ -5,12 +5,14 @@ import {
 import { useEffect, useRef, useState } from "react";
 import { Failure, PageTitle, ScrollRegion } from "../components.js";
 import { type Api, ApiError } from "../lib/api.js";
-import { formatDateTime, formatNumber } from "../lib/format.js";
+import { formatDateTime, formatMoney, formatNumber, moneyScale } from "../lib/format.js";
+import { filtersOf } from "../lib/order-filter.js";
 import { useLoad } from "../lib/use-load.js";
 import { ordersModule } from "../modules.js";
 import { href } from "../router.js";
 import { useSession } from "../session.js";
 import { OrderActions, type Outcome } from "./order-actions.js";
+import { ordersHref } from "./order-filters.js";
 import { OrderHistory } from "./order-history.js";
 import { StatusBadge } from "./order-status.js";
 import type { OrderDetail } from "./order-types.js";
@@ -62,7 +64,17 @@ const NoticeText = ({ notice }: { notice: Notice }) => {
   }
 };
 
-const Detail = ({ id }: { id: string }) => {
+/** The list the order was opened from (its filters and page), or the first page. */
+const backHref = (back: string | null): string => {
+  if (!back) return href("orders");
+  const query = new URLSearchParams(back);
+  return ordersHref(
+    filtersOf(query),
+    (query.get("after") ?? "").split(",").filter(Boolean),
+  );
+};
+
+const Detail = ({ id, back }: { id: string; back: string | null }) => {
   const { t, i18n } = useEnterpriseModuleTranslationContext<typeof ordersModule>();
   const { api } = useSession();
   const [load, retry] = useLoad(() => readOrder(api, id), [id]);
@@ -101,11 +113,20 @@ const Detail = ({ id }: { id: string }) => {
 
   const none = t("detail.none");
   const order = current?.order;
+  // One number of decimals for every amount of the order, so the columns line up.
+  const scale = moneyScale(
+    order?.products.flatMap((l) => [
+      l.unit_price === null ? null : String(l.unit_price),
+      l.line_total,
+    ]) ?? [],
+  );
+  const money = (amount: string | null) =>
+    formatMoney(amount, order?.currency, i18n.language, scale) ?? none;
   const failed = notice !== null && notice.outcome.kind !== "moved";
   return (
     <>
       <p>
-        <a href={href("orders")}>{t("detail.back")}</a>
+        <a href={backHref(back)}>{t("detail.back")}</a>
       </p>
       {load.state === "loading" && <p role="status">{t("common:status.loading")}</p>}
       {load.state === "failed" &&
@@ -156,9 +177,15 @@ const Detail = ({ id }: { id: string }) => {
               <dd>{order.sales_name}</dd>
               <dt>{t("detail.address")}</dt>
               <dd className="address">{order.address}</dd>
+              <dt>{t("table.partner")}</dt>
+              <dd>{order.partner_name}</dd>
               <dt>{t("detail.partner")}</dt>
               <dd>
                 <code>{order.client_id}</code>
+              </dd>
+              <dt>{t("detail.total")}</dt>
+              <dd data-testid="order-total">
+                {money(order.total)}
               </dd>
             </dl>
           </section>
@@ -184,6 +211,9 @@ const Detail = ({ id }: { id: string }) => {
                     <th scope="col" className="number">
                       {t("detail.unitPrice")}
                     </th>
+                    <th scope="col" className="number">
+                      {t("detail.lineTotal")}
+                    </th>
                     <th scope="col">{t("detail.notes")}</th>
                   </tr>
                 </thead>
@@ -195,12 +225,26 @@ const Detail = ({ id }: { id: string }) => {
                       <td className="number">{formatNumber(line.quantity, i18n.language)}</td>
                       <td>{line.uom ?? none}</td>
                       <td className="number">
-                        {formatNumber(line.unit_price, i18n.language) ?? none}
+                        {money(line.unit_price === null ? null : String(line.unit_price))}
+                      </td>
+                      <td className="number">
+                        {money(line.line_total)}
                       </td>
                       <td>{line.notes || none}</td>
                     </tr>
                   ))}
                 </tbody>
+                <tfoot>
+                  <tr>
+                    <th scope="row" colSpan={5}>
+                      {t("detail.total")}
+                    </th>
+                    <td className="number" data-testid="lines-total">
+                      {money(order.total)}
+                    </td>
+                    <td />
+                  </tr>
+                </tfoot>
               </table>
             </ScrollRegion>
           </div>
@@ -211,8 +255,8 @@ const Detail = ({ id }: { id: string }) => {
   );
 };
 
-export const OrderDetailPage = ({ id }: { id: string }) => (
+export const OrderDetailPage = ({ id, back }: { id: string; back: string | null }) => (
   <EnterpriseModuleProvider module={ordersModule}>
-    <Detail id={id} />
+    <Detail id={id} back={back} />
   </EnterpriseModuleProvider>
 );

@@ -84,6 +84,8 @@ export async function createOrders(
   base: string,
   partner: { clientId: string; clientSecret: string; privateKey: KeyObject },
   count: number,
+  /** Fields that replace the default order's, per order (1-based). */
+  vary: (i: number) => Record<string, unknown> = () => ({}),
 ): Promise<{ order_number: string; id: string }[]> {
   const login = await fetch(`${base}/api/v1/auth/login`, {
     method: "POST",
@@ -119,6 +121,7 @@ export async function createOrders(
           { product_code: "WIDGET-1", quantity: 12, uom: "EA", unit_price: 4.5 },
           { product_code: "BOLT-7", quantity: 2.5, uom: "KG", notes: "Zinc plated" },
         ],
+        ...vary(i),
       }),
     });
     if (response.status !== 201) {
