@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { type GatewayConfig, masterKeyFile } from "./config/config.js";
+import { EventStreams } from "./domain/events/streams.js";
 import { OrderService } from "./domain/orders/service.js";
 import { PartnerAdmin } from "./domain/partners/admin.js";
 import { PartnerDirectory } from "./domain/partners/directory.js";
@@ -35,6 +36,7 @@ import { openStore } from "./store/open.js";
 import { schedulePurge } from "./store/purge.js";
 import type { Store } from "./store/store.js";
 import { UserAuthenticator } from "./tenant-api/authenticate.js";
+import { tenantEventRoutes } from "./tenant-api/event-routes.js";
 import { tenantOrderBulkRoutes } from "./tenant-api/order-bulk-routes.js";
 import { tenantOrderExportRoutes } from "./tenant-api/order-export-routes.js";
 import { tenantOrderRoutes } from "./tenant-api/order-routes.js";
@@ -72,6 +74,8 @@ export interface Gateway {
   webhooks: WebhookEndpoints;
   /** Delivers webhooks while the app listens (started by listen, stopped by close). */
   webhookWorker: WebhookWorker;
+  /** The live event streams this process holds (partner and tenant). */
+  streams: EventStreams;
   /** Every password check of this process (user sign-in) runs through this. */
   hashing: FairHashQueue;
   /** `/ready`'s answer while the process is up; `leave()` starts the drain's first phase. */
@@ -213,8 +217,22 @@ async function wireGateway(
     logger,
   );
 
+  const streams = new EventStreams(store, config.events, now, logger);
+  // Every write of a tenant's words tells its open streams, on every instance.
+  vocabulary.onChanged((change) => {
+    store.events
+      .publish({ type: "vocabulary.changed", ...change })
+      .catch((error: unknown) =>
+        logger.warn(
+          { event: "vocabulary_signal_failed", err: (error as Error).message },
+          "vocabulary change not signalled to event streams",
+        ),
+      );
+  });
+
   const app = await buildApp({
     logger,
+    beforeDrain: () => streams.closeAll(),
     bodyLimitBytes: config.bodyLimitBytes,
     drainMs: config.drainSeconds * 1000,
     requestTimeoutMs: config.requestTimeoutMs,
@@ -223,6 +241,7 @@ async function wireGateway(
       // Delivery runs in processes that serve (not in the admin CLI's, nor under inject).
       instance.addHook("onListen", async () => webhookWorker.start());
       instance.addHook("onClose", async () => webhookWorker.stop());
+      instance.addHook("onClose", async () => streams.stop());
       await installCors(instance, config.corsOrigins);
       if (config.consoleDir) await instance.register(consoleRoutes, { root: config.consoleDir });
       await instance.register(healthRoutes, { store, readiness });
@@ -249,6 +268,11 @@ async function wireGateway(
       await instance.register(tenantOrderExportRoutes, { orders, authenticator: userAuthenticator });
       await instance.register(tenantPartnerRoutes, { partners, authenticator: userAuthenticator });
       await instance.register(tenantWebhookRoutes, { webhooks, authenticator: userAuthenticator });
+      await instance.register(tenantEventRoutes, {
+        streams,
+        authenticator: userAuthenticator,
+        config: config.events,
+      });
     },
   });
 
@@ -270,6 +294,7 @@ async function wireGateway(
     orders,
     webhooks,
     webhookWorker,
+    streams,
     hashing,
     readiness,
     async close() {

@@ -26,6 +26,10 @@ interface Listed {
   products: { line_total: string | null }[];
 }
 
+/** A JSON answer, read loosely: the assertions say what it must hold. */
+// biome-ignore lint/suspicious/noExplicitAny: test answers are checked by the assertions.
+const body = (response: Response): Promise<any> => response.json();
+
 describe.each(storeKinds)("tenant orders desk (%s store)", (kind) => {
   let gw: Gateway;
   let base: string;
@@ -108,7 +112,7 @@ describe.each(storeKinds)("tenant orders desk (%s store)", (kind) => {
     expect(idr?.currency).toBe("IDR");
     expect(idr?.products.map((l) => l.line_total)).toEqual(["720001", "0.3"]);
     expect(idr?.total).toBe("720001.3");
-    const detail = await (await call(member, `/v1/orders/${ids["PO-2026-1005"]}`)).json();
+    const detail = await body(await call(member, `/v1/orders/${ids["PO-2026-1005"]}`));
     expect(detail.data.total).toBe("720001.3");
     // A line without a unit price has no total, so neither has the order.
     const { data: unpriced } = await list(member, "q=flour-x");
@@ -156,7 +160,7 @@ describe.each(storeKinds)("tenant orders desk (%s store)", (kind) => {
     });
     const bad = await call(member, "/v1/orders?sort=total");
     expect(bad.status).toBe(400);
-    expect((await bad.json()).code).toBe("validation_failed");
+    expect((await body(bad)).code).toBe("validation_failed");
   });
 
   it("streams the CSV in the user's language, safe against formulas", async () => {
@@ -202,7 +206,7 @@ describe.each(storeKinds)("tenant orders desk (%s store)", (kind) => {
       ids: [ids["M-1"], ids["M-2"], ids["PO-2026-1007"], "missing"],
     });
     expect(reject.status).toBe(200);
-    const outcome = await reject.json();
+    const outcome = await body(reject);
     expect(outcome.results.map((r: { status: number; outcome: string }) => [r.status, r.outcome])).toEqual([
       [409, "failed"],
       [200, "moved"],
@@ -212,18 +216,16 @@ describe.each(storeKinds)("tenant orders desk (%s store)", (kind) => {
     expect(outcome.results[0].problem.code).toBe("order_transition_invalid");
     expect(outcome.results[1].order.status).toBe("rejected");
     expect(outcome.summary).toEqual({ requested: 4, moved: 1, unchanged: 0, failed: 3 });
-    const againB = await (await call(adminB, `/v1/orders/${ids["PO-2026-1007"]}`)).json();
+    const againB = await body(await call(adminB, `/v1/orders/${ids["PO-2026-1007"]}`));
     expect(againB.data.status).toBe("received");
 
     // A retry reports the orders it already moved as unchanged, not as conflicts.
-    const retry = await (
-      await bulk(member, { action: "reject", reason: "Out of stock", ids: [ids["M-2"]] })
-    ).json();
+    const retry = await body(await bulk(member, { action: "reject", reason: "Out of stock", ids: [ids["M-2"]] }));
     expect(retry.results[0]).toMatchObject({ status: 200, outcome: "unchanged" });
 
     const noReason = await bulk(member, { action: "reject", ids: [ids["M-2"]] });
     expect(noReason.status).toBe(400);
-    expect((await noReason.json()).errors[0].pointer).toBe("/reason");
+    expect((await body(noReason)).errors[0].pointer).toBe("/reason");
     const memberCancel = await bulk(member, { action: "cancel", reason: "x", ids: [ids["M-1"]] });
     expect(memberCancel.status).toBe(403);
     const both = await bulk(member, { action: "accept", ids: [ids["M-1"]], filter: {} });
@@ -235,9 +237,7 @@ describe.each(storeKinds)("tenant orders desk (%s store)", (kind) => {
     expect(tooMany.status).toBe(400);
 
     // All matching a filter: the harbour's received orders.
-    const matching = await (
-      await bulk(member, { action: "accept", filter: { status: "received", q: "harbour" } })
-    ).json();
+    const matching = await body(await bulk(member, { action: "accept", filter: { status: "received", q: "harbour" } }));
     expect(matching.summary).toMatchObject({ requested: 3, moved: 3, failed: 0 });
     expect(matching.more_matching).toBe(false);
     expect((await list(member, "status=received")).total.count).toBe(0);

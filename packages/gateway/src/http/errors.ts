@@ -14,6 +14,10 @@ export const ERROR_CATALOGUE = {
   url_invalid: { status: 400, title: "The request path is not valid percent-encoded UTF-8" },
   malformed_request: { status: 400, title: "The request is not valid HTTP" },
   cursor_invalid: { status: 400, title: "The pagination cursor is not valid" },
+  last_event_id_invalid: {
+    status: 400,
+    title: "Last-Event-ID names no event this stream can resume from",
+  },
   idempotency_key_invalid: { status: 400, title: "The Idempotency-Key header is not valid" },
   tenant_parameter_refused: {
     status: 400,
@@ -90,6 +94,7 @@ export const ERROR_CATALOGUE = {
     title: "The Idempotency-Key was used with a different body",
   },
   rate_limited: { status: 429, title: "Too many requests for this client" },
+  too_many_streams: { status: 429, title: "Too many event streams are open" },
   language_unsupported: { status: 422, title: "The language is not supported" },
   login_throttled: { status: 429, title: "Too many failed sign-ins for this account" },
   headers_too_large: { status: 431, title: "The request headers are too large" },

@@ -1,3 +1,4 @@
+import type { EventFeedStore } from "./event-feed-store.js";
 import type {
   CreateOrderOutcome,
   IdempotencyClaim,
@@ -32,6 +33,8 @@ export interface Store {
   readonly tenants: TenantStore;
   /** Webhook endpoints, their delivery queue and attempts (webhook-store.ts). */
   readonly webhooks: WebhookStore;
+  /** The outbox and tenant signals as the live event streams read them (event-feed-store.ts). */
+  readonly events: EventFeedStore;
   /** Applies pending migrations; safe when several processes start at once. */
   migrate(): Promise<void>;
   /** The highest applied migration version; rejects when the store cannot be reached. */

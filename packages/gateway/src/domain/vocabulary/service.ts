@@ -54,7 +54,18 @@ export function unsupportedLanguage(language: string, supported: readonly string
  * A tenant's vocabulary: overrides per namespace and language, read by its users in their
  * language and replaced by its admins (or imported by the CLI) one language at a time.
  */
+/** A write of one namespace and language of a tenant's words, as event streams announce it. */
+export interface VocabularyChanged {
+  tenantId: string;
+  namespace: string;
+  language: string;
+  /** When it was written (Unix ms). */
+  at: number;
+}
+
 export class VocabularyService {
+  readonly #listeners = new Set<(change: VocabularyChanged) => void>();
+
   constructor(
     private readonly store: TenantStore,
     private readonly languages: readonly string[],
@@ -66,6 +77,12 @@ export class VocabularyService {
    * Accept-Language is not consulted: every browser sends it, so it would override the language
    * the user chose in the application.
    */
+  /** Calls `listener` after each write of overrides (the tenant event stream's `vocabulary.changed`). */
+  onChanged(listener: (change: VocabularyChanged) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
   languageFor(profileLanguage: string, requested: string | undefined): string {
     if (requested === undefined) return profileLanguage;
     const tag = supportedLanguage(requested, this.languages);
@@ -130,14 +147,16 @@ export class VocabularyService {
       );
     }
     const tree = overrides as Overrides;
+    const at = this.now();
     const previous = await this.store.replaceOverrides({
       tenantId,
       namespace,
       language: tag,
       overrides: JSON.stringify(tree),
-      updatedAt: this.now(),
+      updatedAt: at,
       updatedBy,
     });
+    for (const listener of this.#listeners) listener({ tenantId, namespace, language: tag, at });
     const before = previous === undefined ? {} : (JSON.parse(previous) as Overrides);
     return { language: tag, overrides: tree, changes: changesBetween(before, tree) };
   }

@@ -48,6 +48,7 @@ import type {
   SigningKeyRecord,
   Store,
 } from "../store.js";
+import { PostgresEventFeedStore } from "./event-feed-store.js";
 import { migratePostgres, postgresSchemaVersion } from "./migrate.js";
 import { insertOrderRows, insertOrders } from "./order-batch.js";
 import { createPool, DEFAULT_POOL_MAX, inTransaction, type PoolOptions } from "./pool.js";
@@ -72,6 +73,7 @@ export class PostgresStore implements Store {
   readonly kind = "postgres";
   readonly tenants: PostgresTenantStore;
   readonly webhooks: PostgresWebhookStore;
+  readonly events: PostgresEventFeedStore;
   readonly pool: pg.Pool;
   readonly #orders: GroupCommit<NewSalesOrder, CreateOrderOutcome>;
 
@@ -87,6 +89,7 @@ export class PostgresStore implements Store {
     );
     this.tenants = new PostgresTenantStore(this.pool);
     this.webhooks = new PostgresWebhookStore(this.pool);
+    this.events = new PostgresEventFeedStore(this.pool);
   }
 
   async migrate(): Promise<void> {

@@ -53,6 +53,7 @@ import type {
   Store,
 } from "../store.js";
 import { openConnection } from "./connection.js";
+import { SqliteEventFeedStore } from "./event-feed-store.js";
 import {
   type BatchResult,
   type CreateJob,
@@ -142,6 +143,7 @@ export class SqliteStore implements Store {
   readonly kind = "sqlite";
   readonly tenants: SqliteTenantStore;
   readonly webhooks: SqliteWebhookStore;
+  readonly events: SqliteEventFeedStore;
   readonly #db: Database.Database;
   readonly #orders: GroupCommit<CreateJob, CreateOrderOutcome>;
   readonly #writer: WriterThread | undefined;
@@ -154,6 +156,7 @@ export class SqliteStore implements Store {
     this.#db = openConnection(path, options.synchronous);
     this.tenants = new SqliteTenantStore(this.#db);
     this.webhooks = new SqliteWebhookStore(this.#db);
+    this.events = new SqliteEventFeedStore(this.#db);
     const useThread =
       (options.writerThread ?? true) && path !== ":memory:" && existsSync(WRITER_THREAD);
     this.#writer = useThread ? new WriterThread(path, options.synchronous ?? "full") : undefined;
