@@ -3,7 +3,12 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { axeViolations, describeInBrowser, launch, screenshot, untranslated } from "./support/browser.js";
 import { openPage, signIn } from "./support/console-page.js";
-import { createOrders, startTestGateway, type TestGateway } from "./support/gateway.js";
+import {
+  createOrders,
+  PASSWORD,
+  startTestGateway,
+  type TestGateway,
+} from "./support/gateway.js";
 
 /**
  * The orders desk (issue 26) in a real Chromium against the real gateway: money in the
@@ -41,6 +46,20 @@ describeInBrowser("the orders desk in a browser", () => {
       if (user) await gateway.gw.store.tenants.setUserLanguage(user.id, "en", Date.now());
     }
   });
+
+  /** How many orders await action, as the API counts them. */
+  const receivedCount = async (): Promise<number> => {
+    const login = await fetch(`${gateway.base}/v1/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: gateway.admin, password: PASSWORD }),
+    });
+    const { token } = (await login.json()) as { token: string };
+    const list = await fetch(`${gateway.base}/v1/orders?status=received&limit=1`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    return ((await list.json()) as { total: { count: number } }).total.count;
+  };
 
   const noOverflow = (page: Page) =>
     page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
@@ -151,7 +170,7 @@ describeInBrowser("the orders desk in a browser", () => {
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "desk-bulk.de");
     // The stream's events recount the orders awaiting action: none are left.
-    await expect.poll(() => page.getByTestId("awaiting-count").count()).toBe(0);
+    await expect.poll(() => page.getByTestId("awaiting-count").count(), { timeout: 10_000 }).toBe(0);
     await language(page, "en");
     expect(errors).toEqual([]);
     await context.close();
@@ -216,6 +235,54 @@ describeInBrowser("the orders desk in a browser", () => {
     expect(await noOverflow(page)).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "desk-cards.id.phone");
+    await language(page, "en");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows new orders as they arrive, without polling, and counts what awaits action (en, de)", async () => {
+    const { context, page, errors } = await openPage(browser);
+    const requests: string[] = [];
+    page.on("request", (request) => requests.push(new URL(request.url()).pathname));
+    await signIn(page, gateway.base, gateway.member);
+    await expect.poll(() => rows(page).count()).toBeGreaterThan(0);
+    const before = await rows(page).count();
+    const awaiting = async () => Number((await page.getByTestId("awaiting-count").count()) === 0
+      ? 0
+      : (await page.getByTestId("awaiting-count").locator("[aria-hidden]").innerText()).trim());
+    const waitingBefore = await receivedCount();
+    await expect.poll(awaiting, { timeout: 10_000 }).toBe(waitingBefore);
+    const lists = requests.filter((p) => p === "/v1/orders").length;
+    // Quiet for a while: no polling.
+    await page.waitForTimeout(1500);
+    expect(requests.filter((p) => p === "/v1/orders").length).toBe(lists);
+
+    const [arrived] = await createOrders(gateway.base, gateway.partner, 1, () => ({
+      purchase_order_no: "PO-LIVE-1",
+    }));
+    // Events reach the stream within about a second (docs/gateway/tenant-api.md).
+    const live = { timeout: 10_000 };
+    await expect.poll(() => rows(page).first().innerText(), live).toContain("PO-LIVE-1");
+    expect(await rows(page).count()).toBe(before + 1);
+    expect(await page.getByTestId("orders-live").innerText()).toBe("1 new order arrived.");
+    await expect.poll(awaiting, live).toBe(waitingBefore + 1);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "desk-live.en");
+
+    const streams = requests.filter((p) => p === "/v1/tenant/events").length;
+    await language(page, "de");
+    // The same stream serves the page in its new language.
+    expect(requests.filter((p) => p === "/v1/tenant/events").length).toBe(streams);
+    await createOrders(gateway.base, gateway.partner, 1, () => ({ purchase_order_no: "PO-LIVE-2" }));
+    await expect.poll(() => rows(page).first().innerText(), live).toContain("PO-LIVE-2");
+    await expect
+      .poll(() => page.getByTestId("orders-live").innerText(), live)
+      .toBe("2 neue Aufträge sind eingegangen.");
+    await expect.poll(awaiting, live).toBe(waitingBefore + 2);
+    expect(
+      await page.getByRole("link", { name: `Aufträge ${waitingBefore + 2} Aufträge warten auf Bearbeitung` }).count(),
+    ).toBe(1);
+    expect(arrived?.order_number).toBeDefined();
     await language(page, "en");
     expect(errors).toEqual([]);
     await context.close();
