@@ -1,14 +1,15 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { axeViolations, describeInBrowser, launch, screenshot, untranslated } from "./support/browser.js";
-import { openPage, signIn } from "./support/console-page.js";
 import {
-  createOrders,
-  PASSWORD,
-  startTestGateway,
-  type TestGateway,
-} from "./support/gateway.js";
+  axeViolations,
+  describeInBrowser,
+  launch,
+  screenshot,
+  untranslated,
+} from "./support/browser.js";
+import { openPage, signIn } from "./support/console-page.js";
+import { createOrders, PASSWORD, startTestGateway, type TestGateway } from "./support/gateway.js";
 
 /**
  * The orders desk (issue 26) in a real Chromium against the real gateway: money in the
@@ -65,7 +66,11 @@ describeInBrowser("the orders desk in a browser", () => {
     page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
   const rows = (page: Page) => page.locator("table.orders-table tbody tr");
   const language = async (page: Page, tag: string) => {
-    await page.locator("select").filter({ has: page.locator(`option[value="${tag}"]`) }).first().selectOption(tag);
+    await page
+      .locator("select")
+      .filter({ has: page.locator(`option[value="${tag}"]`) })
+      .first()
+      .selectOption(tag);
     await page.waitForFunction((lang) => document.documentElement.lang === lang, tag);
   };
 
@@ -78,7 +83,9 @@ describeInBrowser("the orders desk in a browser", () => {
     expect(await rows(page).nth(1).innerText()).toMatch(/IDR\s720,001\.30/);
     expect(await page.getByTestId("order-count").innerText()).toBe("8 orders");
     expect(await page.getByTestId("awaiting-count").innerText()).toContain("8");
-    expect(await page.getByRole("link", { name: /Orders 8 orders awaiting action/ }).count()).toBe(1);
+    expect(await page.getByRole("link", { name: /Orders 8 orders awaiting action/ }).count()).toBe(
+      1,
+    );
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "desk-list.en");
 
@@ -145,7 +152,11 @@ describeInBrowser("the orders desk in a browser", () => {
     await page.goto(`${gateway.base}/console/#/orders?sort=oldest`);
     await expect.poll(() => rows(page).count()).toBe(8);
     // Someone accepts the second one meanwhile: the bulk accept reports it as already done.
-    const [first, second, third] = orders as [typeof orders[0], typeof orders[0], typeof orders[0]];
+    const [first, second, third] = orders as [
+      (typeof orders)[0],
+      (typeof orders)[0],
+      (typeof orders)[0],
+    ];
     await page.getByLabel(`Select order ${first.order_number}`).check();
     await page.getByLabel(`Select order ${second.order_number}`).check();
     await page.getByLabel(`Select order ${third.order_number}`).check();
@@ -161,16 +172,18 @@ describeInBrowser("the orders desk in a browser", () => {
     await language(page, "de");
     await page.getByLabel("Alle Aufträge dieser Seite auswählen").check();
     await page.getByRole("button", { name: "8 Aufträge annehmen" }).click();
-    await expect.poll(() => page.getByTestId("bulk-summary").innerText()).toContain(
-      "5 Aufträge angenommen.",
-    );
+    await expect
+      .poll(() => page.getByTestId("bulk-summary").innerText())
+      .toContain("5 Aufträge angenommen.");
     const summary = await page.getByTestId("bulk-summary").innerText();
     expect(summary).toContain("3 konnten nicht geändert werden:");
     expect(summary).toContain(`${first.order_number} ist jetzt Abgelehnt.`);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "desk-bulk.de");
     // The stream's events recount the orders awaiting action: none are left.
-    await expect.poll(() => page.getByTestId("awaiting-count").count(), { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(() => page.getByTestId("awaiting-count").count(), { timeout: 10_000 })
+      .toBe(0);
     await language(page, "en");
     expect(errors).toEqual([]);
     await context.close();
@@ -247,9 +260,12 @@ describeInBrowser("the orders desk in a browser", () => {
     await signIn(page, gateway.base, gateway.member);
     await expect.poll(() => rows(page).count()).toBeGreaterThan(0);
     const before = await rows(page).count();
-    const awaiting = async () => Number((await page.getByTestId("awaiting-count").count()) === 0
-      ? 0
-      : (await page.getByTestId("awaiting-count").locator("[aria-hidden]").innerText()).trim());
+    const awaiting = async () =>
+      Number(
+        (await page.getByTestId("awaiting-count").count()) === 0
+          ? 0
+          : (await page.getByTestId("awaiting-count").locator("[aria-hidden]").innerText()).trim(),
+      );
     const waitingBefore = await receivedCount();
     await expect.poll(awaiting, { timeout: 10_000 }).toBe(waitingBefore);
     const lists = requests.filter((p) => p === "/v1/orders").length;
@@ -273,14 +289,20 @@ describeInBrowser("the orders desk in a browser", () => {
     await language(page, "de");
     // The same stream serves the page in its new language.
     expect(requests.filter((p) => p === "/v1/tenant/events").length).toBe(streams);
-    await createOrders(gateway.base, gateway.partner, 1, () => ({ purchase_order_no: "PO-LIVE-2" }));
+    await createOrders(gateway.base, gateway.partner, 1, () => ({
+      purchase_order_no: "PO-LIVE-2",
+    }));
     await expect.poll(() => rows(page).first().innerText(), live).toContain("PO-LIVE-2");
     await expect
       .poll(() => page.getByTestId("orders-live").innerText(), live)
       .toBe("2 neue Aufträge sind eingegangen.");
     await expect.poll(awaiting, live).toBe(waitingBefore + 2);
     expect(
-      await page.getByRole("link", { name: `Aufträge ${waitingBefore + 2} Aufträge warten auf Bearbeitung` }).count(),
+      await page
+        .getByRole("link", {
+          name: `Aufträge ${waitingBefore + 2} Aufträge warten auf Bearbeitung`,
+        })
+        .count(),
     ).toBe(1);
     expect(arrived?.order_number).toBeDefined();
     await language(page, "en");

@@ -265,7 +265,10 @@ async function wireGateway(
       await instance.register(tenantRoutes, { vocabulary, authenticator: userAuthenticator });
       await instance.register(tenantOrderRoutes, { orders, authenticator: userAuthenticator });
       await instance.register(tenantOrderBulkRoutes, { orders, authenticator: userAuthenticator });
-      await instance.register(tenantOrderExportRoutes, { orders, authenticator: userAuthenticator });
+      await instance.register(tenantOrderExportRoutes, {
+        orders,
+        authenticator: userAuthenticator,
+      });
       await instance.register(tenantPartnerRoutes, { partners, authenticator: userAuthenticator });
       await instance.register(tenantWebhookRoutes, { webhooks, authenticator: userAuthenticator });
       await instance.register(tenantEventRoutes, {

@@ -237,7 +237,12 @@ describe.each(storeKinds)("order listing plans (%s)", (kind: StoreKind) => {
     {
       name: "count of a status",
       statement: () =>
-        countStatement("p-big", undefined, { limit: 20, filter: { status: "received" } }, dialect()),
+        countStatement(
+          "p-big",
+          undefined,
+          { limit: 20, filter: { status: "received" } },
+          dialect(),
+        ),
       // PostgreSQL weighs the status index against the time index from its statistics: with 90%
       // of the seed received, the time range filtered to 10,001 rows costs the same.
       constrains: kind === "sqlite" ? ["status"] : [],
@@ -250,7 +255,11 @@ describe.each(storeKinds)("order listing plans (%s)", (kind: StoreKind) => {
     {
       name: "oldest first, after a cursor",
       statement: () =>
-        partnerOrdersStatement("p-big", { limit: 20, beforeSeq: 4_000, oldestFirst: true }, dialect()),
+        partnerOrdersStatement(
+          "p-big",
+          { limit: 20, beforeSeq: 4_000, oldestFirst: true },
+          dialect(),
+        ),
       constrains: [],
     },
   ];

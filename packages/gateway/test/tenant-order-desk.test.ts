@@ -5,7 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.js";
-import { FakeClock, login, order, signedHeaders, startGateway, type TestPartner } from "./helpers.js";
+import {
+  FakeClock,
+  login,
+  order,
+  signedHeaders,
+  startGateway,
+  type TestPartner,
+} from "./helpers.js";
 import { storeKinds } from "./support/stores.js";
 import {
   createTenant,
@@ -207,7 +214,9 @@ describe.each(storeKinds)("tenant orders desk (%s store)", (kind) => {
     });
     expect(reject.status).toBe(200);
     const outcome = await body(reject);
-    expect(outcome.results.map((r: { status: number; outcome: string }) => [r.status, r.outcome])).toEqual([
+    expect(
+      outcome.results.map((r: { status: number; outcome: string }) => [r.status, r.outcome]),
+    ).toEqual([
       [409, "failed"],
       [200, "moved"],
       [404, "failed"],
@@ -220,7 +229,9 @@ describe.each(storeKinds)("tenant orders desk (%s store)", (kind) => {
     expect(againB.data.status).toBe("received");
 
     // A retry reports the orders it already moved as unchanged, not as conflicts.
-    const retry = await body(await bulk(member, { action: "reject", reason: "Out of stock", ids: [ids["M-2"]] }));
+    const retry = await body(
+      await bulk(member, { action: "reject", reason: "Out of stock", ids: [ids["M-2"]] }),
+    );
     expect(retry.results[0]).toMatchObject({ status: 200, outcome: "unchanged" });
 
     const noReason = await bulk(member, { action: "reject", ids: [ids["M-2"]] });
@@ -237,7 +248,9 @@ describe.each(storeKinds)("tenant orders desk (%s store)", (kind) => {
     expect(tooMany.status).toBe(400);
 
     // All matching a filter: the harbour's received orders.
-    const matching = await body(await bulk(member, { action: "accept", filter: { status: "received", q: "harbour" } }));
+    const matching = await body(
+      await bulk(member, { action: "accept", filter: { status: "received", q: "harbour" } }),
+    );
     expect(matching.summary).toMatchObject({ requested: 3, moved: 3, failed: 0 });
     expect(matching.more_matching).toBe(false);
     expect((await list(member, "status=received")).total.count).toBe(0);

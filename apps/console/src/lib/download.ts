@@ -19,7 +19,11 @@ export const downloadFile = async (
   }
   if (!response.ok) {
     const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-    throw new ApiError(response.status, String(body.code ?? "http_error"), String(body.detail ?? ""));
+    throw new ApiError(
+      response.status,
+      String(body.code ?? "http_error"),
+      String(body.detail ?? ""),
+    );
   }
   const name =
     /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ??

@@ -3,9 +3,9 @@ import {
   useEnterpriseModuleTranslationContext,
 } from "@orderline/i18n/react";
 import { useEffect, useRef, useState } from "react";
-import { Failure, PageTitle, ScrollRegion } from "../components.js";
+import { Failure, PageTitle } from "../components.js";
 import { type Api, ApiError } from "../lib/api.js";
-import { formatDateTime, formatMoney, formatNumber, moneyScale } from "../lib/format.js";
+import { formatDateTime, formatMoney } from "../lib/format.js";
 import { filtersOf } from "../lib/order-filter.js";
 import { useLoad } from "../lib/use-load.js";
 import { ordersModule } from "../modules.js";
@@ -14,6 +14,7 @@ import { useSession } from "../session.js";
 import { OrderActions, type Outcome } from "./order-actions.js";
 import { ordersHref } from "./order-filters.js";
 import { OrderHistory } from "./order-history.js";
+import { OrderLines } from "./order-lines.js";
 import { StatusBadge } from "./order-status.js";
 import type { OrderDetail } from "./order-types.js";
 
@@ -68,10 +69,7 @@ const NoticeText = ({ notice }: { notice: Notice }) => {
 const backHref = (back: string | null): string => {
   if (!back) return href("orders");
   const query = new URLSearchParams(back);
-  return ordersHref(
-    filtersOf(query),
-    (query.get("after") ?? "").split(",").filter(Boolean),
-  );
+  return ordersHref(filtersOf(query), (query.get("after") ?? "").split(",").filter(Boolean));
 };
 
 const Detail = ({ id, back }: { id: string; back: string | null }) => {
@@ -113,15 +111,6 @@ const Detail = ({ id, back }: { id: string; back: string | null }) => {
 
   const none = t("detail.none");
   const order = current?.order;
-  // One number of decimals for every amount of the order, so the columns line up.
-  const scale = moneyScale(
-    order?.products.flatMap((l) => [
-      l.unit_price === null ? null : String(l.unit_price),
-      l.line_total,
-    ]) ?? [],
-  );
-  const money = (amount: string | null) =>
-    formatMoney(amount, order?.currency, i18n.language, scale) ?? none;
   const failed = notice !== null && notice.outcome.kind !== "moved";
   return (
     <>
@@ -185,7 +174,7 @@ const Detail = ({ id, back }: { id: string; back: string | null }) => {
               </dd>
               <dt>{t("detail.total")}</dt>
               <dd data-testid="order-total">
-                {money(order.total)}
+                {formatMoney(order.total, order.currency, i18n.language) ?? none}
               </dd>
             </dl>
           </section>
@@ -194,60 +183,7 @@ const Detail = ({ id, back }: { id: string; back: string | null }) => {
             etag={current.etag}
             onOutcome={(outcome) => void onOutcome(outcome)}
           />
-          <div>
-            <h2 id="products">{t("detail.products")}</h2>
-            <ScrollRegion labelledBy="products">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col" className="number">
-                      {t("detail.line")}
-                    </th>
-                    <th scope="col">{t("detail.product")}</th>
-                    <th scope="col" className="number">
-                      {t("detail.quantity")}
-                    </th>
-                    <th scope="col">{t("detail.uom")}</th>
-                    <th scope="col" className="number">
-                      {t("detail.unitPrice")}
-                    </th>
-                    <th scope="col" className="number">
-                      {t("detail.lineTotal")}
-                    </th>
-                    <th scope="col">{t("detail.notes")}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {order.products.map((line) => (
-                    <tr key={line.line_no}>
-                      <td className="number">{line.line_no}</td>
-                      <th scope="row">{line.product_code}</th>
-                      <td className="number">{formatNumber(line.quantity, i18n.language)}</td>
-                      <td>{line.uom ?? none}</td>
-                      <td className="number">
-                        {money(line.unit_price === null ? null : String(line.unit_price))}
-                      </td>
-                      <td className="number">
-                        {money(line.line_total)}
-                      </td>
-                      <td>{line.notes || none}</td>
-                    </tr>
-                  ))}
-                </tbody>
-                <tfoot>
-                  <tr>
-                    <th scope="row" colSpan={5}>
-                      {t("detail.total")}
-                    </th>
-                    <td className="number" data-testid="lines-total">
-                      {money(order.total)}
-                    </td>
-                    <td />
-                  </tr>
-                </tfoot>
-              </table>
-            </ScrollRegion>
-          </div>
+          <OrderLines order={order} />
           <OrderHistory history={order.history} />
         </>
       )}

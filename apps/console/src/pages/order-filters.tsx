@@ -1,12 +1,7 @@
 import { useEnterpriseModuleTranslationContext } from "@orderline/i18n/react";
 import { type FormEvent, useState } from "react";
 import { ORDER_STATUSES } from "../lib/lifecycle.js";
-import {
-  filtersQuery,
-  type OrderFilters,
-  PAGE_SIZES,
-  rangeReversed,
-} from "../lib/order-filter.js";
+import { filtersQuery, type OrderFilters, PAGE_SIZES, rangeReversed } from "../lib/order-filter.js";
 import type { ordersModule } from "../modules.js";
 import { href } from "../router.js";
 
@@ -62,7 +57,6 @@ export const OrderFiltersForm = ({
       className="filters order-filters"
       aria-label={t("filters.label")}
       onSubmit={apply}
-      role="search"
     >
       <div className="field search">
         <label htmlFor="filter-q">{t("filters.search")}</label>

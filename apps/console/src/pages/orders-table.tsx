@@ -108,7 +108,9 @@ export const OrdersTable = ({
               <td className="number" data-label={label("lines")}>
                 {order.products.length}
               </td>
-              <td data-label={label("created")}>{formatDateTime(order.created_at, i18n.language)}</td>
+              <td data-label={label("created")}>
+                {formatDateTime(order.created_at, i18n.language)}
+              </td>
             </tr>
           ))}
         </tbody>

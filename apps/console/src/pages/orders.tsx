@@ -20,8 +20,8 @@ import { useSession } from "../session.js";
 import { BulkBar, BulkSummary, type BulkTarget } from "./order-bulk.js";
 import { ExportButton } from "./order-export.js";
 import { OrderFiltersForm, ordersHref } from "./order-filters.js";
-import { OrdersTable } from "./orders-table.js";
 import type { BulkOutcome, OrderPage } from "./order-types.js";
+import { OrdersTable } from "./orders-table.js";
 
 /** How many orders match, in words: "42 orders", "10,000+ orders". */
 const CountLine = ({ total }: { total: OrderPage["total"] }) => {

@@ -18,8 +18,8 @@ import type {
   LoginFailures,
   OrderCount,
   OverridesRecord,
-  TenantOrderPage,
   TenantListOptions,
+  TenantOrderPage,
   TenantOrderRecord,
   TenantRecord,
   TenantStore,
@@ -360,7 +360,9 @@ export abstract class SqlTenantStore implements TenantStore {
       this.rows<OrderRow>(search.sql, search.params),
       this.rows<{ seq: number; created_at: number }>(floor.sql, floor.params),
     ]);
-    return last ? { rows, floor: { seq: Number(last.seq), created_at: Number(last.created_at) } } : { rows };
+    return last
+      ? { rows, floor: { seq: Number(last.seq), created_at: Number(last.created_at) } }
+      : { rows };
   }
 
   /**
@@ -387,7 +389,11 @@ export abstract class SqlTenantStore implements TenantStore {
       nextBeforeSeq,
       orders: shown.map((row) => {
         const partner = byId.get(row.partner_id);
-        return { ...toOrder(row), clientId: partner?.client_id ?? "", partnerName: partner?.name ?? "" };
+        return {
+          ...toOrder(row),
+          clientId: partner?.client_id ?? "",
+          partnerName: partner?.name ?? "",
+        };
       }),
     };
   }

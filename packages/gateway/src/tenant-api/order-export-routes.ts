@@ -4,8 +4,8 @@ import { csvConventions, csvLine, csvRows } from "../domain/orders/csv.js";
 import type { OrderService } from "../domain/orders/service.js";
 import type { TenantFilterQuery } from "../domain/orders/tenant-orders.js";
 import { TENANT_FILTER_PROPERTIES } from "../domain/orders/tenant-schemas.js";
-import { problemResponses } from "../http/schemas.js";
 import type { UserContext } from "../domain/users/user-context.js";
+import { problemResponses } from "../http/schemas.js";
 import type { UserAuthenticator } from "./authenticate.js";
 import { requireUser, USER_SECURITY, userOf } from "./guard.js";
 
