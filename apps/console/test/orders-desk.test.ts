@@ -48,19 +48,20 @@ describeInBrowser("the orders desk in a browser", () => {
     }
   });
 
-  /** How many orders await action, as the API counts them. */
-  const receivedCount = async (): Promise<number> => {
+  /** How many orders match a listing query, as the API counts them. */
+  const countOf = async (query: string): Promise<number> => {
     const login = await fetch(`${gateway.base}/v1/auth/login`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ email: gateway.admin, password: PASSWORD }),
     });
     const { token } = (await login.json()) as { token: string };
-    const list = await fetch(`${gateway.base}/v1/orders?status=received&limit=1`, {
+    const list = await fetch(`${gateway.base}/v1/orders?${query}&limit=1`, {
       headers: { authorization: `Bearer ${token}` },
     });
     return ((await list.json()) as { total: { count: number } }).total.count;
   };
+  const receivedCount = () => countOf("status=received");
 
   const noOverflow = (page: Page) =>
     page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
@@ -305,6 +306,32 @@ describeInBrowser("the orders desk in a browser", () => {
         .count(),
     ).toBe(1);
     expect(arrived?.order_number).toBeDefined();
+    await language(page, "en");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("moves all orders matching the filters, beyond the page, in one action (id)", async () => {
+    await createOrders(gateway.base, gateway.partner, 22, (i) => ({
+      purchase_order_no: `BULK-${i}`,
+    }));
+    const { context, page, errors } = await openPage(browser);
+    await signIn(page, gateway.base, gateway.admin);
+    await language(page, "id");
+    await page.goto(`${gateway.base}/console/#/orders?q=bulk-`);
+    await expect.poll(() => rows(page).count()).toBe(20);
+    expect(await page.getByTestId("order-count").innerText()).toBe("22 pesanan");
+    await page.getByLabel("Pilih semua pesanan di halaman ini").check();
+    await page.getByRole("button", { name: "Pilih semua 22 pesanan yang cocok" }).click();
+    expect(await page.getByText("22 pesanan dipilih").count()).toBe(1);
+    await page.getByRole("button", { name: "Terima 22 pesanan" }).click();
+    await expect
+      .poll(() => page.getByTestId("bulk-summary").innerText(), { timeout: 10_000 })
+      .toContain("22 pesanan diterima.");
+    expect(await countOf("q=bulk-&status=accepted")).toBe(22);
+    expect(untranslated(await page.locator("body").innerText())).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "desk-bulk-all.id");
     await language(page, "en");
     expect(errors).toEqual([]);
     await context.close();
