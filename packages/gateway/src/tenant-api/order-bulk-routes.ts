@@ -127,7 +127,8 @@ export async function tenantOrderBulkRoutes(
           ? await matchingIds(orders, context.tenant.id, filter ?? {})
           : { ids, more: false };
       const outcome = await moveEach(orders, context, chosen.ids, action, reason, chosen.more);
-      auditTenantChange(
+      // Awaited: the audit trail (team branch) keeps a row as well as the log line.
+      await auditTenantChange(
         request,
         context,
         "orders.bulk_moved",
