@@ -53,11 +53,7 @@ export const OrderFiltersForm = ({
   };
 
   return (
-    <form
-      className="filters order-filters"
-      aria-label={t("filters.label")}
-      onSubmit={apply}
-    >
+    <form className="filters order-filters" aria-label={t("filters.label")} onSubmit={apply}>
       <div className="field search">
         <label htmlFor="filter-q">{t("filters.search")}</label>
         <input
