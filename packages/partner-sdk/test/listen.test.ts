@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../../gateway/src/gateway.js";
 import { createPartner, startGateway } from "../../gateway/test/helpers.js";
 import { storeKinds } from "../../gateway/test/support/stores.js";
-import { createPartnerClient, type PartnerClient } from "../src/index.js";
+import { createPartnerClient, type PartnerClient, type SalesOrderInput } from "../src/index.js";
 import { order, type TestPartner } from "./support/gateway.js";
 
 const BIN = fileURLToPath(new URL("../bin/orderline-partner.js", import.meta.url));
@@ -125,6 +125,7 @@ describe.each(storeKinds)("orderline-partner listen (%s store)", (kind) => {
           maxStreamsPerTenant: 100,
           maxStreamSeconds: 3600,
           settleMs: 5000,
+          recheckMs: 200,
         },
       },
     });
@@ -182,12 +183,20 @@ describe.each(storeKinds)("orderline-partner listen (%s store)", (kind) => {
 
     const created = [];
     for (const n of [1, 2])
-      created.push(await client.salesOrders.create(order({ purchase_order_no: `PO-L-${n}` })));
+      created.push(
+        await client.salesOrders.create(
+          order({ purchase_order_no: `PO-L-${n}` }) as unknown as SalesOrderInput,
+        ),
+      );
     await until("two forwards", () => receiver.received.length >= 2);
 
     proxy.cut(); // mid-stream: the CLI must reconnect and resume after the last event
     for (const n of [3, 4])
-      created.push(await client.salesOrders.create(order({ purchase_order_no: `PO-L-${n}` })));
+      created.push(
+        await client.salesOrders.create(
+          order({ purchase_order_no: `PO-L-${n}` }) as unknown as SalesOrderInput,
+        ),
+      );
     await until("four forwards", () => receiver.received.length >= 4);
     await until("the resume notice", () => stderr.includes("Reconnected"));
     await new Promise((r) => setTimeout(r, 500)); // time for a duplicate to show, if any

@@ -97,6 +97,8 @@ export async function partnerEventRoutes(
         heartbeatMs: streams.config.heartbeatSeconds * 1000,
         maxMs: streams.config.maxStreamSeconds * 1000,
         onEnd: () => stop(),
+        recheckMs: streams.config.recheckMs,
+        stillAllowed: () => authenticator.stillAuthenticated(request.headers),
       });
       stop = streams.start(spec, stream, lease);
     },

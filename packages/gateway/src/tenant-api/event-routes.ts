@@ -48,6 +48,12 @@ export async function tenantEventRoutes(
         heartbeatMs: streams.config.heartbeatSeconds * 1000,
         maxMs: streams.config.maxStreamSeconds * 1000,
         onEnd: () => stop(),
+        recheckMs: streams.config.recheckMs,
+        stillAllowed: () =>
+          authenticator.authenticate(request.headers).then(
+            () => true,
+            () => false,
+          ),
       });
       stop = streams.start(spec, stream, lease);
     },
