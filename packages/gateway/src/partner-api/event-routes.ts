@@ -83,7 +83,7 @@ export async function partnerEventRoutes(
         security: SIGNED_REQUEST_SECURITY,
         querystring: STREAM_QUERY,
         headers: LAST_EVENT_ID_HEADERS,
-        response: { 200: EVENT_STREAM_RESPONSE, ...problemResponses(400, 401, 403, 429, 503) },
+        response: { 200: EVENT_STREAM_RESPONSE, ...problemResponses(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {

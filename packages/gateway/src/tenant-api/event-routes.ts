@@ -36,7 +36,7 @@ export async function tenantEventRoutes(
         security: USER_SECURITY,
         querystring: NO_QUERY,
         headers: LAST_EVENT_ID_HEADERS,
-        response: { 200: EVENT_STREAM_RESPONSE, ...problemResponses(400, 401, 429, 503) },
+        response: { 200: EVENT_STREAM_RESPONSE, ...problemResponses(400, 401, 429) },
       },
     },
     async (request, reply) => {
