@@ -29,7 +29,7 @@ for (const kind of storeKinds)
       gateway = await startTestGateway(
         kind === "postgres" ? { databaseUrl: await freshDatabaseUrl("postgres", tmpdir()) } : {},
       );
-      orders = await createOrders(gateway.base, gateway.partner, 8, (i) => ({
+      orders = await createOrders(gateway.base, gateway.partner, 8, undefined, (i) => ({
         purchase_order_no: `PO-2026-${1000 + i}`,
         currency: i % 2 === 0 ? "EUR" : "IDR",
         customer_code: i === 3 ? "=CMD|calc" : `CUST-${i}`,
@@ -281,7 +281,7 @@ for (const kind of storeKinds)
       await page.waitForTimeout(1500);
       expect(requests.filter((p) => p === "/v1/orders").length).toBe(lists);
 
-      const [arrived] = await createOrders(gateway.base, gateway.partner, 1, () => ({
+      const [arrived] = await createOrders(gateway.base, gateway.partner, 1, undefined, () => ({
         purchase_order_no: "PO-LIVE-1",
       }));
       // Events reach the stream within about a second (docs/gateway/tenant-api.md).
@@ -297,7 +297,7 @@ for (const kind of storeKinds)
       await language(page, "de");
       // The same stream serves the page in its new language.
       expect(requests.filter((p) => p === "/v1/tenant/events").length).toBe(streams);
-      await createOrders(gateway.base, gateway.partner, 1, () => ({
+      await createOrders(gateway.base, gateway.partner, 1, undefined, () => ({
         purchase_order_no: "PO-LIVE-2",
       }));
       await expect.poll(() => rows(page).first().innerText(), live).toContain("PO-LIVE-2");
@@ -319,7 +319,7 @@ for (const kind of storeKinds)
     });
 
     it("moves all orders matching the filters, beyond the page, in one action (id)", async () => {
-      await createOrders(gateway.base, gateway.partner, 22, (i) => ({
+      await createOrders(gateway.base, gateway.partner, 22, undefined, (i) => ({
         purchase_order_no: `BULK-${i}`,
       }));
       const { context, page, errors } = await openPage(browser);

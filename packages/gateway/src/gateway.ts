@@ -21,6 +21,7 @@ import { type Clock, systemClock } from "./lib/clock.js";
 import { observeRedis, observeStore } from "./observability/metrics.js";
 import { probedStore } from "./observability/store-probe.js";
 import { SignedRequestAuthenticator } from "./partner-api/authenticate.js";
+import { partnerEventRoutes } from "./partner-api/event-routes.js";
 import { verifyLoginProof } from "./partner-api/login-proof.js";
 import { orderRoutes } from "./partner-api/order-routes.js";
 import { ReplayGuard } from "./partner-api/replay-guard.js";
@@ -218,17 +219,7 @@ async function wireGateway(
   );
 
   const streams = new EventStreams(store, config.events, now, logger);
-  // Every write of a tenant's words tells its open streams, on every instance.
-  vocabulary.onChanged((change) => {
-    store.events
-      .publish({ type: "vocabulary.changed", ...change })
-      .catch((error: unknown) =>
-        logger.warn(
-          { event: "vocabulary_signal_failed", err: (error as Error).message },
-          "vocabulary change not signalled to event streams",
-        ),
-      );
-  });
+  vocabulary.onChanged(streams.announceVocabulary);
 
   const app = await buildApp({
     logger,
@@ -254,6 +245,7 @@ async function wireGateway(
           verifyLoginProof(headers, clientId, directory, config.signature.maxSkewSeconds, now),
       });
       await instance.register(orderRoutes, { orders, authenticator, rateLimiter });
+      await instance.register(partnerEventRoutes, { streams, authenticator });
       // The tenant API (/v1/…): tenant users, with user tokens.
       await instance.register(userAuthRoutes, { sessions: userSessions, rateLimiter });
       await instance.register(profileRoutes, {
@@ -271,11 +263,7 @@ async function wireGateway(
       });
       await instance.register(tenantPartnerRoutes, { partners, authenticator: userAuthenticator });
       await instance.register(tenantWebhookRoutes, { webhooks, authenticator: userAuthenticator });
-      await instance.register(tenantEventRoutes, {
-        streams,
-        authenticator: userAuthenticator,
-        config: config.events,
-      });
+      await instance.register(tenantEventRoutes, { streams, authenticator: userAuthenticator });
     },
   });
 

@@ -15,8 +15,20 @@ export {
   WebhookSignatureError,
   type WebhookSignatureFailure,
 } from "./errors.js";
+export {
+  type EventStreamOptions,
+  parseEventStream,
+  type StreamEvent,
+} from "./lib/event-stream.js";
 export type { TokenResponse } from "./lib/session.js";
 export { retryAfterMs } from "./lib/transport.js";
+export {
+  type ForwardResult,
+  forwardTarget,
+  type ListenOptions,
+  listen,
+  newListenSecret,
+} from "./listen.js";
 export {
   bodyDigest,
   privateKeyOf,

@@ -14,12 +14,31 @@ export interface EventStreamOptions {
   maxMs: number;
   /** Called once when the stream ends, whoever ended it (client, server, lifetime). */
   onEnd: () => void;
+  /**
+   * Re-checked every `recheckMs`: false (an expired token, a disabled user or partner, a revoked
+   * session) ends the stream; the client's reconnect is authenticated afresh.
+   */
+  stillAllowed?: () => Promise<boolean>;
+  recheckMs?: number;
 }
 
 export interface EventStream {
   send(message: EventStreamMessage): Promise<void>;
   end(): void;
 }
+
+/** `Last-Event-ID` as a stream resumes with it (EventSource sends it on reconnecting). */
+export const LAST_EVENT_ID_HEADERS = {
+  type: "object",
+  properties: { "last-event-id": { type: "string", minLength: 1, maxLength: 200 } },
+} as const;
+
+export const EVENT_STREAM_RESPONSE = {
+  description:
+    "A `text/event-stream`: each event has `id:` (send it back as `Last-Event-ID` to resume), `event:` (the type) " +
+    "and `data:` (one line of JSON); a comment line every 15 s keeps the connection alive.",
+  content: { "text/event-stream": { schema: { type: "string" } } },
+} as const;
 
 /** How soon a client reconnects after the stream ends (the SSE `retry` field). */
 const RETRY_MS = 2000;
@@ -59,12 +78,19 @@ export function openEventStream(
   let ended = false;
   const heartbeat = setInterval(() => response.write(": heartbeat\n\n"), options.heartbeatMs);
   const lifetime = setTimeout(() => end(), options.maxMs);
+  const recheck = options.stillAllowed
+    ? setInterval(() => {
+        options.stillAllowed?.().then((allowed) => allowed || end(), end);
+      }, options.recheckMs ?? 60_000)
+    : undefined;
   heartbeat.unref();
   lifetime.unref();
+  recheck?.unref();
   const end = () => {
     if (ended) return;
     ended = true;
     clearInterval(heartbeat);
+    clearInterval(recheck);
     clearTimeout(lifetime);
     if (!response.writableEnded) response.end();
     options.onEnd();

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from "fastify";
-import type { EventsConfig } from "../config/config.js";
 import type { EventStreams } from "../domain/events/streams.js";
-import { openEventStream } from "../http/event-stream.js";
+import {
+  EVENT_STREAM_RESPONSE,
+  LAST_EVENT_ID_HEADERS,
+  openEventStream,
+} from "../http/event-stream.js";
 import { problemResponses } from "../http/schemas.js";
 import type { UserAuthenticator } from "./authenticate.js";
 import { NO_QUERY, requireUser, USER_SECURITY, userOf } from "./guard.js";
@@ -9,26 +12,12 @@ import { NO_QUERY, requireUser, USER_SECURITY, userOf } from "./guard.js";
 export interface TenantEventRoutesOptions {
   streams: EventStreams;
   authenticator: UserAuthenticator;
-  config: EventsConfig;
 }
-
-/** `Last-Event-ID` as a stream resumes with it (EventSource sends it on reconnecting). */
-export const LAST_EVENT_ID_HEADERS = {
-  type: "object",
-  properties: { "last-event-id": { type: "string", minLength: 1, maxLength: 200 } },
-} as const;
-
-export const EVENT_STREAM_RESPONSE = {
-  description:
-    "A `text/event-stream`: each event has `id:` (send it back as `Last-Event-ID` to resume), `event:` (the type) " +
-    "and `data:` (one line of JSON); a comment line every 15 s keeps the connection alive.",
-  content: { "text/event-stream": { schema: { type: "string" } } },
-} as const;
 
 /** /v1/tenant/events: the console's live view of the tenant's orders and vocabulary. */
 export async function tenantEventRoutes(
   app: FastifyInstance,
-  { streams, authenticator, config }: TenantEventRoutesOptions,
+  { streams, authenticator }: TenantEventRoutesOptions,
 ): Promise<void> {
   requireUser(app, authenticator);
 
@@ -47,7 +36,7 @@ export async function tenantEventRoutes(
         security: USER_SECURITY,
         querystring: NO_QUERY,
         headers: LAST_EVENT_ID_HEADERS,
-        response: { 200: EVENT_STREAM_RESPONSE, ...problemResponses(400, 401, 429, 503) },
+        response: { 200: EVENT_STREAM_RESPONSE, ...problemResponses(400, 401, 429) },
       },
     },
     async (request, reply) => {
@@ -56,9 +45,15 @@ export async function tenantEventRoutes(
       const lease = streams.acquire({ client: `user:${user.id}`, tenant: `tenant:${tenant.id}` });
       let stop = () => {};
       const stream = openEventStream(request, reply, {
-        heartbeatMs: config.heartbeatSeconds * 1000,
-        maxMs: config.maxStreamSeconds * 1000,
+        heartbeatMs: streams.config.heartbeatSeconds * 1000,
+        maxMs: streams.config.maxStreamSeconds * 1000,
         onEnd: () => stop(),
+        recheckMs: streams.config.recheckMs,
+        stillAllowed: () =>
+          authenticator.authenticate(request.headers).then(
+            () => true,
+            () => false,
+          ),
       });
       stop = streams.start(spec, stream, lease);
     },

@@ -1,5 +1,6 @@
 import { PartnerApiError, PartnerNetworkError, WebhookSignatureError } from "../errors.js";
 import { keygenCommand } from "./commands/keygen.js";
+import { listenCommand } from "./commands/listen.js";
 import { loginCommand } from "./commands/login.js";
 import { ordersCommand } from "./commands/orders.js";
 import { signCommand } from "./commands/sign.js";
@@ -15,6 +16,7 @@ export const HELP = `Usage: orderline-partner <command> [options]   (--help afte
   orders create|get|list|cancel
                           create a sales order from a JSON file, read, list or cancel orders
   webhooks verify|sign    check a webhook delivery's signature; sign a body to test a receiver
+  listen --forward-to URL forward the partner's events, signed like webhooks, to a local receiver
 
 Exit codes: 0 done; 1 the gateway refused the request (its error code is printed), or a
             webhook delivery does not verify (the reason is printed);
@@ -28,6 +30,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => number | Promise<n
   login: loginCommand,
   orders: ordersCommand,
   webhooks: webhooksCommand,
+  listen: listenCommand,
 };
 
 /** Runs one command line; returns the exit code. Errors are printed, never thrown. */
