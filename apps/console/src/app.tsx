@@ -3,6 +3,7 @@ import {
   useEnterpriseModuleTranslationContext,
 } from "@orderline/i18n/react";
 import { lazy, Suspense, useEffect, useState } from "react";
+import { AwaitingCount } from "./awaiting-count.js";
 import { PageTitle } from "./components.js";
 import { LanguageSwitcher } from "./language-switcher.js";
 import { shellModule } from "./modules.js";
@@ -37,7 +38,8 @@ const IntegrationPage = lazy(() =>
 const Page = ({ route }: { route: Route }) => {
   const { t } = useEnterpriseModuleTranslationContext<typeof shellModule>();
   const [section = "orders", id] = route.segments;
-  if (section === "orders" && id) return <OrderDetailPage key={id} id={id} />;
+  if (section === "orders" && id)
+    return <OrderDetailPage key={id} id={id} back={route.query.get("back")} />;
   if (section === "orders") return <OrdersPage route={route} />;
   if (section === "vocabulary") return <VocabularyPage />;
   if (section === "partners") return <PartnersPage />;
@@ -90,6 +92,7 @@ const Shell = () => {
               <li>
                 <a href={href("orders")} aria-current={current === "orders" ? "page" : undefined}>
                   {t("nav.orders")}
+                  <AwaitingCount />
                 </a>
               </li>
               <li>

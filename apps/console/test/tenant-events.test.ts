@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { loadConfig } from "@orderline/gateway";
 import { build } from "esbuild";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -43,7 +44,9 @@ describeInBrowser("tenant event stream in the browser", () => {
   let bundle: string;
 
   beforeAll(async () => {
-    gateway = await startTestGateway();
+    // Streams end every 2 s, so the test also crosses reconnections (with Last-Event-ID).
+    const events = { ...loadConfig({}).events, maxStreamSeconds: 2 };
+    gateway = await startTestGateway({ events });
     browser = await launch();
     bundle = await moduleBundle();
   });
@@ -52,11 +55,13 @@ describeInBrowser("tenant event stream in the browser", () => {
     await gateway?.close();
   });
 
-  it("receives an order created by the partner and a word changed by an admin, then unsubscribes", async () => {
+  it("receives orders and a word change, across reconnections, once each; then unsubscribes", async () => {
     const { page, errors } = await openPage(browser);
     await signIn(page, gateway.base, gateway.admin);
-    // The signed-in console holds its own stream (live vocabulary, src/vocabulary/live-vocabulary.tsx).
-    await expect.poll(() => gateway.gw.streams.open).toBe(1);
+    // The console's own orders page and navigation hold one stream (the live list); streams
+    // end every 2 s here, so counts are waited for, not read once.
+    const settled = { timeout: 15_000, interval: 100 };
+    await expect.poll(() => gateway.gw.streams.open, settled).toBe(1);
     await page.addScriptTag({ content: bundle });
     await page.evaluate(() => {
       window.received = [];
@@ -70,8 +75,8 @@ describeInBrowser("tenant event stream in the browser", () => {
         second();
       };
     });
-    // The test's copy of the module opens one more, shared by its two subscribers.
-    await expect.poll(() => gateway.gw.streams.open).toBe(2);
+    // The stream is open once the gateway holds it (beside the page's own).
+    await expect.poll(() => gateway.gw.streams.open, settled).toBe(2);
 
     const [order] = await createOrders(gateway.base, gateway.partner, 1);
     await page.waitForFunction(() => window.received.some((e) => e.type === "order.created"));
@@ -96,8 +101,27 @@ describeInBrowser("tenant event stream in the browser", () => {
       await page.evaluate(() => window.received.find((e) => e.type === "vocabulary.changed")?.data),
     ).toEqual({ namespace: "common", language: "de" });
 
+    // Across at least two reconnections: every change arrives once, none lost, none twice.
+    const moved = [];
+    for (let i = 0; i < 3; i++) {
+      const [next] = await createOrders(gateway.base, gateway.partner, 1, `PO-LIVE-${i}`);
+      moved.push(next?.id);
+      await new Promise((r) => setTimeout(r, 1500));
+    }
+    const ids = [order?.id, ...moved];
+    await page.waitForFunction(
+      (n) => window.received.filter((e) => e.type === "order.created").length >= n,
+      ids.length,
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    const createdIds = await page.evaluate(() =>
+      window.received.filter((e) => e.type === "order.created").map((e) => e.data.order?.id),
+    );
+    expect(createdIds).toEqual(ids);
+
     await page.evaluate(() => window.stop());
-    await expect.poll(() => gateway.gw.streams.open).toBe(1);
+    // Only the page's own stream is left (never this bundle's and the page's together).
+    await expect.poll(() => gateway.gw.streams.open, settled).toBeLessThanOrEqual(1);
     expect(errors).toEqual([]);
   });
 });

@@ -44,6 +44,8 @@ import type { Store } from "./store/store.js";
 import { tenantAuditRoutes } from "./tenant-api/audit-routes.js";
 import { UserAuthenticator } from "./tenant-api/authenticate.js";
 import { tenantEventRoutes } from "./tenant-api/event-routes.js";
+import { tenantOrderBulkRoutes } from "./tenant-api/order-bulk-routes.js";
+import { tenantOrderExportRoutes } from "./tenant-api/order-export-routes.js";
 import { tenantOrderRoutes } from "./tenant-api/order-routes.js";
 import { tenantPartnerRoutes } from "./tenant-api/partner-routes.js";
 import { profileRoutes, userAuthRoutes } from "./tenant-api/session-routes.js";
@@ -242,17 +244,7 @@ async function wireGateway(
   );
 
   const streams = new EventStreams(store, config.events, now, logger);
-  // Every write of a tenant's words tells its open streams, on every instance.
-  vocabulary.onChanged((change) => {
-    store.events
-      .publish({ type: "vocabulary.changed", ...change })
-      .catch((error: unknown) =>
-        logger.warn(
-          { event: "vocabulary_signal_failed", err: (error as Error).message },
-          "vocabulary change not signalled to event streams",
-        ),
-      );
-  });
+  vocabulary.onChanged(streams.announceVocabulary);
 
   const app = await buildApp({
     logger,
@@ -280,11 +272,7 @@ async function wireGateway(
           verifyLoginProof(headers, clientId, directory, config.signature.maxSkewSeconds, now),
       });
       await instance.register(orderRoutes, { orders, authenticator, rateLimiter });
-      await instance.register(partnerEventRoutes, {
-        streams,
-        authenticator,
-        config: config.events,
-      });
+      await instance.register(partnerEventRoutes, { streams, authenticator });
       // The tenant API (/v1/…): tenant users, with user tokens.
       await instance.register(userAuthRoutes, { sessions: userSessions, rateLimiter });
       await instance.register(profileRoutes, {
@@ -295,13 +283,14 @@ async function wireGateway(
       });
       await instance.register(tenantRoutes, { vocabulary, authenticator: userAuthenticator });
       await instance.register(tenantOrderRoutes, { orders, authenticator: userAuthenticator });
+      await instance.register(tenantOrderBulkRoutes, { orders, authenticator: userAuthenticator });
+      await instance.register(tenantOrderExportRoutes, {
+        orders,
+        authenticator: userAuthenticator,
+      });
       await instance.register(tenantPartnerRoutes, { partners, authenticator: userAuthenticator });
       await instance.register(tenantWebhookRoutes, { webhooks, authenticator: userAuthenticator });
-      await instance.register(tenantEventRoutes, {
-        streams,
-        authenticator: userAuthenticator,
-        config: config.events,
-      });
+      await instance.register(tenantEventRoutes, { streams, authenticator: userAuthenticator });
       await instance.register(tenantAuditRoutes, { audit, authenticator: userAuthenticator });
       await instance.register(tenantTeamRoutes, { team, authenticator: userAuthenticator });
       await instance.register(passwordLinkRoutes, { team, rateLimiter });

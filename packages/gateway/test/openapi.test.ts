@@ -36,6 +36,21 @@ describe("OpenAPI document", () => {
     });
   });
 
+  it("documents the tenant orders desk: search, totals, bulk moves and the CSV export", () => {
+    const user = [{ "User-JWT": [] }];
+    const text = JSON.stringify(spec.paths["/v1/orders"]?.get);
+    for (const name of ['"q"', '"partner"', '"sort"', '"partner_name"', '"line_total"', '"total"'])
+      expect(text).toContain(name);
+    expect(spec.paths["/v1/tenant/orders/bulk"]?.post?.security).toEqual(user);
+    expect(Object.keys(spec.paths["/v1/tenant/orders/bulk"]?.post?.responses ?? {})).toContain(
+      "200",
+    );
+    expect(spec.paths["/v1/tenant/orders.csv"]?.get?.security).toEqual(user);
+    expect(JSON.stringify(spec.paths["/v1/tenant/orders.csv"]?.get?.responses)).toContain(
+      "text/csv",
+    );
+  });
+
   it("lists all four on every order operation and none on login and refresh", () => {
     const all = [{ "X-CLIENT-ID": [], "X-TIMESTAMP": [], "X-SIGNATURE": [], "JWT-auth": [] }];
     expect(spec.paths["/api/v1/sales-orders"]?.post?.security).toEqual(all);

@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.js";
 import { createPartner, order, signedHeaders, startGateway, type TestPartner } from "./helpers.js";
@@ -12,6 +14,7 @@ const EVENTS = {
   maxStreamsPerTenant: 100,
   maxStreamSeconds: 3600,
   settleMs: 5000,
+  recheckMs: 200,
 };
 
 interface Delivered {
@@ -164,6 +167,15 @@ describe.each(storeKinds)("partner event stream over a real socket (%s store)", 
     expect(unknown.status).toBe(400);
   });
 
+  it("ends a stream once its partner is disabled", async () => {
+    const gamma = await createPartner(gw, undefined, "Gamma Retail");
+    const stream = await opened(
+      await track(streamOf(base, gamma, await partnerToken(base, gamma))),
+    );
+    await gw.partners.setStatus(gamma.clientId, "disabled");
+    await stream.ended;
+  });
+
   it("resumes with Last-Event-ID without losing or repeating an event", async () => {
     const token = await partnerToken(base, alpha);
     const first = await opened(await track(streamOf(base, alpha, token)));
@@ -206,6 +218,39 @@ describe.runIf(storeKinds.includes("postgres"))(
     afterAll(async () => {
       await b?.close();
       await a?.close();
+    });
+
+    it("holds later events back while an earlier seq is still committing, then sends both in order", async () => {
+      const partner = await createPartner(a, undefined, "Gap Retail");
+      const record = await a.store.findPartnerByClientId(partner.clientId);
+      const token = await partnerToken(baseA, partner);
+      const stream = await opened(
+        await streamOf(baseB, partner, await partnerToken(baseB, partner)),
+      );
+      const client = new pg.Client({ connectionString: a.config.databaseUrl });
+      await client.connect();
+      try {
+        const first = await createOrder(baseA, partner, token, "PO-GAP-1");
+        await stream.next("order.created");
+        // A transaction that drew the next seq and has not committed yet.
+        await client.query("BEGIN");
+        await client.query(
+          "INSERT INTO order_events (id, partner_id, order_id, type, from_status, to_status, reason, created_at) VALUES ($1, $2, $3, 'order.status_changed', 'received', 'cancelled', 'late', $4)",
+          [randomUUID(), record?.id, first.id, Date.now()],
+        );
+        const second = await createOrder(baseA, partner, token, "PO-GAP-2");
+        await new Promise((r) => setTimeout(r, 1000));
+        // Passing the committed later event on now would skip the earlier one for good.
+        expect(stream.messages.filter((m) => m.event !== undefined)).toHaveLength(1);
+        await client.query("COMMIT");
+        const late = await stream.next();
+        const next = await stream.next();
+        expect([late.event, next.event]).toEqual(["order.cancelled", "order.created"]);
+        expect((next.data as Delivered).data.order.id).toBe(second.id);
+      } finally {
+        await client.end();
+        stream.close();
+      }
     });
 
     it("delivers on a stream held by B the order created through A, woken by NOTIFY", async () => {

@@ -19,6 +19,7 @@ const EVENTS = {
   maxStreamsPerTenant: 100,
   maxStreamSeconds: 3600,
   settleMs: 5000,
+  recheckMs: 200,
 };
 
 async function signIn(base: string, email: string): Promise<string> {
@@ -243,6 +244,14 @@ describe.each(storeKinds)("tenant event stream over a real socket (%s store)", (
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error("the closed stream's place was not given back");
+  });
+
+  it("ends a stream once its token no longer holds (the password was changed)", async () => {
+    const email = b.member.email;
+    const stream = await opened(await track(streamOf(base, await signIn(base, email))));
+    await gw.users.setPassword(email, `${PASSWORD} changed`);
+    await stream.ended;
+    await gw.users.setPassword(email, PASSWORD);
   });
 
   it("ends open streams when the gateway closes, without waiting out the drain", async () => {

@@ -11,3 +11,40 @@ export const formatNumber = (value: number | string | null | undefined, language
   if (!Number.isFinite(number)) return String(value);
   return new Intl.NumberFormat(language, { maximumFractionDigits: 6 }).format(number);
 };
+
+/** Digits after the decimal point of an exact decimal string ("720001.35" → 2). */
+const decimalsOf = (amount: string | null | undefined): number =>
+  amount?.split(".")[1]?.length ?? 0;
+
+/** The decimals to show a set of amounts with, so a column's figures line up. */
+export const moneyScale = (amounts: readonly (string | null | undefined)[]): number =>
+  Math.max(0, ...amounts.map(decimalsOf));
+
+/**
+ * An exact amount (the gateway's decimal string) in the order's currency, in the language on
+ * screen: "IDR 720,001.30", "720.001,30 €". Intl formats the string itself, so nothing passes
+ * through a float. Whole amounts keep the currency's usual decimals; an amount with a fraction
+ * (or shown beside one: `scale`) gets at least two, and every decimal it has, so a price with
+ * 4 decimals is never rounded away. Without a currency, a plain number.
+ */
+export const formatMoney = (
+  amount: string | null | undefined,
+  currency: string | null | undefined,
+  language: string,
+  scale = decimalsOf(amount),
+): string | undefined => {
+  if (amount === null || amount === undefined) return undefined;
+  const options: Intl.NumberFormatOptions = currency ? { style: "currency", currency } : {};
+  const usual = currency
+    ? (new Intl.NumberFormat(language, options).resolvedOptions().minimumFractionDigits ?? 0)
+    : 0;
+  const shown = Math.max(scale, decimalsOf(amount));
+  const minimum = shown > 0 ? Math.max(usual, 2) : usual;
+  const format = new Intl.NumberFormat(language, {
+    ...options,
+    minimumFractionDigits: minimum,
+    maximumFractionDigits: Math.max(minimum, shown),
+  });
+  // ES2023: format() takes a decimal string exactly (typed as number in older libs).
+  return format.format(amount as unknown as number);
+};

@@ -11,7 +11,18 @@ export interface OrderFilters {
   /** Last day, inclusive, `YYYY-MM-DD` in the browser's time zone. */
   to?: string;
   po?: string;
+  /** Free text: part of a PO number, customer, site, product code or partner. */
+  q?: string;
+  /** A partner's client_id. */
+  partner?: string;
+  /** "oldest": oldest first; newest first otherwise. */
+  sort?: string;
+  /** Page size, one of PAGE_SIZES; 20 otherwise. */
+  size?: string;
 }
+
+export const PAGE_SIZES = ["20", "50", "100"] as const;
+export const DEFAULT_PAGE_SIZE = 20;
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -32,18 +43,25 @@ export const filtersOf = (query: URLSearchParams): OrderFilters => {
   const from = query.get("from") ?? "";
   const to = query.get("to") ?? "";
   const po = (query.get("po") ?? "").trim().slice(0, 64);
+  const q = (query.get("q") ?? "").trim().slice(0, 100);
+  const partner = (query.get("partner") ?? "").trim().slice(0, 64);
+  const size = query.get("size") ?? "";
   return {
     ...((ORDER_STATUSES as readonly string[]).includes(status) ? { status } : {}),
     ...(isDay(from) ? { from } : {}),
     ...(isDay(to) ? { to } : {}),
     ...(po ? { po } : {}),
+    ...(q ? { q } : {}),
+    ...(partner ? { partner } : {}),
+    ...(query.get("sort") === "oldest" ? { sort: "oldest" } : {}),
+    ...((PAGE_SIZES as readonly string[]).includes(size) && size !== "20" ? { size } : {}),
   };
 };
 
 /** The URL query of some filters (empty ones left out), in a fixed order. */
 export const filtersQuery = (filters: OrderFilters): URLSearchParams => {
   const query = new URLSearchParams();
-  for (const name of ["status", "from", "to", "po"] as const) {
+  for (const name of ["q", "status", "partner", "from", "to", "po", "sort", "size"] as const) {
     const value = filters[name];
     if (value) query.set(name, value);
   }
@@ -57,16 +75,29 @@ const midnight = (day: string, days = 0): string => {
 };
 
 /**
- * The `GET /v1/orders` query: the last day is inclusive for people, the API's `created_to` is
- * exclusive, so "to" becomes the midnight that ends that day.
+ * The filters as the API names them (the listing, the bulk moves' `filter` and the CSV export):
+ * the last day is inclusive for people, the API's `created_to` is exclusive, so "to" becomes the
+ * midnight that ends that day.
  */
-export const listQuery = (filters: OrderFilters, limit: number, cursor?: string): string => {
-  const query = new URLSearchParams({ limit: String(limit) });
+export const apiFilter = (filters: OrderFilters): Record<string, string> => ({
+  ...(filters.status ? { status: filters.status } : {}),
+  ...(filters.from ? { created_from: midnight(filters.from) } : {}),
+  ...(filters.to ? { created_to: midnight(filters.to, 1) } : {}),
+  ...(filters.po ? { purchase_order_no: filters.po } : {}),
+  ...(filters.q ? { q: filters.q } : {}),
+  ...(filters.partner ? { partner: filters.partner } : {}),
+});
+
+/** The page size the filters ask for. */
+export const pageSizeOf = (filters: OrderFilters): number =>
+  Number(filters.size ?? DEFAULT_PAGE_SIZE);
+
+/** The `GET /v1/orders` query (and, without limit and cursor, the CSV export's). */
+export const listQuery = (filters: OrderFilters, limit?: number, cursor?: string): string => {
+  const query = new URLSearchParams(limit === undefined ? {} : { limit: String(limit) });
   if (cursor) query.set("cursor", cursor);
-  if (filters.status) query.set("status", filters.status);
-  if (filters.from) query.set("created_from", midnight(filters.from));
-  if (filters.to) query.set("created_to", midnight(filters.to, 1));
-  if (filters.po) query.set("purchase_order_no", filters.po);
+  for (const [name, value] of Object.entries(apiFilter(filters))) query.set(name, value);
+  if (filters.sort === "oldest") query.set("sort", "created_at");
   return query.toString();
 };
 

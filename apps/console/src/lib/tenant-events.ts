@@ -18,9 +18,19 @@ export interface TenantEvent {
 
 export type TenantEventListener = (event: TenantEvent) => void;
 
+export interface SubscribeOptions {
+  /**
+   * Renews the session's token (the console's `api.refresh`, which refreshes once for all
+   * callers): called when the stream is refused with `token_expired`, then it reconnects.
+   * Without it, the stream waits for the rest of the console to renew the token.
+   */
+  refresh?: () => Promise<unknown>;
+}
+
 const listeners = new Set<TenantEventListener>();
 let connection: AbortController | undefined;
 let lastEventId: string | undefined;
+let refresh: (() => Promise<unknown>) | undefined;
 
 /** Reconnect delays: the server's `retry:` first, then doubling up to this after failures. */
 const MAX_DELAY_MS = 30_000;
@@ -77,7 +87,9 @@ const dispatch = (message: Parsed): void => {
 };
 
 /** Reads one connection to its end; resolves the server's retry delay, if it sent one. */
-async function readOnce(signal: AbortSignal): Promise<{ retry?: number; status: number }> {
+async function readOnce(
+  signal: AbortSignal,
+): Promise<{ retry?: number; status: number; code?: string }> {
   const session = sessionStore.read();
   if (!session) return { status: 401 };
   const response = await fetch("/v1/tenant/events", {
@@ -92,7 +104,11 @@ async function readOnce(signal: AbortSignal): Promise<{ retry?: number; status: 
   if (!response.ok || !response.body) {
     // A resume point the gateway no longer keeps: start again from now.
     if (response.status === 400) lastEventId = undefined;
-    return { status: response.status };
+    const problem = (await response.json().catch(() => ({}))) as { code?: unknown };
+    return {
+      status: response.status,
+      ...(typeof problem.code === "string" ? { code: problem.code } : {}),
+    };
   }
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
@@ -115,7 +131,12 @@ async function run(controller: AbortController): Promise<void> {
   while (!controller.signal.aborted) {
     let delay: number;
     try {
-      const { retry, status } = await readOnce(controller.signal);
+      const { retry, status, code } = await readOnce(controller.signal);
+      if (code === "token_expired" && refresh && failures === 0) {
+        failures += 1;
+        await refresh().catch(() => {});
+        continue;
+      }
       failures = status === 200 ? 0 : failures + 1;
       delay = status === 200 ? (retry ?? 2000) : Math.min(MAX_DELAY_MS, 1000 * 2 ** failures);
     } catch {
@@ -131,8 +152,12 @@ async function run(controller: AbortController): Promise<void> {
  * Calls `onEvent` for each live event of the signed-in tenant until the returned function is
  * called. Subscribers share one connection; the last to leave closes it.
  */
-export function subscribeTenantEvents(onEvent: TenantEventListener): () => void {
+export function subscribeTenantEvents(
+  onEvent: TenantEventListener,
+  options: SubscribeOptions = {},
+): () => void {
   listeners.add(onEvent);
+  if (options.refresh) refresh = options.refresh;
   if (!connection) {
     connection = new AbortController();
     void run(connection);
@@ -149,8 +174,15 @@ export function subscribeTenantEvents(onEvent: TenantEventListener): () => void 
 }
 
 /** React: `onEvent` for each live event while the component is mounted. */
-export function useTenantEvents(onEvent: TenantEventListener): void {
+export function useTenantEvents(
+  onEvent: TenantEventListener,
+  options: SubscribeOptions = {},
+): void {
   const latest = useRef(onEvent);
   latest.current = onEvent;
-  useEffect(() => subscribeTenantEvents((event) => latest.current(event)), []);
+  const renew = options.refresh;
+  useEffect(
+    () => subscribeTenantEvents((event) => latest.current(event), renew ? { refresh: renew } : {}),
+    [renew],
+  );
 }

@@ -152,9 +152,12 @@ export const OrderActions = ({
   );
 };
 
-const ReasonDialog = ({
+/** Asks for the reason of a reject or cancel (one order, or several: `title` and `confirm`). */
+export const ReasonDialog = ({
   action,
   number,
+  title,
+  confirm,
   draft,
   error,
   busy,
@@ -164,6 +167,8 @@ const ReasonDialog = ({
 }: {
   action: OrderAction;
   number: string;
+  title?: string;
+  confirm?: string;
   draft: string;
   error: string | null;
   busy: boolean;
@@ -174,7 +179,7 @@ const ReasonDialog = ({
   const { t } = useEnterpriseModuleTranslationContext<typeof ordersModule>();
   const id = useId();
   return (
-    <Dialog title={t(`dialog.${action}.title`, { number })} onClose={onClose}>
+    <Dialog title={title ?? t(`dialog.${action}.title`, { number })} onClose={onClose}>
       {(close) => (
         <form className="stack" noValidate onSubmit={(event) => onSubmit(event, close)}>
           <TextField
@@ -193,7 +198,7 @@ const ReasonDialog = ({
           />
           <p className="buttons">
             <button type="submit" className="danger" disabled={busy}>
-              {t(`dialog.${action}.confirm`)}
+              {confirm ?? t(`dialog.${action}.confirm`)}
             </button>
             <button type="button" className="secondary" onClick={close}>
               {t("dialog.back")}

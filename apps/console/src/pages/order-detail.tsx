@@ -3,16 +3,19 @@ import {
   useEnterpriseModuleTranslationContext,
 } from "@orderline/i18n/react";
 import { useEffect, useRef, useState } from "react";
-import { Failure, PageTitle, ScrollRegion } from "../components.js";
+import { Failure, PageTitle } from "../components.js";
 import { type Api, ApiError } from "../lib/api.js";
-import { formatDateTime, formatNumber } from "../lib/format.js";
+import { formatDateTime, formatMoney } from "../lib/format.js";
+import { filtersOf } from "../lib/order-filter.js";
 import { problemText } from "../lib/problem-text.js";
 import { useLoad } from "../lib/use-load.js";
 import { ordersModule } from "../modules.js";
 import { href } from "../router.js";
 import { useSession } from "../session.js";
 import { OrderActions, type Outcome } from "./order-actions.js";
+import { ordersHref } from "./order-filters.js";
 import { OrderHistory } from "./order-history.js";
+import { OrderLines } from "./order-lines.js";
 import { StatusBadge } from "./order-status.js";
 import type { OrderDetail } from "./order-types.js";
 
@@ -57,7 +60,14 @@ const NoticeText = ({ notice }: { notice: Notice }) => {
   }
 };
 
-const Detail = ({ id }: { id: string }) => {
+/** The list the order was opened from (its filters and page), or the first page. */
+const backHref = (back: string | null): string => {
+  if (!back) return href("orders");
+  const query = new URLSearchParams(back);
+  return ordersHref(filtersOf(query), (query.get("after") ?? "").split(",").filter(Boolean));
+};
+
+const Detail = ({ id, back }: { id: string; back: string | null }) => {
   const { t, i18n } = useEnterpriseModuleTranslationContext<typeof ordersModule>();
   const { api } = useSession();
   const [load, retry] = useLoad(() => readOrder(api, id), [id]);
@@ -100,7 +110,7 @@ const Detail = ({ id }: { id: string }) => {
   return (
     <>
       <p>
-        <a href={href("orders")}>{t("detail.back")}</a>
+        <a href={backHref(back)}>{t("detail.back")}</a>
       </p>
       {load.state === "loading" && <p role="status">{t("common:status.loading")}</p>}
       {load.state === "failed" &&
@@ -151,9 +161,15 @@ const Detail = ({ id }: { id: string }) => {
               <dd>{order.sales_name}</dd>
               <dt>{t("detail.address")}</dt>
               <dd className="address">{order.address}</dd>
+              <dt>{t("table.partner")}</dt>
+              <dd>{order.partner_name}</dd>
               <dt>{t("detail.partner")}</dt>
               <dd>
                 <code>{order.client_id}</code>
+              </dd>
+              <dt>{t("detail.total")}</dt>
+              <dd data-testid="order-total">
+                {formatMoney(order.total, order.currency, i18n.language) ?? none}
               </dd>
             </dl>
           </section>
@@ -162,43 +178,7 @@ const Detail = ({ id }: { id: string }) => {
             etag={current.etag}
             onOutcome={(outcome) => void onOutcome(outcome)}
           />
-          <div>
-            <h2 id="products">{t("detail.products")}</h2>
-            <ScrollRegion labelledBy="products">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col" className="number">
-                      {t("detail.line")}
-                    </th>
-                    <th scope="col">{t("detail.product")}</th>
-                    <th scope="col" className="number">
-                      {t("detail.quantity")}
-                    </th>
-                    <th scope="col">{t("detail.uom")}</th>
-                    <th scope="col" className="number">
-                      {t("detail.unitPrice")}
-                    </th>
-                    <th scope="col">{t("detail.notes")}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {order.products.map((line) => (
-                    <tr key={line.line_no}>
-                      <td className="number">{line.line_no}</td>
-                      <th scope="row">{line.product_code}</th>
-                      <td className="number">{formatNumber(line.quantity, i18n.language)}</td>
-                      <td>{line.uom ?? none}</td>
-                      <td className="number">
-                        {formatNumber(line.unit_price, i18n.language) ?? none}
-                      </td>
-                      <td>{line.notes || none}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </ScrollRegion>
-          </div>
+          <OrderLines order={order} />
           <OrderHistory history={order.history} />
         </>
       )}
@@ -206,8 +186,8 @@ const Detail = ({ id }: { id: string }) => {
   );
 };
 
-export const OrderDetailPage = ({ id }: { id: string }) => (
+export const OrderDetailPage = ({ id, back }: { id: string; back: string | null }) => (
   <EnterpriseModuleProvider module={ordersModule}>
-    <Detail id={id} />
+    <Detail id={id} back={back} />
   </EnterpriseModuleProvider>
 );

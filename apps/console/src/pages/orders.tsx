@@ -2,109 +2,182 @@ import {
   EnterpriseModuleProvider,
   useEnterpriseModuleTranslationContext,
 } from "@orderline/i18n/react";
-import { Failure, PageTitle, ScrollRegion } from "../components.js";
-import { formatDateTime } from "../lib/format.js";
-import { filtersOf, listQuery, rangeReversed } from "../lib/order-filter.js";
-import { useLoad } from "../lib/use-load.js";
+import { useEffect, useState } from "react";
+import { Failure, PageTitle } from "../components.js";
+import type { ApiError } from "../lib/api.js";
+import {
+  filtersOf,
+  listQuery,
+  type OrderFilters,
+  pageSizeOf,
+  rangeReversed,
+} from "../lib/order-filter.js";
+import { latest, useLoad } from "../lib/use-load.js";
+import { useOrderEvents } from "../lib/use-order-events.js";
 import { ordersModule } from "../modules.js";
-import { href, type Route } from "../router.js";
+import type { Route } from "../router.js";
 import { useSession } from "../session.js";
+import { BulkBar, BulkSummary, type BulkTarget } from "./order-bulk.js";
+import { ExportButton } from "./order-export.js";
 import { OrderFiltersForm, ordersHref } from "./order-filters.js";
-import { StatusBadge } from "./order-status.js";
-import type { Order } from "./order-types.js";
+import type { BulkOutcome, OrderPage } from "./order-types.js";
+import { OrdersTable } from "./orders-table.js";
 
-const PAGE_SIZE = 20;
+/** How many orders match, in words: "42 orders", "10,000+ orders". */
+const CountLine = ({ total }: { total: OrderPage["total"] }) => {
+  const { t, i18n } = useEnterpriseModuleTranslationContext<typeof ordersModule>();
+  const number = new Intl.NumberFormat(i18n.language).format(total.count);
+  return (
+    <p className="count" data-testid="order-count">
+      {total.exact
+        ? t("count.exact", { count: total.count, number })
+        : t("count.atLeast", { count: total.count, number })}
+    </p>
+  );
+};
 
 /**
- * The tenant's orders, newest first, a page at a time, filtered. The gateway pages forward with
- * a cursor; the cursors of earlier pages travel in the URL with the filters
- * (`#/orders?status=received&after=c1,c2`), so "previous", a reload and a shared link all land
- * on the same page.
+ * The tenant's orders, a page at a time, filtered, searched and sorted. The gateway pages
+ * forward with a cursor; the cursors of earlier pages travel in the URL with the filters
+ * (`#/orders?status=received&q=1005&after=c1,c2`), so "previous", a reload, a shared link and
+ * "Back to orders" all land on the same page. New and moved orders arrive over the tenant
+ * event stream and reload the page in place.
  */
 const OrdersList = ({ route }: { route: Route }) => {
-  const { t, i18n } = useEnterpriseModuleTranslationContext<typeof ordersModule>();
+  const { t } = useEnterpriseModuleTranslationContext<typeof ordersModule>();
   const { api } = useSession();
   const trail = (route.query.get("after") ?? "").split(",").filter(Boolean);
-  const cursor = trail.at(-1);
   const filters = filtersOf(route.query);
   // A reversed range (typed into the URL) would match nothing: list unfiltered by date instead.
-  const query = listQuery(
-    rangeReversed(filters) ? { ...filters, from: undefined, to: undefined } : filters,
-    PAGE_SIZE,
-    cursor,
-  );
-  const [load, retry] = useLoad(
-    () =>
-      api
-        .request<{ data: Order[]; next_cursor: string | null }>("GET", `/v1/orders?${query}`)
-        .then((r) => r.body),
+  const effective: OrderFilters = rangeReversed(filters)
+    ? { ...filters, from: undefined, to: undefined }
+    : filters;
+  const query = listQuery(effective, pageSizeOf(filters), trail.at(-1));
+  const [load, reload] = useLoad(
+    () => api.request<OrderPage>("GET", `/v1/orders?${query}`).then((r) => r.body),
     [query],
   );
-  const pageHref = (cursors: string[]) => ordersHref(filters, cursors);
-  const filtered = Object.keys(filters).length > 0;
+  const page = latest(load);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [allMatching, setAllMatching] = useState(false);
+  const [bulk, setBulk] = useState<BulkOutcome | ApiError | null>(null);
+  const [arrived, setArrived] = useState(0);
+  useOrderEvents((created) => {
+    setArrived((n) => n + created);
+    reload();
+  });
+  // A page of other orders: nothing stays selected that the user cannot see.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the query changes only.
+  useEffect(() => {
+    setSelected(new Set());
+    setAllMatching(false);
+  }, [query]);
+
+  const listHref = ordersHref(filters, trail);
+  const numbers = new Map(page?.data.map((o) => [o.id, o.order_number]) ?? []);
+  const target: BulkTarget = allMatching
+    ? { filter: effective, count: page?.total.count ?? 0 }
+    : { ids: [...selected] };
+  const onBulk = (outcome: BulkOutcome | ApiError) => {
+    setBulk(outcome);
+    setSelected(new Set());
+    setAllMatching(false);
+    reload();
+  };
+  const partnerName = page?.data.find((o) => o.client_id === filters.partner)?.partner_name;
 
   return (
     <>
       <PageTitle>{t("title")}</PageTitle>
-      <OrderFiltersForm key={route.query.toString()} filters={filters} />
-      {load.state === "loading" && <p role="status">{t("common:status.loading")}</p>}
-      {load.state === "failed" && <Failure error={load.error} retry={retry} />}
-      {load.state === "done" && load.value.data.length === 0 && trail.length === 0 && (
-        <p role="status">{filtered ? t("filters.noMatch") : t("empty")}</p>
+      <OrderFiltersForm key={route.query.toString()} filters={filters} partnerName={partnerName} />
+      <div className="list-tools">
+        {page && <CountLine total={page.total} />}
+        <p role="status" className="live" data-testid="orders-live">
+          {arrived > 0 && t("live.arrived", { count: arrived })}
+        </p>
+        <ExportButton filters={effective} />
+      </div>
+      {bulk && "results" in bulk && <BulkSummary outcome={bulk} numbers={numbers} />}
+      {bulk && !("results" in bulk) && <Failure error={bulk} />}
+      {load.state === "loading" && !page && <p role="status">{t("common:status.loading")}</p>}
+      {load.state === "failed" && <Failure error={load.error} retry={reload} />}
+      {page && page.data.length === 0 && trail.length === 0 && (
+        <p role="status">{Object.keys(filters).length > 0 ? t("filters.noMatch") : t("empty")}</p>
       )}
-      {load.state === "done" && load.value.data.length > 0 && (
+      {page && page.data.length > 0 && (
         <>
-          <ScrollRegion labelledBy="orders-caption">
-            <table>
-              <caption id="orders-caption">{t("table.caption")}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t("table.number")}</th>
-                  <th scope="col">{t("table.status")}</th>
-                  <th scope="col">{t("table.customer")}</th>
-                  <th scope="col">{t("table.site")}</th>
-                  <th scope="col">{t("table.purchaseOrder")}</th>
-                  <th scope="col" className="number">
-                    {t("table.lines")}
-                  </th>
-                  <th scope="col">{t("table.created")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {load.value.data.map((order) => (
-                  <tr key={order.id}>
-                    <th scope="row">
-                      <a href={href("orders", order.id)}>{order.order_number}</a>
-                    </th>
-                    <td>
-                      <StatusBadge status={order.status} />
-                    </td>
-                    <td>{order.customer_code}</td>
-                    <td>{order.site_code}</td>
-                    <td>{order.purchase_order_no ?? t("detail.none")}</td>
-                    <td className="number">{order.products.length}</td>
-                    <td>{formatDateTime(order.created_at, i18n.language)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
-          <nav className="pager" aria-label={t("pager.label")}>
-            {trail.length > 0 ? (
-              <a href={pageHref(trail.slice(0, -1))}>{t("pager.previous")}</a>
-            ) : (
-              <span />
-            )}
-            <span>{t("pager.page", { page: trail.length + 1 })}</span>
-            {load.value.next_cursor ? (
-              <a href={pageHref([...trail, load.value.next_cursor])}>{t("pager.next")}</a>
-            ) : (
-              <span />
-            )}
-          </nav>
+          {(selected.size > 0 || allMatching) && <BulkBar target={target} onDone={onBulk} />}
+          <SelectAllMatching
+            page={page}
+            selected={selected}
+            allMatching={allMatching}
+            onChoose={setAllMatching}
+          />
+          <OrdersTable
+            orders={page.data}
+            selected={selected}
+            allMatching={allMatching}
+            onSelect={(next) => {
+              setSelected(next);
+              setAllMatching(false);
+            }}
+            listHref={listHref}
+            filters={filters}
+          />
+          <Pager trail={trail} filters={filters} next={page.next_cursor} />
         </>
       )}
     </>
+  );
+};
+
+/** When the whole page is selected and more match: offer them all (the gateway moves ≤ 200). */
+const SelectAllMatching = ({
+  page,
+  selected,
+  allMatching,
+  onChoose,
+}: {
+  page: OrderPage;
+  selected: ReadonlySet<string>;
+  allMatching: boolean;
+  onChoose(all: boolean): void;
+}) => {
+  const { t, i18n } = useEnterpriseModuleTranslationContext<typeof ordersModule>();
+  const whole = page.data.every((o) => selected.has(o.id));
+  if (!allMatching && (!whole || page.total.count <= page.data.length)) return null;
+  const number = new Intl.NumberFormat(i18n.language).format(page.total.count);
+  return (
+    <p className="select-all">
+      <button type="button" className="link" onClick={() => onChoose(!allMatching)}>
+        {allMatching
+          ? t("bulk.onlyPage", { count: page.data.length })
+          : t("bulk.allMatching", { count: page.total.count, number })}
+      </button>
+    </p>
+  );
+};
+
+const Pager = ({
+  trail,
+  filters,
+  next,
+}: {
+  trail: string[];
+  filters: OrderFilters;
+  next: string | null;
+}) => {
+  const { t } = useEnterpriseModuleTranslationContext<typeof ordersModule>();
+  return (
+    <nav className="pager" aria-label={t("pager.label")}>
+      {trail.length > 0 ? (
+        <a href={ordersHref(filters, trail.slice(0, -1))}>{t("pager.previous")}</a>
+      ) : (
+        <span />
+      )}
+      <span>{t("pager.page", { page: trail.length + 1 })}</span>
+      {next ? <a href={ordersHref(filters, [...trail, next])}>{t("pager.next")}</a> : <span />}
+    </nav>
   );
 };
 

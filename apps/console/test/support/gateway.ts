@@ -84,6 +84,10 @@ export async function createOrders(
   base: string,
   partner: { clientId: string; clientSecret: string; privateKey: KeyObject },
   count: number,
+  /** purchase_order_no of the first; the others get `-2`, `-3` … after it. */
+  firstPurchaseOrderNo?: string,
+  /** Fields that replace the default order's, per order (1-based). */
+  vary: (i: number) => Record<string, unknown> = () => ({}),
 ): Promise<{ order_number: string; id: string }[]> {
   const login = await fetch(`${base}/api/v1/auth/login`, {
     method: "POST",
@@ -114,11 +118,15 @@ export async function createOrders(
         site_code: "SITE-01",
         sales_name: "Dana Sales",
         address: "1 Harbour Road\nSpringfield",
-        purchase_order_no: `PO-${i}`,
+        purchase_order_no:
+          firstPurchaseOrderNo === undefined
+            ? `PO-${i}`
+            : `${firstPurchaseOrderNo}${i > 1 ? `-${i}` : ""}`,
         products: [
           { product_code: "WIDGET-1", quantity: 12, uom: "EA", unit_price: 4.5 },
           { product_code: "BOLT-7", quantity: 2.5, uom: "KG", notes: "Zinc plated" },
         ],
+        ...vary(i),
       }),
     });
     if (response.status !== 201) {

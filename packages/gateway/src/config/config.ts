@@ -162,6 +162,8 @@ export interface EventsConfig {
   maxStreamSeconds: number;
   /** How long a seq gap in the outbox holds streams back (domain/events/cursor.ts). */
   settleMs: number;
+  /** How often an open stream's credentials are checked again (a disabled user's ends). */
+  recheckMs: number;
 }
 
 export interface WebhooksConfig {
@@ -518,6 +520,7 @@ export function loadConfig(
       maxStreamsPerTenant: s.GATEWAY_EVENTS_MAX_STREAMS_PER_TENANT,
       maxStreamSeconds: s.GATEWAY_EVENTS_MAX_STREAM_SECONDS,
       settleMs: 5000,
+      recheckMs: 60_000,
     },
     trustProxy: trustProxyFrom(s.GATEWAY_TRUST_PROXY),
     loginThrottle: { ...DEFAULTS.loginThrottle },

@@ -17,6 +17,7 @@ export {
   transitionFor,
 } from "../domain/orders/lifecycle.js";
 export type { CreateOrderBody, OrderChange, OrderData } from "../domain/orders/service.js";
+export type { TenantOrderData } from "../domain/orders/tenant-orders.js";
 export type { AttemptView, EndpointView } from "../domain/webhooks/endpoint-admin.js";
 export type { EventPayload, EventPayloadChange } from "../domain/webhooks/event-payload.js";
 export {

@@ -14,6 +14,12 @@ export interface EventStreamOptions {
   maxMs: number;
   /** Called once when the stream ends, whoever ended it (client, server, lifetime). */
   onEnd: () => void;
+  /**
+   * Re-checked every `recheckMs`: false (an expired token, a disabled user or partner, a revoked
+   * session) ends the stream; the client's reconnect is authenticated afresh.
+   */
+  stillAllowed?: () => Promise<boolean>;
+  recheckMs?: number;
 }
 
 export interface EventStream {
@@ -72,12 +78,19 @@ export function openEventStream(
   let ended = false;
   const heartbeat = setInterval(() => response.write(": heartbeat\n\n"), options.heartbeatMs);
   const lifetime = setTimeout(() => end(), options.maxMs);
+  const recheck = options.stillAllowed
+    ? setInterval(() => {
+        options.stillAllowed?.().then((allowed) => allowed || end(), end);
+      }, options.recheckMs ?? 60_000)
+    : undefined;
   heartbeat.unref();
   lifetime.unref();
+  recheck?.unref();
   const end = () => {
     if (ended) return;
     ended = true;
     clearInterval(heartbeat);
+    clearInterval(recheck);
     clearTimeout(lifetime);
     if (!response.writableEnded) response.end();
     options.onEnd();

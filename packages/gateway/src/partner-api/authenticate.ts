@@ -93,6 +93,25 @@ export class SignedRequestAuthenticator {
     private readonly replays?: ReplayGuard,
   ) {}
 
+  /**
+   * Whether the bearer token of a request authenticated earlier still holds: not expired, its
+   * partner still usable, its session not revoked. What an open event stream re-checks (its
+   * signature and timestamp were checked when it opened).
+   */
+  async stillAuthenticated(headers: HeaderBag): Promise<boolean> {
+    try {
+      const claims = await this.tokens.verifyAccess(bearerTokenOf(headers, "the access token"));
+      const partner = assertTokenPartnerUsable(
+        await this.directory.get(claims.client_id),
+        claims.sv,
+        this.now(),
+      );
+      return !partner.revokedSessions.has(claims.sid);
+    } catch {
+      return false;
+    }
+  }
+
   /** `parsedBody`: the request's body as parsed, which the replay guard tells requests apart by. */
   async authenticate(
     headers: HeaderBag,

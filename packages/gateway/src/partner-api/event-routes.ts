@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { EventsConfig } from "../config/config.js";
 import type { EventStreams } from "../domain/events/streams.js";
 import type { PartnerView } from "../domain/partners/directory.js";
 import { checkedEvents, WebhookError } from "../domain/webhooks/endpoint-admin.js";
@@ -19,7 +18,6 @@ import { EMPTY_BODY_SHA256 } from "./request-signature.js";
 export interface PartnerEventRoutesOptions {
   streams: EventStreams;
   authenticator: SignedRequestAuthenticator;
-  config: EventsConfig;
 }
 
 const partners = new WeakMap<FastifyRequest, PartnerView>();
@@ -56,7 +54,7 @@ function eventFilter(events: string | undefined): ReadonlySet<string> | undefine
  */
 export async function partnerEventRoutes(
   app: FastifyInstance,
-  { streams, authenticator, config }: PartnerEventRoutesOptions,
+  { streams, authenticator }: PartnerEventRoutesOptions,
 ): Promise<void> {
   app.get<{ Querystring: { events?: string }; Headers: { "last-event-id"?: string } }>(
     "/api/v1/events/stream",
@@ -85,7 +83,7 @@ export async function partnerEventRoutes(
         security: SIGNED_REQUEST_SECURITY,
         querystring: STREAM_QUERY,
         headers: LAST_EVENT_ID_HEADERS,
-        response: { 200: EVENT_STREAM_RESPONSE, ...problemResponses(400, 401, 403, 429, 503) },
+        response: { 200: EVENT_STREAM_RESPONSE, ...problemResponses(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {
@@ -96,9 +94,11 @@ export async function partnerEventRoutes(
       const lease = streams.acquire({ client: `partner:${partner.id}` });
       let stop = () => {};
       const stream = openEventStream(request, reply, {
-        heartbeatMs: config.heartbeatSeconds * 1000,
-        maxMs: config.maxStreamSeconds * 1000,
+        heartbeatMs: streams.config.heartbeatSeconds * 1000,
+        maxMs: streams.config.maxStreamSeconds * 1000,
         onEnd: () => stop(),
+        recheckMs: streams.config.recheckMs,
+        stillAllowed: () => authenticator.stillAuthenticated(request.headers),
       });
       stop = streams.start(spec, stream, lease);
     },

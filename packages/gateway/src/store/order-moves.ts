@@ -196,6 +196,17 @@ export function filterConditions(filter: OrderFilter = {}, o = ""): Statement {
  * cursor are one index range read in this order, and a page reads at most `limit + 1` entries.
  */
 const NEWEST_FIRST = "ORDER BY created_at DESC, seq DESC";
+/** The same index read backwards (the tenant listing's "oldest first"). */
+const OLDEST_FIRST = "ORDER BY created_at, seq";
+
+/** The paging of a listing: page size, cursor (the last seq shown), direction. */
+export interface ListWindow {
+  limit: number;
+  beforeSeq?: number;
+  filter?: OrderFilter;
+  /** Oldest first; the cursor then continues above the last order shown. */
+  oldestFirst?: boolean;
+}
 
 /**
  * `sqlite`: names the status index (INDEXED BY). Without statistics SQLite's planner prefers the
@@ -212,7 +223,23 @@ export interface ListDialect {
  */
 export function partnerOrdersStatement(
   partnerId: string,
-  options: { limit: number; beforeSeq?: number; filter?: OrderFilter },
+  options: ListWindow,
+  dialect: ListDialect = {},
+): Statement {
+  const range = partnerRange(partnerId, options, dialect);
+  return {
+    sql: `SELECT * FROM sales_orders${range.sql} LIMIT ?`,
+    params: [...range.params, options.limit + 1],
+  };
+}
+
+/**
+ * `FROM`-less body of a partner's listing: its index hint, conditions and order, without the
+ * LIMIT (order-search.ts bounds the same range with its own).
+ */
+export function partnerRange(
+  partnerId: string,
+  options: ListWindow,
   dialect: ListDialect = {},
 ): Statement {
   const filter = filterConditions(options.filter);
@@ -225,17 +252,22 @@ export function partnerOrdersStatement(
   const cursor =
     options.beforeSeq === undefined
       ? ""
-      : " AND (created_at, seq) < ((SELECT c.created_at FROM sales_orders c WHERE c.seq = ?), ?)";
+      : ` AND (created_at, seq) ${options.oldestFirst ? ">" : "<"} ((SELECT c.created_at FROM sales_orders c WHERE c.seq = ?), ?)`;
   return {
-    sql: `SELECT * FROM sales_orders${hint} WHERE partner_id = ?${cursor}${filter.sql} ${NEWEST_FIRST} LIMIT ?`,
+    sql: `${hint} WHERE partner_id = ?${cursor}${filter.sql} ${options.oldestFirst ? OLDEST_FIRST : NEWEST_FIRST}`,
     params: [
       partnerId,
       ...(options.beforeSeq === undefined ? [] : [options.beforeSeq, options.beforeSeq]),
       ...filter.params,
-      options.limit + 1,
     ],
   };
 }
+
+/** Oldest first as OLDEST_FIRST orders rows. */
+export const oldestFirst = (
+  a: { created_at: number; seq: number },
+  b: { created_at: number; seq: number },
+): number => a.created_at - b.created_at || a.seq - b.seq;
 
 /** Newest first as NEWEST_FIRST orders rows: for merging several partners' pages. */
 export const newestFirst = (

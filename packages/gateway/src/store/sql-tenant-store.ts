@@ -1,12 +1,25 @@
-import type { Statement } from "./order-moves.js";
-import { type ListDialect, newestFirst, partnerOrdersStatement } from "./order-moves.js";
-import { type OrderRow, pageOf, toOrder } from "./rows.js";
+import {
+  type ListDialect,
+  newestFirst,
+  oldestFirst,
+  partnerOrdersStatement,
+  type Statement,
+} from "./order-moves.js";
+import {
+  COUNT_CAP,
+  countStatement,
+  searchStatement,
+  textContains,
+  windowFloorStatement,
+} from "./order-search.js";
+import { type OrderRow, toOrder } from "./rows.js";
 import type { StatementResult } from "./sql-runner.js";
-import type { OrderFilter } from "./store.js";
 import type {
   ExpiringTable,
   LoginFailures,
+  OrderCount,
   OverridesRecord,
+  TenantListOptions,
   TenantOrderPage,
   TenantOrderRecord,
   TenantRecord,
@@ -119,7 +132,7 @@ const toOverrides = (r: OverridesRow): OverridesRecord => ({
 });
 
 const TENANT_ORDERS =
-  "SELECT o.*, p.client_id AS client_id FROM sales_orders o JOIN partners p ON p.id = o.partner_id WHERE p.tenant_id = ?";
+  "SELECT o.*, p.client_id AS client_id, p.name AS partner_name FROM sales_orders o JOIN partners p ON p.id = o.partner_id WHERE p.tenant_id = ?";
 
 export abstract class SqlTenantStore implements TenantStore {
   /** How this dialect words the listing statements (partnerOrdersStatement). */
@@ -384,44 +397,115 @@ export abstract class SqlTenantStore implements TenantStore {
     return rows.map(toOverrides);
   }
 
-  /**
-   * Each partner's page (an index range of at most `limit + 1` rows, partnerOrdersStatement)
-   * merged newest first: bounded by the tenant's partners times the page, never by its orders.
-   */
-  async listTenantOrders(
-    tenantId: string,
-    options: { limit: number; beforeSeq?: number; filter?: OrderFilter },
-  ): Promise<TenantOrderPage> {
-    const partners = await this.rows<{ id: string; client_id: string }>(
-      "SELECT id, client_id FROM partners WHERE tenant_id = ?",
-      [tenantId],
+  /** The tenant's partners a listing reads: all, or the one it names. */
+  #listedPartners(tenantId: string, clientId: string | undefined): Promise<ListedPartner[]> {
+    return this.rows<ListedPartner>(
+      `SELECT id, client_id, name FROM partners WHERE tenant_id = ?${clientId === undefined ? "" : " AND client_id = ?"}`,
+      clientId === undefined ? [tenantId] : [tenantId, clientId],
     );
-    const pages = await Promise.all(
-      partners.map(({ id }) => {
-        const { sql, params } = partnerOrdersStatement(id, options, this.listDialect);
-        return this.rows<OrderRow>(sql, params);
+  }
+
+  /**
+   * One partner's part of a page: its plain listing range when it has no search or the search
+   * names the partner itself; else its bounded search, with the window's last order when the
+   * window was full (nothing beyond it was looked at).
+   */
+  async #partnerPage(
+    partner: ListedPartner,
+    options: TenantListOptions,
+  ): Promise<{ rows: OrderRow[]; floor?: { seq: number; created_at: number } }> {
+    const q = searchOf(partner, options.q);
+    if (q === undefined) {
+      const { sql, params } = partnerOrdersStatement(partner.id, options, this.listDialect);
+      return { rows: await this.rows<OrderRow>(sql, params) };
+    }
+    const search = searchStatement(partner.id, q, options, this.listDialect);
+    const floor = windowFloorStatement(partner.id, options, this.listDialect);
+    const [rows, [last]] = await Promise.all([
+      this.rows<OrderRow>(search.sql, search.params),
+      this.rows<{ seq: number; created_at: number }>(floor.sql, floor.params),
+    ]);
+    return last
+      ? { rows, floor: { seq: Number(last.seq), created_at: Number(last.created_at) } }
+      : { rows };
+  }
+
+  /**
+   * Each partner's page (an index range of at most `limit + 1` rows, partnerOrdersStatement,
+   * or a bounded search of it) merged in listing order: bounded by the tenant's partners times
+   * the page (or the search window), never by its orders.
+   */
+  async listTenantOrders(tenantId: string, options: TenantListOptions): Promise<TenantOrderPage> {
+    const partners = await this.#listedPartners(tenantId, options.clientId);
+    const parts = await Promise.all(partners.map((p) => this.#partnerPage(p, options)));
+    const order = options.oldestFirst ? oldestFirst : newestFirst;
+    // Past the nearest floor, some partner's orders were not looked at: the page stops there.
+    const [cut] = parts.flatMap((p) => (p.floor ? [p.floor] : [])).sort(order);
+    const rows = parts
+      .flatMap((p) => p.rows)
+      .sort(order)
+      .filter((row) => cut === undefined || order(row, cut) <= 0);
+    const shown = rows.slice(0, options.limit);
+    const last = shown.at(-1);
+    const nextBeforeSeq =
+      rows.length > options.limit && last ? last.seq : cut === undefined ? null : cut.seq;
+    const byId = new Map(partners.map((p) => [p.id, p]));
+    return {
+      nextBeforeSeq,
+      orders: shown.map((row) => {
+        const partner = byId.get(row.partner_id);
+        return {
+          ...toOrder(row),
+          clientId: partner?.client_id ?? "",
+          partnerName: partner?.name ?? "",
+        };
+      }),
+    };
+  }
+
+  async countTenantOrders(tenantId: string, options: TenantListOptions): Promise<OrderCount> {
+    const { beforeSeq: _cursor, ...top } = options;
+    const partners = await this.#listedPartners(tenantId, options.clientId);
+    const counts = await Promise.all(
+      partners.map(async (partner) => {
+        const q = searchOf(partner, options.q);
+        const { sql, params }: Statement = countStatement(partner.id, q, top, this.listDialect);
+        const [row] = await this.rows<{ n: number | string }>(sql, params);
+        const n = Number(row?.n ?? 0);
+        if (q === undefined) return { n: Math.min(n, COUNT_CAP), exact: n <= COUNT_CAP };
+        // A search counts within its window: exact only when the window held every order.
+        const floor = windowFloorStatement(partner.id, top, this.listDialect);
+        const full = (await this.rows(floor.sql, floor.params)).length > 0;
+        return { n, exact: !full };
       }),
     );
-    const rows = pages
-      .flat()
-      .sort(newestFirst)
-      .slice(0, options.limit + 1);
-    const clientIds = new Map(partners.map((p) => [p.id, p.client_id]));
-    const page = pageOf(rows, options.limit);
+    const count = counts.reduce((sum, c) => sum + c.n, 0);
     return {
-      nextBeforeSeq: page.nextBeforeSeq,
-      orders: page.orders.map((o) => ({ ...o, clientId: clientIds.get(o.partnerId) ?? "" })),
+      count: Math.min(count, COUNT_CAP),
+      exact: count <= COUNT_CAP && counts.every((c) => c.exact),
     };
   }
 
   async findTenantOrder(tenantId: string, orderId: string): Promise<TenantOrderRecord | undefined> {
-    const row = await this.#one<OrderRow & { client_id: string }>(`${TENANT_ORDERS} AND o.id = ?`, [
-      tenantId,
-      orderId,
-    ]);
-    return row && { ...toOrder(row), clientId: row.client_id };
+    const row = await this.#one<OrderRow & { client_id: string; partner_name: string }>(
+      `${TENANT_ORDERS} AND o.id = ?`,
+      [tenantId, orderId],
+    );
+    return row && { ...toOrder(row), clientId: row.client_id, partnerName: row.partner_name };
   }
 }
+
+interface ListedPartner {
+  id: string;
+  client_id: string;
+  name: string;
+}
+
+/** The text a partner's orders are searched for: none when there is no search or the partner itself matches. */
+const searchOf = (partner: ListedPartner, q: string | undefined): string | undefined =>
+  q === undefined || textContains(partner.name, q) || textContains(partner.client_id, q)
+    ? undefined
+    : q;
 
 /** The replace-and-return-previous statement both dialects run inside their own atomic unit. */
 export const UPSERT_OVERRIDES =

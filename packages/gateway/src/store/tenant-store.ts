@@ -1,4 +1,5 @@
-import type { OrderFilter, OrderPage, SalesOrderRecord } from "./records.js";
+import type { ListWindow } from "./order-moves.js";
+import type { OrderPage, SalesOrderRecord } from "./records.js";
 
 /**
  * Persistence of tenants, their users, their vocabulary overrides and the login throttle: the
@@ -83,9 +84,24 @@ export interface LoginFailures {
   lastFailedAt: number;
 }
 
-/** An order as a tenant user sees it: with the client_id of the partner that sent it. */
+/** An order as a tenant user sees it: with the client_id and name of the partner that sent it. */
 export interface TenantOrderRecord extends SalesOrderRecord {
   clientId: string;
+  partnerName: string;
+}
+
+/** The tenant listing: the partner listing's window plus a partner and a free-text search. */
+export interface TenantListOptions extends ListWindow {
+  /** Only this partner's orders (its client_id). */
+  clientId?: string;
+  /** Contained (case-insensitive) in the PO number, customer, site, a product code or the partner. */
+  q?: string;
+}
+
+/** How many orders a listing shows; `exact` false: at least `count` (a bounded count). */
+export interface OrderCount {
+  count: number;
+  exact: boolean;
 }
 
 export interface TenantOrderPage extends Omit<OrderPage, "orders"> {
@@ -179,9 +195,8 @@ export interface TenantStore {
   findVocabularyChange(tenantId: string, id: number): Promise<VocabularyChangeRecord | undefined>;
 
   /** Orders created by the tenant's partners, newest first (the partner listing's paging). */
-  listTenantOrders(
-    tenantId: string,
-    options: { limit: number; beforeSeq?: number; filter?: OrderFilter },
-  ): Promise<TenantOrderPage>;
+  listTenantOrders(tenantId: string, options: TenantListOptions): Promise<TenantOrderPage>;
+  /** How many orders `listTenantOrders` would list (cursor ignored), counted within bounds. */
+  countTenantOrders(tenantId: string, options: TenantListOptions): Promise<OrderCount>;
   findTenantOrder(tenantId: string, orderId: string): Promise<TenantOrderRecord | undefined>;
 }

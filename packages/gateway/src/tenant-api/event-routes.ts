@@ -1,5 +1,4 @@
 import type { FastifyInstance } from "fastify";
-import type { EventsConfig } from "../config/config.js";
 import type { EventStreams } from "../domain/events/streams.js";
 import {
   EVENT_STREAM_RESPONSE,
@@ -13,13 +12,12 @@ import { NO_QUERY, requireUser, USER_SECURITY, userOf } from "./guard.js";
 export interface TenantEventRoutesOptions {
   streams: EventStreams;
   authenticator: UserAuthenticator;
-  config: EventsConfig;
 }
 
 /** /v1/tenant/events: the console's live view of the tenant's orders and vocabulary. */
 export async function tenantEventRoutes(
   app: FastifyInstance,
-  { streams, authenticator, config }: TenantEventRoutesOptions,
+  { streams, authenticator }: TenantEventRoutesOptions,
 ): Promise<void> {
   requireUser(app, authenticator);
 
@@ -38,7 +36,7 @@ export async function tenantEventRoutes(
         security: USER_SECURITY,
         querystring: NO_QUERY,
         headers: LAST_EVENT_ID_HEADERS,
-        response: { 200: EVENT_STREAM_RESPONSE, ...problemResponses(400, 401, 429, 503) },
+        response: { 200: EVENT_STREAM_RESPONSE, ...problemResponses(400, 401, 429) },
       },
     },
     async (request, reply) => {
@@ -47,9 +45,15 @@ export async function tenantEventRoutes(
       const lease = streams.acquire({ client: `user:${user.id}`, tenant: `tenant:${tenant.id}` });
       let stop = () => {};
       const stream = openEventStream(request, reply, {
-        heartbeatMs: config.heartbeatSeconds * 1000,
-        maxMs: config.maxStreamSeconds * 1000,
+        heartbeatMs: streams.config.heartbeatSeconds * 1000,
+        maxMs: streams.config.maxStreamSeconds * 1000,
         onEnd: () => stop(),
+        recheckMs: streams.config.recheckMs,
+        stillAllowed: () =>
+          authenticator.authenticate(request.headers).then(
+            () => true,
+            () => false,
+          ),
       });
       stop = streams.start(spec, stream, lease);
     },

@@ -1,22 +1,24 @@
 import type { FastifyInstance } from "fastify";
 import { type OrderAction, TRANSITIONS } from "../domain/orders/lifecycle.js";
-import { filterOf, type ListQuery } from "../domain/orders/list-filter.js";
 import {
   IF_MATCH_HEADERS,
   ORDER_ID_PARAMS,
-  ORDER_LIST_QUERY,
-  ORDER_LIST_RESPONSE,
-  ORDER_RESPONSE,
   REASON_OPTIONAL_BODY,
   REASON_REQUIRED_BODY,
 } from "../domain/orders/schemas.js";
 import { etagOf, type OrderService } from "../domain/orders/service.js";
+import type { TenantListQuery } from "../domain/orders/tenant-orders.js";
+import {
+  TENANT_ORDER_LIST_QUERY,
+  TENANT_ORDER_LIST_RESPONSE,
+  TENANT_ORDER_RESPONSE,
+} from "../domain/orders/tenant-schemas.js";
 import { problemResponses } from "../http/schemas.js";
 import type { UserAuthenticator } from "./authenticate.js";
 import { NO_QUERY, requireRole, requireUser, USER_SECURITY, userOf } from "./guard.js";
 
 /** Members handle orders day to day; undoing an accepted commitment (cancel) is for admins. */
-const ADMIN_ONLY: ReadonlySet<OrderAction> = new Set(["cancel"]);
+export const ADMIN_ONLY: ReadonlySet<OrderAction> = new Set(["cancel"]);
 
 export interface TenantOrderRoutesOptions {
   orders: OrderService;
@@ -30,28 +32,24 @@ export async function tenantOrderRoutes(
 ): Promise<void> {
   requireUser(app, authenticator);
 
-  app.get<{ Querystring: ListQuery }>(
+  app.get<{ Querystring: TenantListQuery }>(
     "/v1/orders",
     {
       schema: {
         tags: ["Tenant orders"],
-        summary: "The sales orders of the tenant's partners, newest first",
+        summary: "The sales orders of the tenant's partners, newest first, searched and counted",
         description:
           "Every member and admin of the tenant reads the orders sent by the partners that belong to it; " +
           "never another tenant's. Paged and filtered like the partner listing (`limit`, `cursor`, `status`, " +
-          "`created_from`, `created_to`, `purchase_order_no`).",
+          "`created_from`, `created_to`, `purchase_order_no`), plus a free-text search `q`, a `partner` " +
+          "(client_id) and `sort`. Each order carries its partner's name, line totals and its total; " +
+          "`total` counts the matching orders (up to 10,000).",
         security: USER_SECURITY,
-        querystring: ORDER_LIST_QUERY,
-        response: { 200: ORDER_LIST_RESPONSE, ...problemResponses(400, 401) },
+        querystring: TENANT_ORDER_LIST_QUERY,
+        response: { 200: TENANT_ORDER_LIST_RESPONSE, ...problemResponses(400, 401) },
       },
     },
-    async (request) =>
-      orders.listForTenant(
-        userOf(request).tenant.id,
-        request.query.limit,
-        request.query.cursor,
-        filterOf(request.query),
-      ),
+    async (request) => orders.listForTenant(userOf(request).tenant.id, request.query),
   );
 
   app.get<{ Params: { id: string } }>(
@@ -64,7 +62,7 @@ export async function tenantOrderRoutes(
         security: USER_SECURITY,
         params: ORDER_ID_PARAMS,
         querystring: NO_QUERY,
-        response: { 200: ORDER_RESPONSE, ...problemResponses(400, 401, 404) },
+        response: { 200: TENANT_ORDER_RESPONSE, ...problemResponses(400, 401, 404) },
       },
     },
     async (request, reply) => {
@@ -100,7 +98,7 @@ export async function tenantOrderRoutes(
           headers: IF_MATCH_HEADERS,
           body: reasonRequired ? REASON_REQUIRED_BODY : REASON_OPTIONAL_BODY,
           response: {
-            200: ORDER_RESPONSE,
+            200: TENANT_ORDER_RESPONSE,
             ...problemResponses(400, 401, 403, 404, 409, 412, 415),
           },
         },

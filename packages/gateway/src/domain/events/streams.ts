@@ -3,7 +3,8 @@ import { ApiError } from "../../http/errors.js";
 import type { Clock } from "../../lib/clock.js";
 import type { FeedEventRecord, TenantSignal } from "../../store/event-feed-store.js";
 import type { Store } from "../../store/store.js";
-import { toOrderData } from "../orders/service.js";
+import { toTenantOrderData } from "../orders/tenant-orders.js";
+import type { VocabularyChanged } from "../vocabulary/service.js";
 import { eventPayload, orderAtEvent } from "../webhooks/event-payload.js";
 import { deliveredType, outboxEventId, publicEventId } from "../webhooks/event-types.js";
 import {
@@ -44,12 +45,27 @@ export class EventStreams {
 
   constructor(
     private readonly store: Store,
-    private readonly config: EventsConfig,
+    readonly config: EventsConfig,
     private readonly now: Clock,
-    log: { warn(object: object, message: string): void },
+    private readonly log: { warn(object: object, message: string): void },
   ) {
     this.#feed = new EventFeed(store.events, now, config, log);
   }
+
+  /**
+   * Tells the tenant's streams on every instance that its words changed (VocabularyService's
+   * listener). The write has committed: a failed signal is logged, never the writer's error.
+   */
+  readonly announceVocabulary = (change: VocabularyChanged): void => {
+    this.store.events
+      .publish({ type: "vocabulary.changed", ...change })
+      .catch((error: unknown) =>
+        this.log.warn(
+          { event: "vocabulary_signal_failed", err: (error as Error).message },
+          "vocabulary change not signalled to event streams",
+        ),
+      );
+  };
 
   /** The partner's stream: its webhook event bodies, of `types` only when given. */
   async partnerSpec(
@@ -155,7 +171,12 @@ export class EventStreams {
       this.store.webhooks.orderEvents(order.id),
       this.store.orderHistory(order.id),
     ]);
-    return toOrderData(orderAtEvent(event, order, orderEvents, history).then, order.clientId);
+    // The listing's shape (partner name, totals), so the console can show it as a list row.
+    return toTenantOrderData({
+      ...orderAtEvent(event, order, orderEvents, history).then,
+      clientId: order.clientId,
+      partnerName: order.partnerName,
+    });
   }
 
   /** Takes a place for a new stream; 429 too_many_streams when a limit is reached. */

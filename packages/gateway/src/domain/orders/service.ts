@@ -22,6 +22,12 @@ import {
   type OrderStatus,
   transitionFor,
 } from "./lifecycle.js";
+import {
+  type TenantFilterQuery,
+  type TenantOrderData,
+  tenantOptionsOf,
+  toTenantOrderData,
+} from "./tenant-orders.js";
 
 export interface CreateOrderBody {
   customer_code: string;
@@ -315,7 +321,7 @@ export class OrderService {
     action: OrderAction,
     reason: string | null,
     ifMatch: string | undefined,
-  ): Promise<OrderData> {
+  ): Promise<TenantOrderData> {
     const order = await this.#move(action, "tenant", {
       id,
       scope: { tenantId: context.tenant.id },
@@ -323,8 +329,7 @@ export class OrderService {
       reason,
       ifMatch,
     });
-    const tenantOrder = await this.store.tenants.findTenantOrder(context.tenant.id, order.id);
-    return this.#withHistory(order, tenantOrder?.clientId ?? "", true);
+    return this.getForTenant(context.tenant.id, order.id);
   }
 
   async #move(
@@ -383,26 +388,66 @@ export class OrderService {
   }
 
   /** One order of a tenant's partners; another tenant's order is reported like a missing one. */
-  async getForTenant(tenantId: string, id: string): Promise<OrderData> {
+  async getForTenant(tenantId: string, id: string): Promise<TenantOrderData> {
     const order = await this.store.tenants.findTenantOrder(tenantId, id);
     if (!order)
       throw new ApiError("order_not_found", `No sales order with id '${id}' for this tenant.`);
-    return this.#withHistory(order, order.clientId, true);
+    const changes = await this.store.orderHistory(order.id);
+    return {
+      ...toTenantOrderData(order),
+      history: historyOf(order, order.clientId, changes, true),
+    };
   }
 
-  /** The orders of a tenant's partners, newest first, paged like the partner listing. */
+  /** The orders of a tenant's partners, a page at a time, filtered, searched and counted. */
   async listForTenant(
     tenantId: string,
-    limit: number,
-    cursor?: string,
-    filter: OrderFilter = {},
-  ): Promise<{ data: OrderData[]; next_cursor: string | null }> {
-    return listPage(
-      (options) => this.store.tenants.listTenantOrders(tenantId, options),
-      limit,
-      cursor,
-      (o) => o.clientId,
-      filter,
-    );
+    query: TenantFilterQuery & { limit: number; cursor?: string },
+  ): Promise<{
+    data: TenantOrderData[];
+    next_cursor: string | null;
+    total: { count: number; exact: boolean };
+  }> {
+    const beforeSeq = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const options = {
+      ...tenantOptionsOf(query),
+      limit: query.limit,
+      ...(beforeSeq === undefined ? {} : { beforeSeq }),
+    };
+    const [page, total] = await Promise.all([
+      this.store.tenants.listTenantOrders(tenantId, options),
+      this.store.tenants.countTenantOrders(tenantId, options),
+    ]);
+    return {
+      data: page.orders.map(toTenantOrderData),
+      next_cursor: page.nextBeforeSeq === null ? null : encodeCursor(page.nextBeforeSeq),
+      total,
+    };
+  }
+
+  /**
+   * Every order matching the filters, page by page (`pageSize` each), at most `max`: for the
+   * CSV export and the bulk moves' "all matching", which never hold more than a page at once.
+   */
+  async *matchingForTenant(
+    tenantId: string,
+    query: TenantFilterQuery,
+    max: number,
+    pageSize = 100,
+  ): AsyncGenerator<TenantOrderData[]> {
+    let beforeSeq: number | undefined;
+    let left = max;
+    while (left > 0) {
+      const limit = Math.min(pageSize, left);
+      const page = await this.store.tenants.listTenantOrders(tenantId, {
+        ...tenantOptionsOf(query),
+        limit,
+        ...(beforeSeq === undefined ? {} : { beforeSeq }),
+      });
+      left -= page.orders.length;
+      if (page.orders.length > 0) yield page.orders.map(toTenantOrderData);
+      if (page.nextBeforeSeq === null) return;
+      beforeSeq = page.nextBeforeSeq;
+    }
   }
 }

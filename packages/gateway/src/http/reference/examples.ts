@@ -35,6 +35,8 @@ export const OPERATION_IDS: Record<string, string> = {
     "listWebhookDeliveries",
   "POST /v1/tenant/partners/{client_id}/webhook-endpoints/{endpoint_id}/deliveries/{event_id}/resend":
     "resendWebhookEvent",
+  "GET /api/v1/events/stream": "streamEvents",
+  "GET /v1/tenant/events": "streamTenantEvents",
 };
 
 export const CLIENT_ID = "olc_4f9a0c1e2b3d4a5f6e7d8c9b";
@@ -214,11 +216,42 @@ const WEBHOOK_ENDPOINT = {
 };
 const WEBHOOK_SECRET = "whsec_c2lnbmluZy1zZWNyZXQtZXhhbXBsZS12YWx1ZS0zMmI";
 
+/** What an event stream sends: its start, one event, a heartbeat. */
+const EVENT_STREAM_EXAMPLE = [
+  "retry: 2000",
+  ": stream open",
+  "",
+  "id: evt_01943f2c-8e1a-7c3d-9b2e-5f60718293a4",
+  "",
+  "event: order.created",
+  "id: evt_01943f2d-1b2c-7d4e-8f5a-6b7c8d9e0f1a",
+  'data: {"id":"evt_01943f2d-1b2c-7d4e-8f5a-6b7c8d9e0f1a","type":"order.created","created_at":"2026-01-15T09:20:00.000Z","data":{"order":{"id":"01943f2a-…","order_number":"SO-00000042","status":"received","…":"…"}}}',
+  "",
+  ": heartbeat",
+  "",
+].join("\n");
+
 /** Request and success examples per operation id. */
 export const OPERATION_EXAMPLES: Record<
   string,
   { request?: unknown; responses: Record<string, unknown> }
 > = {
+  streamEvents: { responses: { "200": EVENT_STREAM_EXAMPLE } },
+  streamTenantEvents: {
+    responses: {
+      "200": [
+        "retry: 2000",
+        ": stream open",
+        "",
+        "id: -@1768468800000",
+        "",
+        "event: vocabulary.changed",
+        "id: -@1768468805000",
+        'data: {"namespace":"common","language":"de"}',
+        "",
+      ].join("\n"),
+    },
+  },
   login: {
     request: {
       client_id: CLIENT_ID,
