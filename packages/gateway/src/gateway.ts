@@ -4,6 +4,7 @@ import { type GatewayConfig, masterKeyFile } from "./config/config.js";
 import { OrderService } from "./domain/orders/service.js";
 import { PartnerAdmin } from "./domain/partners/admin.js";
 import { PartnerDirectory } from "./domain/partners/directory.js";
+import { RequestLog } from "./domain/partners/request-log.js";
 import { TenantAdmin } from "./domain/tenants/admin.js";
 import { UserAdmin } from "./domain/users/accounts.js";
 import { VocabularyService } from "./domain/vocabulary/service.js";
@@ -23,8 +24,10 @@ import { SignedRequestAuthenticator } from "./partner-api/authenticate.js";
 import { verifyLoginProof } from "./partner-api/login-proof.js";
 import { orderRoutes } from "./partner-api/order-routes.js";
 import { ReplayGuard } from "./partner-api/replay-guard.js";
+import { requestLogRoutes } from "./partner-api/request-log-routes.js";
 import { SessionService } from "./partner-api/sessions.js";
 import { authRoutes } from "./partner-api/token-routes.js";
+import { partnerWebhookRoutes } from "./partner-api/webhook-routes.js";
 import { FairHashQueue } from "./security/fair-hash-queue.js";
 import { LoginThrottle } from "./security/login-throttle.js";
 import { deriveMasterKeys, loadOrCreateMasterKey } from "./security/master-key.js";
@@ -68,6 +71,8 @@ export interface Gateway {
   orders: OrderService;
   /** Partners' webhook endpoints (the tenant API's and the CLI's operations). */
   webhooks: WebhookEndpoints;
+  /** Partners' refused requests (GET /api/v1/request-log), written in batches. */
+  requestLog: RequestLog;
   /** Delivers webhooks while the app listens (started by listen, stopped by close). */
   webhookWorker: WebhookWorker;
   /** Every password check of this process (user sign-in) runs through this. */
@@ -203,6 +208,7 @@ async function wireGateway(
     login: { max: config.rateLimit.loginMax, windowMs: config.rateLimit.windowSeconds * 1000 },
   });
 
+  const requestLog = new RequestLog(store.requestLog, now, logger);
   const webhookWorker = new WebhookWorker(
     store,
     master.webhookSecretKey,
@@ -232,7 +238,15 @@ async function wireGateway(
         proveLogin: (headers, clientId) =>
           verifyLoginProof(headers, clientId, directory, config.signature.maxSkewSeconds, now),
       });
-      await instance.register(orderRoutes, { orders, authenticator, rateLimiter });
+      await instance.register(orderRoutes, { orders, authenticator, rateLimiter, requestLog });
+      await instance.register(partnerWebhookRoutes, {
+        webhooks,
+        partnerTenant: (partnerId) => store.tenants.partnerTenant(partnerId),
+        authenticator,
+        rateLimiter,
+        requestLog,
+      });
+      await instance.register(requestLogRoutes, { requestLog, authenticator, rateLimiter });
       // The tenant API (/v1/…): tenant users, with user tokens.
       await instance.register(userAuthRoutes, { sessions: userSessions, rateLimiter });
       await instance.register(profileRoutes, {
@@ -265,11 +279,13 @@ async function wireGateway(
     authenticator,
     orders,
     webhooks,
+    requestLog,
     webhookWorker,
     hashing,
     readiness,
     async close() {
       await app.close();
+      await requestLog.flush();
       unobserveStore();
       await purge.stop();
       await rateLimiter.close();

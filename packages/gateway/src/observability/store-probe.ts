@@ -46,11 +46,13 @@ function probed<T extends object>(target: T, prefix: string): T {
 export function probedStore(store: Store): Store {
   const tenants = probed(store.tenants, "store.tenants");
   const webhooks = probed(store.webhooks, "store.webhooks");
+  const requestLog = probed(store.requestLog, "store.requestLog");
   const top = probed(store, "store");
   return new Proxy(top, {
     get(object, property, receiver) {
       if (property === "tenants") return tenants;
       if (property === "webhooks") return webhooks;
+      if (property === "requestLog") return requestLog;
       return Reflect.get(object, property, receiver);
     },
   });

@@ -15,6 +15,7 @@ import type {
   SignatureVersion,
   SigningKeyRecord,
 } from "./records.js";
+import type { RequestLogStore } from "./request-log-store.js";
 import type { TenantStore } from "./tenant-store.js";
 import type { WebhookStore } from "./webhook-store.js";
 
@@ -32,6 +33,8 @@ export interface Store {
   readonly tenants: TenantStore;
   /** Webhook endpoints, their delivery queue and attempts (webhook-store.ts). */
   readonly webhooks: WebhookStore;
+  /** Partners' refused requests (request-log-store.ts). */
+  readonly requestLog: RequestLogStore;
   /** Applies pending migrations; safe when several processes start at once. */
   migrate(): Promise<void>;
   /** The highest applied migration version; rejects when the store cannot be reached. */

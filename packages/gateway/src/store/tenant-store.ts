@@ -53,7 +53,9 @@ export type ExpiringTable =
   | "webhook_attempts"
   | "webhook_deliveries"
   | "order_events"
-  | "request_nonces";
+  | "request_nonces"
+  | "webhook_test_events"
+  | "partner_request_log";
 
 export interface LoginFailures {
   failures: number;

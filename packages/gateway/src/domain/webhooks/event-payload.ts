@@ -1,6 +1,7 @@
 import type { OrderChangeRecord, OrderEventRecord, SalesOrderRecord } from "../../store/store.js";
+import type { WebhookTestEventRecord } from "../../store/webhook-store.js";
 import { historyOf, type OrderData, toOrderData } from "../orders/service.js";
-import { deliveredType, publicEventId } from "./event-types.js";
+import { deliveredType, publicEventId, TEST_EVENT_TYPE } from "./event-types.js";
 
 /** The JSON body of a delivery (the webhook contract). */
 export interface EventPayload {
@@ -10,6 +11,27 @@ export interface EventPayload {
   data: {
     order: OrderData;
     change?: { from: string; to: string; reason: string | null; by: "tenant_user" | "partner" };
+  };
+}
+
+/** The JSON body of a `webhook.test` delivery: no order, the endpoint it was fired at. */
+export interface TestEventPayload {
+  id: string;
+  type: typeof TEST_EVENT_TYPE;
+  created_at: string;
+  data: { endpoint_id: string; message: string };
+}
+
+export function testEventPayload(event: WebhookTestEventRecord): TestEventPayload {
+  return {
+    id: publicEventId(event.id),
+    type: TEST_EVENT_TYPE,
+    created_at: new Date(event.createdAt).toISOString(),
+    data: {
+      endpoint_id: event.endpointId,
+      message:
+        "A test event fired through the API: it carries no order. Verify its signature like any delivery.",
+    },
   };
 }
 

@@ -17,6 +17,7 @@ import {
   whyNotMoved,
 } from "../order-moves.js";
 import { isStoreOutage } from "../outage.js";
+import { SqlRequestLogStore } from "../request-log-store.js";
 import {
   createdOrder,
   type OrderRow,
@@ -51,7 +52,7 @@ import type {
 import { migratePostgres, postgresSchemaVersion } from "./migrate.js";
 import { insertOrderRows, insertOrders } from "./order-batch.js";
 import { createPool, DEFAULT_POOL_MAX, inTransaction, type PoolOptions } from "./pool.js";
-import { numbered } from "./runner.js";
+import { numbered, PostgresRunner } from "./runner.js";
 import { PostgresTenantStore } from "./tenant-store.js";
 import { PostgresWebhookStore } from "./webhook-store.js";
 
@@ -72,6 +73,7 @@ export class PostgresStore implements Store {
   readonly kind = "postgres";
   readonly tenants: PostgresTenantStore;
   readonly webhooks: PostgresWebhookStore;
+  readonly requestLog: SqlRequestLogStore;
   readonly pool: pg.Pool;
   readonly #orders: GroupCommit<NewSalesOrder, CreateOrderOutcome>;
 
@@ -87,6 +89,7 @@ export class PostgresStore implements Store {
     );
     this.tenants = new PostgresTenantStore(this.pool);
     this.webhooks = new PostgresWebhookStore(this.pool);
+    this.requestLog = new SqlRequestLogStore(new PostgresRunner(this.pool));
   }
 
   async migrate(): Promise<void> {

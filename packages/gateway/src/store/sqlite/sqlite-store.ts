@@ -21,6 +21,7 @@ import {
   toEvent,
   whyNotMoved,
 } from "../order-moves.js";
+import { SqlRequestLogStore } from "../request-log-store.js";
 import {
   type OrderRow,
   type PartnerKeyRow,
@@ -60,6 +61,7 @@ import {
   fromWire,
   type WireError,
 } from "./order-writer.js";
+import { SqliteRunner } from "./runner.js";
 import { SqliteTenantStore } from "./tenant-store.js";
 import { SqliteWebhookStore } from "./webhook-store.js";
 
@@ -142,6 +144,7 @@ export class SqliteStore implements Store {
   readonly kind = "sqlite";
   readonly tenants: SqliteTenantStore;
   readonly webhooks: SqliteWebhookStore;
+  readonly requestLog: SqlRequestLogStore;
   readonly #db: Database.Database;
   readonly #orders: GroupCommit<CreateJob, CreateOrderOutcome>;
   readonly #writer: WriterThread | undefined;
@@ -154,6 +157,7 @@ export class SqliteStore implements Store {
     this.#db = openConnection(path, options.synchronous);
     this.tenants = new SqliteTenantStore(this.#db);
     this.webhooks = new SqliteWebhookStore(this.#db);
+    this.requestLog = new SqlRequestLogStore(new SqliteRunner(this.#db));
     const useThread =
       (options.writerThread ?? true) && path !== ":memory:" && existsSync(WRITER_THREAD);
     this.#writer = useThread ? new WriterThread(path, options.synchronous ?? "full") : undefined;
