@@ -17,6 +17,16 @@ export {
 } from "./errors.js";
 export type { TokenResponse } from "./lib/session.js";
 export { retryAfterMs } from "./lib/transport.js";
+export type { RequestLogCalls, WebhookEndpointCalls } from "./lib/webhook-endpoints.js";
+export type {
+  CreatedWebhookEndpoint,
+  RefusedRequest,
+  RotatedWebhookSecret,
+  WebhookAttempt,
+  WebhookEndpoint,
+  WebhookEndpointChange,
+  WebhookEndpointInput,
+} from "./self-service-types.js";
 export {
   bodyDigest,
   privateKeyOf,
