@@ -168,6 +168,24 @@ export class SignedRequestAuthenticator {
         { required_signature_version: partner.signatureVersion },
       );
     }
+    await this.#verifySignature(partner, version, clientId, timestamp, signatureHeader, request);
+    // Only a request that verifies is remembered: a forged copy must not use up a nonce.
+    await this.replays?.claim(
+      { ...request, clientId, timestamp, signature: signatureHeader },
+      sentAt,
+    );
+    return partner;
+  }
+
+  /** Throws signature_malformed or signature_invalid (with the expected string and hints). */
+  async #verifySignature(
+    partner: PartnerView,
+    version: 1 | 2,
+    clientId: string,
+    timestamp: string,
+    signatureHeader: string,
+    request: SignedRequestLine,
+  ): Promise<void> {
     const v1 = stringToSign(clientId, timestamp);
     const v2 = stringToSignV2(clientId, timestamp, request);
     const expected = version === 2 ? v2 : v1;
@@ -198,12 +216,6 @@ export class SignedRequestAuthenticator {
         { ...details, hints },
       );
     }
-    // Only a request that verifies is remembered: a forged copy must not use up a nonce.
-    await this.replays?.claim(
-      { ...request, clientId, timestamp, signature: signatureHeader },
-      sentAt,
-    );
-    return partner;
   }
 }
 
