@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { type GatewayConfig, masterKeyFile } from "./config/config.js";
+import { AuditTrail } from "./domain/audit/trail.js";
 import { OrderService } from "./domain/orders/service.js";
 import { PartnerAdmin } from "./domain/partners/admin.js";
 import { PartnerDirectory } from "./domain/partners/directory.js";
@@ -37,6 +38,7 @@ import { TokenService } from "./security/tokens.js";
 import { openStore } from "./store/open.js";
 import { schedulePurge } from "./store/purge.js";
 import type { Store } from "./store/store.js";
+import { tenantAuditRoutes } from "./tenant-api/audit-routes.js";
 import { UserAuthenticator } from "./tenant-api/authenticate.js";
 import { tenantOrderRoutes } from "./tenant-api/order-routes.js";
 import { tenantPartnerRoutes } from "./tenant-api/partner-routes.js";
@@ -75,6 +77,8 @@ export interface Gateway {
   requestLog: RequestLog;
   /** Delivers webhooks while the app listens (started by listen, stopped by close). */
   webhookWorker: WebhookWorker;
+  /** Audited changes: logged and kept for the tenant's Activity page (domain/audit/). */
+  audit: AuditTrail;
   /** Every password check of this process (user sign-in) runs through this. */
   hashing: FairHashQueue;
   /** `/ready`'s answer while the process is up; `leave()` starts the drain's first phase. */
@@ -128,7 +132,9 @@ export async function openCore(
   const users = new UserAdmin(store.tenants, config.users, now);
   const vocabulary = new VocabularyService(store.tenants, config.users.languages, now);
   const webhooks = new WebhookEndpoints(store, master.webhookSecretKey, config.webhooks, now);
+  const audit = new AuditTrail(store.audit, now);
   return {
+    audit,
     now,
     store,
     master,
@@ -159,7 +165,7 @@ async function wireGateway(
 ): Promise<Gateway> {
   const { config } = options;
   const { now, store, master, signingKeys, directory, partners, tenants, users, vocabulary } = core;
-  const { webhooks } = core;
+  const { webhooks, audit } = core;
   const tokens = new TokenService(signingKeys, config.jwt, now);
   const throttle = new LoginThrottle(store.tenants, master.secretPepper, now, config.loginThrottle);
   const sessions = new SessionService(store, tokens, master.secretPepper, now, throttle, directory);
@@ -215,6 +221,7 @@ async function wireGateway(
     config.webhooks,
     now,
     logger,
+    audit,
   );
 
   const app = await buildApp({
@@ -224,6 +231,7 @@ async function wireGateway(
     requestTimeoutMs: config.requestTimeoutMs,
     trustProxy: config.trustProxy,
     routes: async (instance) => {
+      instance.decorate("auditTrail", audit);
       // Delivery runs in processes that serve (not in the admin CLI's, nor under inject).
       instance.addHook("onListen", async () => webhookWorker.start());
       instance.addHook("onClose", async () => webhookWorker.stop());
@@ -259,6 +267,7 @@ async function wireGateway(
       await instance.register(tenantOrderRoutes, { orders, authenticator: userAuthenticator });
       await instance.register(tenantPartnerRoutes, { partners, authenticator: userAuthenticator });
       await instance.register(tenantWebhookRoutes, { webhooks, authenticator: userAuthenticator });
+      await instance.register(tenantAuditRoutes, { audit, authenticator: userAuthenticator });
     },
   });
 
@@ -281,6 +290,7 @@ async function wireGateway(
     webhooks,
     requestLog,
     webhookWorker,
+    audit,
     hashing,
     readiness,
     async close() {

@@ -213,6 +213,21 @@ describe.each(storeKinds)("partner-owned webhook endpoints and request log (%s s
     );
     expect(logs.text).not.toContain(secret);
     expect(logs.text).not.toContain(newSecret);
+
+    // …and in the tenant's persisted audit trail (the console's Activity page).
+    const trail = await fetch(`${base}/v1/tenant/audit-events?limit=100`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    const events = ((await trail.json()) as { data: Record<string, unknown>[] }).data;
+    const byPartner = events.filter((e) => (e.actor as { kind: string }).kind === "partner");
+    expect(byPartner.map((e) => e.action)).toEqual(
+      expect.arrayContaining(["webhook_endpoint_created", "webhook_test_sent"]),
+    );
+    expect(byPartner[0]).toMatchObject({
+      actor: { kind: "partner", id: alpha.clientId, label: "Alpha Supplies" },
+      subject: { type: "webhook_endpoint", id: created.id },
+    });
+    expect(JSON.stringify(events)).not.toContain(secret);
   });
 
   it("never lets another partner see or touch them", async () => {

@@ -162,6 +162,7 @@ describe.each(storeKinds)("retention (%s store)", (kind) => {
       request_nonces: 1,
       webhook_test_events: 0,
       partner_request_log: 0,
+      audit_events: 0,
     });
     expect(await counts()).toEqual({
       token_refreshes: 1,
@@ -212,6 +213,7 @@ describe.each(storeKinds)("three instances purging at once (%s store)", (kind) =
       purgeIntervalSeconds: 600,
       webhookSeconds: 30 * DAY,
       orderEventSeconds: 30 * DAY,
+      auditSeconds: 365 * DAY,
     };
     const reports = await Promise.all(
       [a, b, c].map((store) => purgeExpired(store, retention, now, 7)),
@@ -322,6 +324,7 @@ describe("the purge schedule", () => {
       purgeIntervalSeconds: 600,
       webhookSeconds: 30 * DAY,
       orderEventSeconds: 30 * DAY,
+      auditSeconds: 365 * DAY,
     };
     const lines: { object: object; message: string }[] = [];
     const log = {
@@ -355,6 +358,7 @@ describe("the purge schedule", () => {
               request_nonces: 0,
               webhook_test_events: 0,
               partner_request_log: 0,
+              audit_events: 0,
             },
           },
           message: "expired bookkeeping rows deleted",

@@ -194,6 +194,8 @@ export interface RetentionConfig {
    * together and only once none has a delivery left. At least the webhook retention.
    */
   orderEventSeconds: number;
+  /** Audit events (the Activity page), from when they happened. */
+  auditSeconds: number;
 }
 
 export type SqliteSynchronous = "full" | "normal";
@@ -338,6 +340,7 @@ function retentionFrom(
     purgeIntervalSeconds: s.GATEWAY_PURGE_INTERVAL_SECONDS,
     webhookSeconds,
     orderEventSeconds: s.GATEWAY_ORDER_EVENT_RETENTION_SECONDS ?? webhookSeconds,
+    auditSeconds: s.GATEWAY_AUDIT_RETENTION_SECONDS,
   };
   requireAtLeast(
     "GATEWAY_WEBHOOK_RETENTION_SECONDS",

@@ -111,6 +111,7 @@ export const SETTINGS = {
   GATEWAY_PURGE_INTERVAL_SECONDS: int(0, 600),
   GATEWAY_WEBHOOK_RETENTION_SECONDS: int(0),
   GATEWAY_ORDER_EVENT_RETENTION_SECONDS: int(0),
+  GATEWAY_AUDIT_RETENTION_SECONDS: int(DAY, 365 * DAY),
   GATEWAY_TRUST_PROXY: text({
     accepts: "false, a hop count, or comma-separated addresses/CIDRs of the proxies",
   }),

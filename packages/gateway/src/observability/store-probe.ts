@@ -47,12 +47,14 @@ export function probedStore(store: Store): Store {
   const tenants = probed(store.tenants, "store.tenants");
   const webhooks = probed(store.webhooks, "store.webhooks");
   const requestLog = probed(store.requestLog, "store.requestLog");
+  const audit = probed(store.audit, "store.audit");
   const top = probed(store, "store");
   return new Proxy(top, {
     get(object, property, receiver) {
       if (property === "tenants") return tenants;
       if (property === "webhooks") return webhooks;
       if (property === "requestLog") return requestLog;
+      if (property === "audit") return audit;
       return Reflect.get(object, property, receiver);
     },
   });

@@ -5,28 +5,28 @@ import type { PartnerView } from "../domain/partners/directory.js";
 export type PartnerTenantOf = (partnerId: string) => Promise<string | null | undefined>;
 
 /**
- * Logs a partner's change to its own resources as an audit event, with the partner as actor and
- * the partner's tenant, so the tenant's admins see what their partners did; the same fields as a
- * tenant admin's change (tenant-api/guard.ts auditTenantChange), `details` never a secret.
+ * Records a partner's change to its own resources in the audit trail (domain/audit/: logged
+ * with `audit: true` and kept for the tenant's Activity page) with the partner as actor, in the
+ * partner's tenant, so the tenant's admins see what their partners did. `details` never hold a
+ * secret. Never rejects (a tenant lookup that fails leaves the event without a tenant).
  */
 export async function auditPartnerChange(
   request: FastifyRequest,
   partner: PartnerView,
   tenantOf: PartnerTenantOf,
-  event: string,
+  action: string,
   details: Record<string, unknown>,
 ): Promise<void> {
   const tenantId = (await tenantOf(partner.id).catch(() => undefined)) ?? null;
-  request.log.info(
+  await request.server.auditTrail.record(
     {
-      event,
-      audit: true,
-      tenant_id: tenantId,
-      actor_kind: "partner",
-      actor_id: partner.clientId,
-      client_id: partner.clientId,
-      ...details,
+      tenantId,
+      actor: { kind: "partner", id: partner.clientId, label: partner.name },
+      action,
+      details: { client_id: partner.clientId, ...details },
+      message: "partner change audited",
+      sourceAddress: request.ip,
     },
-    "partner change audited",
+    request.log,
   );
 }

@@ -30,6 +30,7 @@ function cutoffs(retention: RetentionConfig, now: number): PurgeReport {
     // After the deliveries, like order events: a test event is resendable while it is listed.
     webhook_test_events: now - retention.webhookSeconds * 1000,
     partner_request_log: now - REQUEST_LOG_RETENTION_MS,
+    audit_events: now - retention.auditSeconds * 1000,
   };
 }
 

@@ -31,6 +31,7 @@ const EXPIRING: Record<ExpiringTable, { key: string; time: string }> = {
   request_nonces: { key: "nonce_key", time: "expires_at" },
   webhook_test_events: { key: "id", time: "created_at" },
   partner_request_log: { key: "id", time: "at" },
+  audit_events: { key: "seq", time: "created_at" },
 };
 
 /**

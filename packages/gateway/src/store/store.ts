@@ -1,3 +1,4 @@
+import type { AuditStore } from "./audit-store.js";
 import type {
   CreateOrderOutcome,
   IdempotencyClaim,
@@ -35,6 +36,8 @@ export interface Store {
   readonly webhooks: WebhookStore;
   /** Partners' refused requests (request-log-store.ts). */
   readonly requestLog: RequestLogStore;
+  /** The audit trail (audit-store.ts). */
+  readonly audit: AuditStore;
   /** Applies pending migrations; safe when several processes start at once. */
   migrate(): Promise<void>;
   /** The highest applied migration version; rejects when the store cannot be reached. */

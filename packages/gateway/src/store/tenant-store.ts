@@ -55,7 +55,8 @@ export type ExpiringTable =
   | "order_events"
   | "request_nonces"
   | "webhook_test_events"
-  | "partner_request_log";
+  | "partner_request_log"
+  | "audit_events";
 
 export interface LoginFailures {
   failures: number;

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { AuditSubject, AuditTrail } from "../domain/audit/trail.js";
 import { ApiError } from "../http/errors.js";
 import type { UserRole } from "../store/tenant-store.js";
 import type { UserAuthenticator, UserContext } from "./authenticate.js";
@@ -79,20 +80,37 @@ export function requireRole(context: UserContext, role: UserRole, action: string
   }
 }
 
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The gateway's audit trail (domain/audit/), decorated on the app by gateway.ts. */
+    auditTrail: AuditTrail;
+  }
+}
+
 /**
- * Logs a tenant admin's change as an audit event: who (user and tenant), what (`event`) and on
- * what (`details`, never a secret).
+ * Records a tenant user's change in the audit trail (logged with `audit: true` and kept for the
+ * Activity page): who (user, tenant, source address), what (`event`) and on what (`details`,
+ * never a secret; the subject is derived from them unless given). Never rejects.
  */
 export function auditTenantChange(
   request: FastifyRequest,
   context: UserContext,
   event: string,
   details: Record<string, unknown>,
-  message: string,
-): void {
-  request.log.info(
-    { event, audit: true, tenant_id: context.tenant.id, user_id: context.user.id, ...details },
-    message,
+  message = "tenant change audited",
+  subject?: AuditSubject,
+): Promise<void> {
+  return request.server.auditTrail.record(
+    {
+      tenantId: context.tenant.id,
+      actor: { kind: "user", id: context.user.id, label: context.user.email },
+      action: event,
+      details,
+      message,
+      sourceAddress: request.ip,
+      ...(subject ? { subject } : {}),
+    },
+    request.log,
   );
 }
 

@@ -98,12 +98,6 @@ export async function tenantPartnerRoutes(
     if (!found) throw new ApiError("partner_not_found", `No partner '${clientId}' in your tenant.`);
     return found;
   };
-  const audit = (
-    request: FastifyRequest,
-    context: UserContext,
-    event: string,
-    details: Record<string, unknown>,
-  ) => auditTenantChange(request, context, event, details, "tenant partner changed");
   /** The CLI's checks and messages, as problems: the admin sees what the operator would. */
   const refused = (error: unknown): never => {
     if (error instanceof PublicKeyError) throw new ApiError("partner_key_invalid", error.message);
@@ -161,7 +155,7 @@ export async function tenantPartnerRoutes(
       const created = await partners
         .create(request.body.name, request.body.public_key, { tenantId: context.tenant.id })
         .catch(refused);
-      audit(request, context, "tenant_partner_created", {
+      await auditTenantChange(request, context, "tenant_partner_created", {
         client_id: created.clientId,
         key_id: created.keyId,
       });
@@ -206,7 +200,10 @@ export async function tenantPartnerRoutes(
       const context = admin(request, "manage partners");
       const { client_id } = await ownPartner(context, request.params.client_id);
       const keyId = await partners.addKey(client_id, request.body.public_key).catch(refused);
-      audit(request, context, "tenant_partner_key_added", { client_id, key_id: keyId });
+      await auditTenantChange(request, context, "tenant_partner_key_added", {
+        client_id,
+        key_id: keyId,
+      });
       reply.code(201);
       return { data: { key_id: keyId } };
     },
@@ -236,7 +233,7 @@ export async function tenantPartnerRoutes(
       const context = admin(request, "manage partners");
       const { client_id } = await ownPartner(context, request.params.client_id);
       await partners.revokeKey(client_id, request.params.key_id).catch(refused);
-      audit(request, context, "tenant_partner_key_revoked", {
+      await auditTenantChange(request, context, "tenant_partner_key_revoked", {
         client_id,
         key_id: request.params.key_id,
       });
@@ -262,7 +259,7 @@ export async function tenantPartnerRoutes(
       // Immediate, as this route has always promised ("old tokens stop"); the admin CLI's
       // rotate-secret is the one with a grace period.
       const { clientSecret: secret } = await partners.rotateSecret(client_id, 0);
-      audit(request, context, "tenant_partner_secret_rotated", { client_id });
+      await auditTenantChange(request, context, "tenant_partner_secret_rotated", { client_id });
       reply.header("cache-control", "no-store");
       return { data: { client_id, client_secret: secret } };
     },
@@ -290,7 +287,10 @@ export async function tenantPartnerRoutes(
       const context = admin(request, "manage partners");
       const { client_id } = await ownPartner(context, request.params.client_id);
       await partners.setStatus(client_id, request.body.status);
-      audit(request, context, "tenant_partner_status", { client_id, status: request.body.status });
+      await auditTenantChange(request, context, "tenant_partner_status", {
+        client_id,
+        status: request.body.status,
+      });
       return { data: view(await ownPartner(context, client_id)) };
     },
   );

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { PartnerAdminError, type PartnerSummary } from "../../domain/partners/admin.js";
 import { openCore } from "../../gateway.js";
+import { operatorAudit } from "../audit.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
 import { configFrom, stringOption } from "../options.js";
 import {
@@ -144,9 +145,13 @@ export async function partnersCommand(args: string[], io: CliIo): Promise<number
   const sub = spec.name.slice("partners ".length);
   const { values, positionals } = parseFor(spec, rest);
   const json = values.json === true;
-  const out = (value: unknown, text: string) =>
-    io.stdout(json ? `${JSON.stringify(value, null, 2)}\n` : text);
   const core = await openCore(configFrom(io, values.db), { create: false });
+  const subject = positionals[0];
+  const audit = operatorAudit(core, spec.name, io, subject ? { client_id: subject } : {});
+  const out = (value: unknown, text: string) => {
+    audit.saw(value);
+    io.stdout(json ? `${JSON.stringify(value, null, 2)}\n` : text);
+  };
   try {
     const admin = core.partners;
     switch (sub) {
@@ -250,6 +255,7 @@ export async function partnersCommand(args: string[], io: CliIo): Promise<number
       }
     }
   } finally {
+    await audit.flush();
     await core.store.close();
   }
 }

@@ -4,6 +4,7 @@ import { AdminError } from "../../domain/tenants/admin.js";
 import { NAMESPACE_PATTERN } from "../../domain/vocabulary/service.js";
 import { openCore } from "../../gateway.js";
 import { assertStoreFileExists } from "../../store/open.js";
+import { operatorAudit } from "../audit.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
 import { configFrom, stringOption } from "../options.js";
 import {
@@ -105,16 +106,25 @@ export const OVERRIDES: CommandGroup = {
 
 const NAMESPACE = new RegExp(NAMESPACE_PATTERN);
 
-/** Opens the admin services on an existing store, runs `work`, closes the store. */
+type Core = Awaited<ReturnType<typeof openCore>>;
+
+/**
+ * Opens the admin services on an existing store, runs `work`, closes the store. What `work`
+ * passes to `audited` is the operator's change, audited as `command` (cli/audit.ts).
+ */
 async function withCore(
   io: CliIo,
   db: string | boolean | undefined,
-  work: (core: Awaited<ReturnType<typeof openCore>>) => Promise<number>,
+  work: (core: Core, audited: (value: unknown) => void) => Promise<number>,
+  command = "",
+  context: Record<string, unknown> = {},
 ): Promise<number> {
   const core = await openCore(configFrom(io, db), { create: false });
+  const audit = operatorAudit(core, command, io, context);
   try {
-    return await work(core);
+    return await work(core, (value) => audit.saw(value));
   } finally {
+    await audit.flush();
     await core.store.close();
   }
 }
@@ -158,14 +168,20 @@ export async function usersCommand(args: string[], io: CliIo): Promise<number> {
     const email = required(values, "email");
     if (!io.readSecret) throw new UsageError("No way to read a password here.");
     const password = await io.readSecret(`New password for ${email}: `);
-    return withCore(io, values.db, async ({ users }) => {
-      await users.setPassword(email, password);
-      out(
-        { email, password_changed: true },
-        `Password of ${email} changed; its tokens no longer work.\n`,
-      );
-      return EXIT.ok;
-    });
+    return withCore(
+      io,
+      values.db,
+      async ({ users }, audited) => {
+        await users.setPassword(email, password);
+        audited({ email, password_changed: true });
+        out(
+          { email, password_changed: true },
+          `Password of ${email} changed; its tokens no longer work.\n`,
+        );
+        return EXIT.ok;
+      },
+      spec.name,
+    );
   }
   const tenantId = required(values, "tenant");
   if (sub === "list") {
@@ -188,20 +204,26 @@ export async function usersCommand(args: string[], io: CliIo): Promise<number> {
   if (!io.readSecret) throw new UsageError("No way to read a password here.");
   const password = await io.readSecret(`Password for ${email}: `);
   const language = stringOption(values, "language");
-  return withCore(io, values.db, async ({ users }) => {
-    const user = await users.create({
-      tenantId,
-      email,
-      role,
-      password,
-      ...(language === undefined ? {} : { language }),
-    });
-    out(
-      user,
-      `user_id:  ${user.user_id}\nemail:    ${user.email}\nrole:     ${user.role}\nlanguage: ${user.language}\n`,
-    );
-    return EXIT.ok;
-  });
+  return withCore(
+    io,
+    values.db,
+    async ({ users }, audited) => {
+      const user = await users.create({
+        tenantId,
+        email,
+        role,
+        password,
+        ...(language === undefined ? {} : { language }),
+      });
+      audited({ ...user, subject_user_id: user.user_id });
+      out(
+        user,
+        `user_id:  ${user.user_id}\nemail:    ${user.email}\nrole:     ${user.role}\nlanguage: ${user.language}\n`,
+      );
+      return EXIT.ok;
+    },
+    spec.name,
+  );
 }
 
 interface OverridesFile {
@@ -250,52 +272,58 @@ export async function overridesCommand(args: string[], io: CliIo): Promise<numbe
   const out = output(io, values.json === true);
   const tenantId = required(values, "tenant");
   const dir = resolve(io.cwd, required(values, "dir"));
-  return withCore(io, values.db, async ({ tenants, vocabulary }) => {
-    await tenants.get(tenantId);
-    if (sub === "export") {
-      const records = await vocabulary.list(tenantId);
-      for (const r of records) {
-        mkdirSync(join(dir, r.language), { recursive: true });
-        const overrides = JSON.parse(r.overrides);
-        writeFileSync(
-          join(dir, r.language, `${r.namespace}.json`),
-          `${JSON.stringify(overrides, null, 2)}\n`,
+  return withCore(
+    io,
+    values.db,
+    async ({ tenants, vocabulary }, audited) => {
+      await tenants.get(tenantId);
+      if (sub === "export") {
+        const records = await vocabulary.list(tenantId);
+        for (const r of records) {
+          mkdirSync(join(dir, r.language), { recursive: true });
+          const overrides = JSON.parse(r.overrides);
+          writeFileSync(
+            join(dir, r.language, `${r.namespace}.json`),
+            `${JSON.stringify(overrides, null, 2)}\n`,
+          );
+        }
+        out(
+          { dir, files: records.map((r) => `${r.language}/${r.namespace}.json`) },
+          `Exported ${records.length} override file(s) to ${dir}.\n`,
         );
+        return EXIT.ok;
       }
+      const files = readOverridesDir(dir);
+      // Check every file before writing any, so a bad one imports nothing.
+      const checked = await vocabulary.check(files);
+      const report: { file: string; added: number; changed: number; removed: number }[] = [];
+      for (const file of checked) {
+        const { changes, language } = await vocabulary.replace(
+          tenantId,
+          file.namespace,
+          file.language,
+          file.overrides,
+          null,
+        );
+        report.push({
+          file: `${language}/${file.namespace}.json`,
+          added: changes.added.length,
+          changed: changes.changed.length,
+          removed: changes.removed.length,
+        });
+      }
+      audited({ tenant_id: tenantId, files: report });
       out(
-        { dir, files: records.map((r) => `${r.language}/${r.namespace}.json`) },
-        `Exported ${records.length} override file(s) to ${dir}.\n`,
+        report,
+        report
+          .map(
+            (r) =>
+              `${r.file.slice(0, -".json".length)}: ${r.added} added, ${r.changed} changed, ${r.removed} removed\n`,
+          )
+          .join(""),
       );
       return EXIT.ok;
-    }
-    const files = readOverridesDir(dir);
-    // Check every file before writing any, so a bad one imports nothing.
-    const checked = await vocabulary.check(files);
-    const report: { file: string; added: number; changed: number; removed: number }[] = [];
-    for (const file of checked) {
-      const { changes, language } = await vocabulary.replace(
-        tenantId,
-        file.namespace,
-        file.language,
-        file.overrides,
-        null,
-      );
-      report.push({
-        file: `${language}/${file.namespace}.json`,
-        added: changes.added.length,
-        changed: changes.changed.length,
-        removed: changes.removed.length,
-      });
-    }
-    out(
-      report,
-      report
-        .map(
-          (r) =>
-            `${r.file.slice(0, -".json".length)}: ${r.added} added, ${r.changed} changed, ${r.removed} removed\n`,
-        )
-        .join(""),
-    );
-    return EXIT.ok;
-  });
+    },
+    spec.name,
+  );
 }

@@ -1,6 +1,7 @@
 import type { AttemptView, EndpointView } from "../../domain/webhooks/endpoint-admin.js";
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../../domain/webhooks/event-types.js";
 import { openCore } from "../../gateway.js";
+import { operatorAudit } from "../audit.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
 import { configFrom, stringOption } from "../options.js";
 import {
@@ -126,12 +127,15 @@ export async function webhooksCommand(args: string[], io: CliIo): Promise<number
   const sub = spec.name.slice("webhooks ".length);
   const { values, positionals } = parseFor(spec, rest);
   const json = values.json === true;
-  const out = (value: unknown, text: string) =>
-    io.stdout(json ? `${JSON.stringify(value, null, 2)}\n` : text);
   const clientId = requirePositional(spec, positionals, 0, "CLIENT_ID");
   const scope = { clientId };
   const endpointId = () => requirePositional(spec, positionals, 1, "ENDPOINT_ID");
   const core = await openCore(configFrom(io, values.db), { create: false });
+  const audit = operatorAudit(core, spec.name, io, { client_id: clientId });
+  const out = (value: unknown, text: string) => {
+    audit.saw(value);
+    io.stdout(json ? `${JSON.stringify(value, null, 2)}\n` : text);
+  };
   try {
     const webhooks = core.webhooks;
     switch (sub) {
@@ -229,6 +233,7 @@ export async function webhooksCommand(args: string[], io: CliIo): Promise<number
         throw new UsageError(`Unknown subcommand '${sub}'.`);
     }
   } finally {
+    await audit.flush();
     await core.store.close();
   }
 }

@@ -12,7 +12,7 @@ export interface ListQuery {
 }
 
 /** The schema checked the shape; a date that does not exist (2026-13-01) is refused here. */
-function millis(name: string, instant: string): number {
+export function instantMillis(name: string, instant: string): number {
   const at = Date.parse(instant);
   if (Number.isNaN(at)) {
     throw new ApiError("validation_failed", `${name} is not a date that exists: '${instant}'.`, {
@@ -27,8 +27,8 @@ export function filterOf(q: ListQuery): OrderFilter {
     ...(q.status === undefined ? {} : { status: q.status }),
     ...(q.created_from === undefined
       ? {}
-      : { createdFrom: millis("created_from", q.created_from) }),
-    ...(q.created_to === undefined ? {} : { createdTo: millis("created_to", q.created_to) }),
+      : { createdFrom: instantMillis("created_from", q.created_from) }),
+    ...(q.created_to === undefined ? {} : { createdTo: instantMillis("created_to", q.created_to) }),
     ...(q.purchase_order_no === undefined ? {} : { purchaseOrderNo: q.purchase_order_no }),
   };
 }

@@ -221,7 +221,8 @@ export const LIST_QUERY = {
 } as const;
 
 /** An RFC 3339 instant with its offset (the listing filters compare instants, not local times). */
-const RFC3339 = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$";
+export const RFC3339 =
+  "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$";
 
 /** The order listings (partner and tenant): paging plus filters. */
 export const ORDER_LIST_QUERY = {

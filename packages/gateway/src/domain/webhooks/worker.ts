@@ -7,6 +7,7 @@ import { eventTraceContext, inSpan } from "../../observability/tracing.js";
 import { GroupCommit } from "../../store/group-commit.js";
 import type { Store } from "../../store/store.js";
 import type { ClaimedDelivery, DeliveryNext, FinishedAttempt } from "../../store/webhook-store.js";
+import type { AuditTrail } from "../audit/trail.js";
 import { backoffMs } from "./backoff.js";
 import { createSender, type DeliveryResult, type Sender } from "./delivery.js";
 import { eventPayload, testEventPayload } from "./event-payload.js";
@@ -58,6 +59,8 @@ export class WebhookWorker {
     private readonly config: WebhooksConfig,
     private readonly now: Clock,
     private readonly log: WorkerLog,
+    /** Where an endpoint's automatic disabling is audited (the tenant's Activity page). */
+    private readonly audit: AuditTrail,
     sender?: Sender,
   ) {
     this.#sender =
@@ -199,7 +202,7 @@ export class WebhookWorker {
       trace,
       { "orderline.event_type": payload.type, "orderline.attempt": delivery.attempt },
     );
-    await this.#record(delivery, result, clientId);
+    await this.#record(delivery, result, clientId, endpoint.partnerId);
   }
 
   /** An order event's body, and the trace of the request that made it. */
@@ -223,7 +226,12 @@ export class WebhookWorker {
     return { payload: testEventPayload(event), trace: undefined };
   }
 
-  async #record(delivery: ClaimedDelivery, result: DeliveryResult, clientId: string) {
+  async #record(
+    delivery: ClaimedDelivery,
+    result: DeliveryResult,
+    clientId: string,
+    partnerId: string,
+  ) {
     const at = this.now();
     const { retryWindowSeconds, disableAfterSeconds } = this.config;
     const next: DeliveryNext = result.ok
@@ -270,16 +278,29 @@ export class WebhookWorker {
         },
         "webhook delivery given up after the retry window",
       );
-    if (disabled)
-      this.log.warn(
-        {
-          event: "webhook_endpoint_disabled",
-          audit: true,
-          client_id: clientId,
-          endpoint_id: delivery.endpointId,
-          failing_for_seconds: disableAfterSeconds,
-        },
-        "webhook endpoint disabled after failing for the whole window",
-      );
+    if (disabled) await this.#auditDisabled(delivery.endpointId, clientId, partnerId);
+  }
+
+  /** The gateway itself disabled an endpoint: a warning, and an event on the tenant's trail. */
+  async #auditDisabled(endpointId: string, clientId: string, partnerId: string): Promise<void> {
+    const details = {
+      client_id: clientId,
+      endpoint_id: endpointId,
+      failing_for_seconds: this.config.disableAfterSeconds,
+    };
+    const message = "webhook endpoint disabled after failing for the whole window";
+    // Logged as a warning, as before the trail: an operator should notice it.
+    const warn = { info: this.log.warn.bind(this.log), error: this.log.warn.bind(this.log) };
+    const tenantId = await this.store.tenants.partnerTenant(partnerId).catch(() => null);
+    await this.audit.record(
+      {
+        tenantId,
+        actor: { kind: "system", id: "webhook-delivery" },
+        action: "webhook_endpoint_disabled",
+        details,
+        message,
+      },
+      warn,
+    );
   }
 }

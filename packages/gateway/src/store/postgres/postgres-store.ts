@@ -31,6 +31,7 @@ import {
   toPartnerKey,
   toSigningKey,
 } from "../rows.js";
+import { SqlAuditStore } from "../sql-audit-store.js";
 import type {
   CreateOrderOutcome,
   IdempotencyClaim,
@@ -74,6 +75,7 @@ export class PostgresStore implements Store {
   readonly tenants: PostgresTenantStore;
   readonly webhooks: PostgresWebhookStore;
   readonly requestLog: SqlRequestLogStore;
+  readonly audit: SqlAuditStore;
   readonly pool: pg.Pool;
   readonly #orders: GroupCommit<NewSalesOrder, CreateOrderOutcome>;
 
@@ -90,6 +92,7 @@ export class PostgresStore implements Store {
     this.tenants = new PostgresTenantStore(this.pool);
     this.webhooks = new PostgresWebhookStore(this.pool);
     this.requestLog = new SqlRequestLogStore(new PostgresRunner(this.pool));
+    this.audit = new SqlAuditStore(new PostgresRunner(this.pool));
   }
 
   async migrate(): Promise<void> {

@@ -34,6 +34,7 @@ import {
   toPartnerKey,
   toSigningKey,
 } from "../rows.js";
+import { SqlAuditStore } from "../sql-audit-store.js";
 import { QUEUE_EVENT } from "../sql-webhook-store.js";
 import type {
   CreateOrderOutcome,
@@ -145,6 +146,7 @@ export class SqliteStore implements Store {
   readonly tenants: SqliteTenantStore;
   readonly webhooks: SqliteWebhookStore;
   readonly requestLog: SqlRequestLogStore;
+  readonly audit: SqlAuditStore;
   readonly #db: Database.Database;
   readonly #orders: GroupCommit<CreateJob, CreateOrderOutcome>;
   readonly #writer: WriterThread | undefined;
@@ -158,6 +160,7 @@ export class SqliteStore implements Store {
     this.tenants = new SqliteTenantStore(this.#db);
     this.webhooks = new SqliteWebhookStore(this.#db);
     this.requestLog = new SqlRequestLogStore(new SqliteRunner(this.#db));
+    this.audit = new SqlAuditStore(new SqliteRunner(this.#db));
     const useThread =
       (options.writerThread ?? true) && path !== ":memory:" && existsSync(WRITER_THREAD);
     this.#writer = useThread ? new WriterThread(path, options.synchronous ?? "full") : undefined;
