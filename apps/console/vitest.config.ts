@@ -7,6 +7,7 @@ const SLOW = [
   "test/cors.test.ts",
   "test/order-actions.test.ts",
   "test/webhooks.test.ts",
+  "test/bundle-contents.test.ts",
 ];
 
 export default defineConfig({

@@ -9,6 +9,7 @@ const SLOW = [
   "test/client.test.ts",
   "test/webhook-delivery.test.ts",
   "test/self-service.test.ts",
+  "test/contract-types.test.ts",
 ];
 
 export default defineConfig({

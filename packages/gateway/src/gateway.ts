@@ -10,6 +10,7 @@ import { TenantAdmin } from "./domain/tenants/admin.js";
 import { UserAdmin } from "./domain/users/accounts.js";
 import { VocabularyService } from "./domain/vocabulary/service.js";
 import { WebhookEndpoints } from "./domain/webhooks/endpoint-admin.js";
+import { DELIVERED_PAYLOAD_SCHEMAS } from "./domain/webhooks/event-payload.js";
 import { WebhookWorker } from "./domain/webhooks/worker.js";
 import { buildApp } from "./http/app.js";
 import { consoleRoutes } from "./http/console.js";
@@ -18,6 +19,7 @@ import { healthRoutes } from "./http/health.js";
 import { createLogger } from "./http/logger.js";
 import { ClientRateLimiter, createRateCounter, RedisRateCounter } from "./http/rate-limit.js";
 import { Readiness } from "./http/readiness.js";
+import { webhooksDocument } from "./http/reference/webhooks.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { observeRedis, observeStore } from "./observability/metrics.js";
 import { probedStore } from "./observability/store-probe.js";
@@ -230,6 +232,7 @@ async function wireGateway(
     drainMs: config.drainSeconds * 1000,
     requestTimeoutMs: config.requestTimeoutMs,
     trustProxy: config.trustProxy,
+    webhooks: webhooksDocument(DELIVERED_PAYLOAD_SCHEMAS),
     routes: async (instance) => {
       instance.decorate("auditTrail", audit);
       // Delivery runs in processes that serve (not in the admin CLI's, nor under inject).

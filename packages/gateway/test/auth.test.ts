@@ -127,7 +127,11 @@ describe.each(storeKinds)("%s store", (kind) => {
       expect(body.errors).toEqual(
         expect.arrayContaining([
           { in: "body", pointer: "/client_secret", message: "is required" },
-          { in: "body", pointer: "/password", message: "is not a known property" },
+          {
+            in: "body",
+            pointer: "/password",
+            message: "is not a known property (known: client_id, client_secret)",
+          },
         ]),
       );
     });

@@ -1,5 +1,6 @@
 import { sign } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, type WebhooksConfig } from "../src/config/config.js";
 import type { Gateway } from "../src/gateway.js";
@@ -106,7 +107,7 @@ describe.each(storeKinds)("partner-owned webhook endpoints and request log (%s s
   async function register(partner: TestPartner, url = receiver.url): Promise<Endpoint> {
     const created = await call(partner, "POST", ENDPOINTS, { url, events: ["order.created"] });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    return created.body as unknown as Endpoint;
+    return created.body.data as Endpoint;
   }
 
   /** The partner's request log, once `test` holds (it is written a moment after the answer). */
@@ -140,12 +141,12 @@ describe.each(storeKinds)("partner-owned webhook endpoints and request log (%s s
     expect(JSON.stringify(listed.body)).not.toContain("whsec_");
     const read = await call(alpha, "GET", one);
     expect(read.status).toBe(200);
-    expect(read.body).toMatchObject({ id: created.id, url: receiver.url });
+    expect(read.body.data).toMatchObject({ id: created.id, url: receiver.url });
 
     // The test event: not an order event the endpoint subscribes to, delivered all the same.
     const tested = await call(alpha, "POST", `${one}/test`);
-    expect(tested.status, JSON.stringify(tested.body)).toBe(202);
-    const eventId = tested.body.event_id as string;
+    expect(tested.status, JSON.stringify(tested.body)).toBe(201);
+    const eventId = (tested.body.data as { event_id: string }).event_id;
     expect(eventId).toMatch(/^evt_/);
     await receiver.until((r) => r.some((d) => d.body.id === eventId), "the test event");
     const delivery = receiver.received.find((d) => d.body.id === eventId);
@@ -158,6 +159,16 @@ describe.each(storeKinds)("partner-owned webhook endpoints and request log (%s s
     });
     const header = delivery?.headers["orderline-signature"] as string;
     expect(verifyDelivery(header, delivery?.raw as Buffer, secret)).toBe(true);
+    // The body is what /openapi/partner.json publishes for webhook.test (closed: no extra field).
+    const doc = (await (await fetch(`${base}/openapi/partner.json`)).json()) as {
+      webhooks: Record<string, { post: { requestBody: { content: Record<string, unknown> } } }>;
+    };
+    const media = doc.webhooks["webhook.test"]?.post.requestBody.content["application/json"] as {
+      schema: object;
+    };
+    const validate = new Ajv2020({ strict: false }).compile(media.schema);
+    expect(validate(JSON.parse(delivery?.raw.toString("utf8") as string))).toBe(true);
+    expect(validate({ ...delivery?.body, extra: 1 })).toBe(false);
 
     let attempts: { event_id: string; event_type: string; status: string }[] = [];
     for (let i = 0; i < 80 && attempts.length === 0; i++) {
@@ -180,9 +191,10 @@ describe.each(storeKinds)("partner-owned webhook endpoints and request log (%s s
     const rotated = await call(alpha, "POST", `${one}/secret`);
     expect(rotated.status).toBe(200);
     expect(rotated.headers["cache-control"]).toBe("no-store");
-    const newSecret = rotated.body.secret as string;
+    const newSecret = (rotated.body.data as { secret: string }).secret;
     expect(newSecret).not.toBe(secret);
-    const second = (await call(alpha, "POST", `${one}/test`)).body.event_id as string;
+    const second = ((await call(alpha, "POST", `${one}/test`)).body.data as { event_id: string })
+      .event_id;
     await receiver.until((r) => r.some((d) => d.body.id === second), "the second test event");
     const after = receiver.received.find((d) => d.body.id === second);
     const signed = after?.headers["orderline-signature"] as string;
@@ -232,8 +244,8 @@ describe.each(storeKinds)("partner-owned webhook endpoints and request log (%s s
 
   it("never lets another partner see or touch them", async () => {
     const endpoint = await register(alpha, "https://hooks.alpha.example/private");
-    const eventId = (await call(alpha, "POST", `${ENDPOINTS}/${endpoint.id}/test`)).body
-      .event_id as string;
+    const tested = await call(alpha, "POST", `${ENDPOINTS}/${endpoint.id}/test`);
+    const eventId = (tested.body.data as { event_id: string }).event_id;
     const own = await register(beta, "https://hooks.beta.example/in");
 
     const list = await call(beta, "GET", ENDPOINTS);
@@ -260,7 +272,7 @@ describe.each(storeKinds)("partner-owned webhook endpoints and request log (%s s
     expect(resend.body.code).toBe("webhook_event_not_found");
 
     const still = await call(alpha, "GET", theirs);
-    expect(still.body).toMatchObject({ id: endpoint.id, enabled: true });
+    expect(still.body.data).toMatchObject({ id: endpoint.id, enabled: true });
   });
 
   it("applies the tenant API's checks and limits", async () => {
@@ -286,7 +298,7 @@ describe.each(storeKinds)("partner-owned webhook endpoints and request log (%s s
 
     const [first] = (await call(beta, "GET", ENDPOINTS)).body.data as Endpoint[];
     const disabled = await call(beta, "PATCH", `${ENDPOINTS}/${first?.id}`, { enabled: false });
-    expect(disabled.body).toMatchObject({
+    expect(disabled.body.data).toMatchObject({
       enabled: false,
       disabled_reason: `Disabled by the partner (${beta.clientId}).`,
     });

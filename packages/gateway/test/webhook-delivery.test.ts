@@ -89,7 +89,7 @@ const endpoints = (s: Setup) => `/v1/tenant/partners/${s.partner.clientId}/webho
 async function addEndpoint(s: Setup, url: string, events = ["*"]) {
   const created = await tenantCall(s, "POST", endpoints(s), { url, events });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body as { id: string; secret: string };
+  return created.body.data as { id: string; secret: string };
 }
 
 /** A partner order over the socket, signed like every partner request. */
@@ -212,7 +212,13 @@ describe.each(storeKinds)("webhook delivery (%s store)", (kind) => {
     });
     const header = delivery?.headers["orderline-signature"] as string;
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
-    expect(verifyDelivery(header, delivery?.raw as Buffer, rotated.body.secret)).toBe(true);
+    expect(
+      verifyDelivery(
+        header,
+        delivery?.raw as Buffer,
+        (rotated.body.data as { secret: string }).secret,
+      ),
+    ).toBe(true);
     expect(verifyDelivery(header, delivery?.raw as Buffer, endpoint.secret)).toBe(true);
     // The created event was not subscribed to: nothing else arrives.
     expect(r.received.map((d) => d.body.type)).toEqual(["order.rejected"]);
@@ -269,7 +275,7 @@ describe.each(storeKinds)("webhook delivery (%s store)", (kind) => {
     const enabled = await tenantCall(s, "PATCH", `${endpoints(s)}/${endpoint.id}`, {
       enabled: true,
     });
-    expect(enabled.body).toMatchObject({ enabled: true, failing_since: null });
+    expect(enabled.body.data).toMatchObject({ enabled: true, failing_since: null });
     await r.until((got) => got.length > seen);
     await eventually(
       () => tenantCall(s, "GET", endpoints(s)),

@@ -37,6 +37,10 @@ describe.each(storeKinds)("tenant webhook endpoints API (%s store)", (kind) => {
     await gw.close();
   });
 
+  /** A resource answer's resource: every one comes as `{ data }` (api.md, "Envelope"). */
+  const dataOf = (response: { json(): unknown }) =>
+    (response.json() as { data: Record<string, unknown> }).data;
+
   const call = async (
     email: string,
     method: "GET" | "POST" | "PATCH" | "DELETE",
@@ -61,7 +65,7 @@ describe.each(storeKinds)("tenant webhook endpoints API (%s store)", (kind) => {
     });
     expect(created.statusCode, created.body).toBe(201);
     expect(created.headers["cache-control"]).toBe("no-store");
-    const body = json(created);
+    const body = dataOf(created);
     expect(body).toEqual({
       id: expect.stringMatching(/^we_[0-9a-f]{24}$/),
       url: RECEIVER,
@@ -91,7 +95,7 @@ describe.each(storeKinds)("tenant webhook endpoints API (%s store)", (kind) => {
   });
 
   it("changes, disables, enables and removes an endpoint", async () => {
-    const { id } = json(
+    const { id } = dataOf(
       await call(a.admin.email, "POST", base(clientA), { url: RECEIVER, events: ["*"] }),
     ) as { id: string };
     const url = `${base(clientA)}/${id}`;
@@ -101,7 +105,7 @@ describe.each(storeKinds)("tenant webhook endpoints API (%s store)", (kind) => {
       events: ["order.cancelled", "order.rejected", "order.cancelled"],
     });
     expect(changed.statusCode, changed.body).toBe(200);
-    expect(json(changed)).toMatchObject({
+    expect(dataOf(changed)).toMatchObject({
       id,
       url: "https://hooks.alpha.example/v2",
       events: ["order.cancelled", "order.rejected"],
@@ -109,12 +113,12 @@ describe.each(storeKinds)("tenant webhook endpoints API (%s store)", (kind) => {
     });
 
     const disabled = await call(a.admin.email, "PATCH", url, { enabled: false });
-    expect(json(disabled)).toMatchObject({
+    expect(dataOf(disabled)).toMatchObject({
       enabled: false,
       disabled_reason: `Disabled by tenant admin ${a.admin.email}.`,
     });
     const enabled = await call(a.admin.email, "PATCH", url, { enabled: true });
-    expect(json(enabled)).toMatchObject({ enabled: true, disabled_reason: null });
+    expect(dataOf(enabled)).toMatchObject({ enabled: true, disabled_reason: null });
 
     expect((await call(a.admin.email, "PATCH", url, {})).statusCode).toBe(400);
 
@@ -130,13 +134,13 @@ describe.each(storeKinds)("tenant webhook endpoints API (%s store)", (kind) => {
   });
 
   it("rotates the secret: a new one, answered once, the old one kept for the grace period", async () => {
-    const created = json(
+    const created = dataOf(
       await call(a.admin.email, "POST", base(clientA), { url: RECEIVER, events: ["*"] }),
     );
     const rotated = await call(a.admin.email, "POST", `${base(clientA)}/${created.id}/secret`);
     expect(rotated.statusCode, rotated.body).toBe(200);
     expect(rotated.headers["cache-control"]).toBe("no-store");
-    const { secret, previous_valid_until } = json(rotated) as {
+    const { secret, previous_valid_until } = dataOf(rotated) as {
       secret: string;
       previous_valid_until: string;
     };
@@ -185,7 +189,7 @@ describe.each(storeKinds)("tenant webhook endpoints API (%s store)", (kind) => {
   });
 
   it("keeps tenants apart and members out", async () => {
-    const created = json(
+    const created = dataOf(
       await call(a.admin.email, "POST", base(clientA), { url: RECEIVER, events: ["*"] }),
     );
     // Beta's admin cannot see, change, rotate or resend on Alpha's partner: 404 as if missing.
@@ -220,7 +224,7 @@ describe.each(storeKinds)("tenant webhook endpoints API (%s store)", (kind) => {
 
   it("queues a resend of the partner's own event and lists no attempts before delivery", async () => {
     const partner = await tenantPartner(gw, a.id, "Alpha Resend");
-    const created = json(
+    const created = dataOf(
       await call(a.admin.email, "POST", base(partner.clientId), {
         url: RECEIVER,
         events: ["order.created"],
@@ -256,7 +260,7 @@ describe.each(storeKinds)("tenant webhook endpoints API (%s store)", (kind) => {
     expect(unknown.statusCode).toBe(404);
     expect(json(unknown).code).toBe("webhook_event_not_found");
     // Another partner's event is unknown on this partner's endpoints.
-    const elsewhere = json(
+    const elsewhere = dataOf(
       await call(a.admin.email, "POST", base(clientA), { url: RECEIVER, events: ["*"] }),
     );
     const other = await call(
@@ -271,7 +275,7 @@ describe.each(storeKinds)("tenant webhook endpoints API (%s store)", (kind) => {
   it("purges deliveries and their attempts past retention and keeps the recent ones", async () => {
     const partner = await tenantPartner(gw, a.id, "Alpha Purge");
     const record = await gw.store.findPartnerByClientId(partner.clientId);
-    const created = json(
+    const created = dataOf(
       await call(a.admin.email, "POST", base(partner.clientId), { url: RECEIVER, events: ["*"] }),
     );
     const token = await login(gw, partner);

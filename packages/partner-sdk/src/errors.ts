@@ -9,6 +9,31 @@ export interface Problem {
   [extension: string]: unknown;
 }
 
+/** One refused field of a `validation_failed` problem: where, and what it accepts. */
+export interface FieldError {
+  /** `body`, `querystring`, `params` or `headers`. */
+  in?: string;
+  /** JSON Pointer to the field, e.g. `/products/0/quantity` (`/` for the whole). */
+  pointer: string;
+  /** One sentence for a person: "must be one of …", "is required". */
+  message: string;
+}
+
+const fieldErrorsOf = (problem: Problem): FieldError[] =>
+  Array.isArray(problem.errors)
+    ? (problem.errors as unknown[]).filter(
+        (e): e is FieldError =>
+          typeof e === "object" &&
+          e !== null &&
+          typeof (e as FieldError).pointer === "string" &&
+          typeof (e as FieldError).message === "string",
+      )
+    : [];
+
+/** "/currency must be …; /customer_code is required": every field, as the gateway wrote it. */
+export const fieldErrorsText = (errors: readonly FieldError[]): string =>
+  errors.map((e) => `${e.pointer} ${e.message}`).join("; ");
+
 /**
  * The gateway refused the request. Branch on `code` (stable, listed in docs/gateway/errors.md);
  * `detail` explains this instance; quote `requestId` to the integration team.
@@ -20,6 +45,8 @@ export class PartnerApiError extends Error {
   readonly detail: string;
   readonly requestId: string | undefined;
   readonly problem: Problem;
+  /** Each refused field with its message (a `validation_failed` problem's `errors`), else []. */
+  readonly fieldErrors: FieldError[];
   /** How many times the request was sent (more than 1 after retries on 429, 503 or the network). */
   readonly attempts: number;
 
@@ -27,7 +54,10 @@ export class PartnerApiError extends Error {
     const code = typeof problem.code === "string" ? problem.code : `http_${status}`;
     const detail =
       typeof problem.detail === "string" ? problem.detail : (problem.title ?? `HTTP ${status}`);
-    super(`${code}: ${detail}${requestId ? ` (request ${requestId})` : ""}`);
+    const fieldErrors = fieldErrorsOf(problem);
+    const text = fieldErrors.length > 0 ? fieldErrorsText(fieldErrors) : detail;
+    super(`${code}: ${text}${requestId ? ` (request ${requestId})` : ""}`);
+    this.fieldErrors = fieldErrors;
     this.status = status;
     this.code = code;
     this.detail = detail;

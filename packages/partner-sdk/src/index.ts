@@ -9,6 +9,7 @@ export {
   type PartnerClientOptions,
 } from "./client.js";
 export {
+  type FieldError,
   PartnerApiError,
   PartnerNetworkError,
   type Problem,

@@ -1,3 +1,9 @@
+/*
+ * The gateway's order contract, written out so the published package stands alone (no
+ * dependency on the gateway); test/contract-types.test.ts fails when it and the gateway's
+ * (`@orderline/gateway/contract`) differ in any field.
+ */
+
 /** One order line as sent (ProductDto). */
 export interface ProductInput {
   product_code: string;
@@ -17,7 +23,6 @@ export interface SalesOrderInput {
   /** ISO 4217 code of the prices' currency, where the gateway supports it. */
   currency?: string | null;
   products: ProductInput[];
-  [field: string]: unknown;
 }
 
 /** received → accepted | rejected | cancelled; accepted → fulfilled | cancelled. */
@@ -29,7 +34,8 @@ export interface SalesOrder {
   status: OrderStatus;
   client_id: string;
   purchase_order_no: string | null;
-  currency?: string | null;
+  /** ISO 4217 code of the prices' currency, or null when the order did not name one. */
+  currency: string | null;
   customer_code: string;
   site_code: string;
   sales_name: string;
@@ -39,7 +45,8 @@ export interface SalesOrder {
     product_code: string;
     quantity: number;
     uom: string | null;
-    unit_price: number | string | null;
+    /** Exactly as sent (a decimal string arrives as the same number). */
+    unit_price: number | null;
     notes: string | null;
   }[];
   created_at: string;
@@ -47,7 +54,6 @@ export interface SalesOrder {
   version: number;
   /** The last status change (created_at until the first). */
   updated_at: string;
-  [field: string]: unknown;
 }
 
 /** One entry of an order's history: its creation (`from: null`) or a status change. */

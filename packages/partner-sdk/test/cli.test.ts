@@ -5,7 +5,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signWebhook, stringToSignV2 } from "../src/index.js";
+import {
+  createPartnerClient,
+  type FieldError,
+  PartnerApiError,
+  type SalesOrderInput,
+  signWebhook,
+  stringToSignV2,
+} from "../src/index.js";
 import {
   createPartner,
   order,
@@ -140,12 +147,17 @@ describe("orderline-partner", () => {
     writeFileSync(join(dir, "order.json"), JSON.stringify(order({ purchase_order_no: "CLI-1" })));
     const created = await cli(["orders", "create", "--file", "order.json", "--json"]);
     expect(created.code).toBe(0);
-    const createdOrder = JSON.parse(created.stdout);
+    // --json prints the API's envelope: the order, or the orders, under data.
+    const createdOrder = JSON.parse(created.stdout).data;
     expect(createdOrder.purchase_order_no).toBe("CLI-1");
     const got = await cli(["orders", "get", createdOrder.id, "--json"]);
-    expect(JSON.parse(got.stdout).id).toBe(createdOrder.id);
-    const listed = await cli(["orders", "list", "--all", "--json"]);
-    expect(JSON.parse(listed.stdout).map((o: { id: string }) => o.id)).toContain(createdOrder.id);
+    expect(JSON.parse(got.stdout).data.id).toBe(createdOrder.id);
+    const all = JSON.parse((await cli(["orders", "list", "--all", "--json"])).stdout);
+    const page = JSON.parse((await cli(["orders", "list", "--json"])).stdout);
+    expect(Object.keys(all).sort()).toEqual(Object.keys(page).sort());
+    expect(all.next_cursor).toBeNull();
+    expect(all.data.map((o: { id: string }) => o.id)).toContain(createdOrder.id);
+    expect(page.data.map((o: { id: string }) => o.id)).toContain(createdOrder.id);
     const text = await cli(["orders", "list"]);
     expect(text.stdout).toContain(createdOrder.order_number);
   });
@@ -154,7 +166,7 @@ describe("orderline-partner", () => {
     writeFileSync(join(dir, "cancel.json"), JSON.stringify(order({ purchase_order_no: "CLI-C" })));
     const created = JSON.parse(
       (await cli(["orders", "create", "--file", "cancel.json", "--json"])).stdout,
-    );
+    ).data;
     const cancelled = await cli([
       "orders",
       "cancel",
@@ -164,7 +176,7 @@ describe("orderline-partner", () => {
       "--json",
     ]);
     expect(cancelled.code).toBe(0);
-    const out = JSON.parse(cancelled.stdout);
+    const out = JSON.parse(cancelled.stdout).data;
     expect(out.status).toBe("cancelled");
     expect(out.history.at(-1).reason).toBe("sent twice");
     const shown = await cli(["orders", "get", created.id]);
@@ -173,7 +185,7 @@ describe("orderline-partner", () => {
     expect(text.stdout).toContain(created.order_number);
     expect(text.stdout).toContain("cancelled");
     const byPo = await cli(["orders", "list", "--purchase-order-no", "CLI-C", "--all", "--json"]);
-    expect(JSON.parse(byPo.stdout).map((o: { id: string }) => o.id)).toEqual([created.id]);
+    expect(JSON.parse(byPo.stdout).data.map((o: { id: string }) => o.id)).toEqual([created.id]);
     const none = await cli(["orders", "list", "--status", "fulfilled", "--json"]);
     expect(JSON.parse(none.stdout).data).toEqual([]);
 
@@ -274,6 +286,50 @@ describe("orderline-partner", () => {
     const text = await cli(["orders", "get", "missing-id"]);
     expect(text.code).toBe(1);
     expect(text.stderr).toContain("order_not_found");
+  });
+
+  it("lists every refused field with the gateway's message, in the SDK's error and the CLI's output", async () => {
+    const bad = {
+      ...order({ customer_code: "", currency: "XAU", site_code: "x".repeat(65) }),
+      products: [{ product_code: "SKU-1", quantity: 0 }],
+    };
+    const direct = await fetch(`${gateway.url}/api/v1/sales-orders`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(bad),
+    });
+    expect(direct.status).toBe(401); // unsigned: the fields are checked after authentication
+    const sdk = createPartnerClient({
+      baseUrl: gateway.url,
+      clientId: partner.clientId,
+      clientSecret: partner.clientSecret,
+      privateKey: partner.keys.privatePem,
+    });
+    const error = (await sdk.salesOrders
+      .create(bad as SalesOrderInput)
+      .catch((e: unknown) => e)) as PartnerApiError;
+    expect(error).toBeInstanceOf(PartnerApiError);
+    const api = error.problem.errors as FieldError[];
+    expect(error.fieldErrors).toEqual(api);
+    expect(api.map((e) => e.pointer)).toEqual([
+      "/customer_code",
+      "/site_code",
+      "/products/0/quantity",
+      "/currency",
+    ]);
+    for (const e of api) expect(error.message).toContain(`${e.pointer} ${e.message}`);
+    expect(api.find((e) => e.pointer === "/currency")?.message).toContain("e.g. IDR, USD");
+
+    writeFileSync(join(dir, "many.json"), JSON.stringify(bad));
+    const text = await cli(["orders", "create", "--file", "many.json"]);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toContain("(400 validation_failed): 4 fields are not valid");
+    for (const e of api) expect(text.stderr).toContain(`  body ${e.pointer}: ${e.message}\n`);
+    expect(text.stderr).not.toMatch(/and \d+ more/);
+    const json = JSON.parse(
+      (await cli(["orders", "create", "--file", "many.json", "--json"])).stdout,
+    );
+    expect(json.error.problem.errors).toEqual(api);
   });
 
   it("exits 2 on usage and configuration mistakes, saying what is missing", async () => {

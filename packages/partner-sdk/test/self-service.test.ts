@@ -163,7 +163,7 @@ describe.each(storeKinds)("partner self-service through the SDK and CLI (%s stor
       "--json",
     ]);
     expect(created.code, created.stderr).toBe(0);
-    const endpoint = JSON.parse(created.stdout) as { id: string; secret: string };
+    const endpoint = JSON.parse(created.stdout).data as { id: string; secret: string };
     expect(endpoint.secret).toMatch(/^whsec_/);
 
     const human = await cli(["webhooks", "list"]);
@@ -172,7 +172,7 @@ describe.each(storeKinds)("partner self-service through the SDK and CLI (%s stor
 
     const tested = await cli(["webhooks", "test", endpoint.id, "--json"]);
     expect(tested.code, tested.stderr).toBe(0);
-    const { event_id } = JSON.parse(tested.stdout) as { event_id: string };
+    const { event_id } = JSON.parse(tested.stdout).data as { event_id: string };
     await receiver.until((r) => r.some((d) => d.body.id === event_id), "the CLI's test event");
 
     let deliveries = "";

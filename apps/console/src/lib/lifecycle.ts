@@ -9,7 +9,7 @@ import {
   type OrderStatus,
   TRANSITIONS,
   transitionFor,
-} from "../../../../packages/gateway/src/domain/orders/lifecycle.js";
+} from "@orderline/gateway/contract";
 
 export { ORDER_STATUSES, type OrderAction, type OrderStatus, TRANSITIONS };
 

@@ -5,4 +5,4 @@
 export {
   ALL_EVENTS,
   WEBHOOK_EVENT_TYPES,
-} from "../../../../packages/gateway/src/domain/webhooks/event-types.js";
+} from "@orderline/gateway/contract";

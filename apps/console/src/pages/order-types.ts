@@ -1,11 +1,8 @@
 /**
- * A sales order and its history as the tenant API answers them: the gateway's own types
- * (type-only imports, nothing of the gateway ships in the bundle).
+ * A sales order and its history as the tenant API answers them: the gateway's contract
+ * (`@orderline/gateway/contract`: types and constants, no server code).
  */
-import type {
-  OrderChange,
-  OrderData,
-} from "../../../../packages/gateway/src/domain/orders/service.js";
+import type { OrderChange, OrderData } from "@orderline/gateway/contract";
 
 export type { OrderChange };
 export type Order = OrderData;

@@ -113,13 +113,12 @@ const EndpointItem = ({
           onRun={() =>
             void act(async () => {
               const { body } = await api.request<{
-                secret: string;
-                previous_valid_until: string | null;
+                data: { secret: string; previous_valid_until: string | null };
               }>("POST", `${path}/secret`);
               onSecret({
                 endpoint,
-                secret: body.secret,
-                previousValidUntil: body.previous_valid_until,
+                secret: body.data.secret,
+                previousValidUntil: body.data.previous_valid_until,
               });
               return null;
             })
@@ -197,10 +196,10 @@ const AddEndpoint = ({ base, onAdded }: { base: string; onAdded(created: ShownSe
     setError(null);
     setBusy(true);
     try {
-      const { body } = await api.request<Endpoint & { secret: string }>("POST", base, {
+      const { body } = await api.request<{ data: Endpoint & { secret: string } }>("POST", base, {
         body: { url, events },
       });
-      const { secret, ...endpoint } = body;
+      const { secret, ...endpoint } = body.data;
       form.reset();
       setAll(true);
       setChosen(new Set());

@@ -1,8 +1,8 @@
 /**
  * A partner's webhook endpoint and one delivery attempt, as the tenant API answers them: the
- * gateway's own view types (type-only imports, nothing of the gateway ships in the bundle).
+ * gateway's contract (`@orderline/gateway/contract`, type-only).
  */
 export type {
   AttemptView as Attempt,
   EndpointView as Endpoint,
-} from "../../../../packages/gateway/src/domain/webhooks/endpoint-admin.js";
+} from "@orderline/gateway/contract";

@@ -21,6 +21,8 @@ export interface AppOptions {
   requestTimeoutMs?: number;
   /** Which peers may set X-Forwarded-For (GATEWAY_TRUST_PROXY); `request.ip` follows it. */
   trustProxy?: false | number | string[];
+  /** The OpenAPI `webhooks` the partner reference documents (from the event payload schemas). */
+  webhooks?: Record<string, unknown>;
   /** Registers the feature plugins (auth, orders) once the common parts are in place. */
   routes: (app: FastifyInstance) => Promise<void>;
 }
@@ -71,7 +73,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       done();
     });
   installTextBoundary(app);
-  await installOpenApi(app);
+  await installOpenApi(app, options.webhooks);
   await options.routes(app);
   return app;
 }

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { noteProblem } from "../observability/metrics.js";
 import { isStoreOutage } from "../store/outage.js";
 import { ApiError, type ErrorCode, type Problem, problemOf } from "./errors.js";
-import { fieldErrorsOf } from "./validation.js";
+import { fieldErrorsDetail, fieldErrorsOf } from "./validation.js";
 
 function send(
   reply: FastifyReply,
@@ -22,13 +22,9 @@ function classify(error: FastifyError): {
   if (error.validation) {
     const location = error.validationContext ?? "body";
     const errors = fieldErrorsOf(error.validation as ErrorObject[], location);
-    const first = errors[0];
-    const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
     return {
       code: "validation_failed",
-      detail: first
-        ? `${location} ${first.pointer} ${first.message}${more}.`
-        : "The request is not valid.",
+      detail: errors.length > 0 ? fieldErrorsDetail(errors) : "The request is not valid.",
       extra: { errors },
     };
   }

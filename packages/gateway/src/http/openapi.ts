@@ -1,16 +1,23 @@
 import swagger from "@fastify/swagger";
 import type { FastifyInstance } from "fastify";
 import { apiReference } from "./reference/plugin.js";
+import { WEBHOOKS_TAG } from "./reference/webhooks.js";
 
 /** The seed's four security schemes; order operations require all four together. */
 export const SIGNED_REQUEST_SECURITY = [
   { "X-CLIENT-ID": [], "X-TIMESTAMP": [], "X-SIGNATURE": [], "JWT-auth": [] },
 ];
 
-export async function installOpenApi(app: FastifyInstance): Promise<void> {
+/** `webhooks`: the OpenAPI `webhooks` the partner API sends (reference/webhooks.ts). */
+export async function installOpenApi(
+  app: FastifyInstance,
+  webhooks: Record<string, unknown> = {},
+): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
+      // A plain JSON document (reference/webhooks.ts); the plugin copies it as it is.
+      webhooks: webhooks as Record<string, object>,
       info: {
         title: "Orderline partner order gateway",
         version: "1.0.0",
@@ -46,6 +53,7 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
           description:
             "Tenant admins manage their partners' webhook endpoints: signed order events POSTed to the partner",
         },
+        WEBHOOKS_TAG,
       ],
       components: {
         securitySchemes: {

@@ -52,3 +52,11 @@ export function problemResponses(...statuses: number[]): Record<number, unknown>
     ]),
   );
 }
+
+/**
+ * The response schema of one resource in the APIs' envelope: `{ "data": <resource> }` (lists
+ * are `{ "data": [...] }`; docs/gateway/api.md, "Envelope"). Every route answering a resource
+ * wraps it so.
+ */
+export const enveloped = (data: object) =>
+  ({ type: "object", required: ["data"], properties: { data } }) as const;

@@ -16,7 +16,7 @@ import {
   TEST_SENT,
 } from "../domain/webhooks/schemas.js";
 import { ApiError } from "./errors.js";
-import { problemResponses } from "./schemas.js";
+import { enveloped, problemResponses } from "./schemas.js";
 
 /**
  * Who manages webhook endpoints through an API, and how: the tenant API (an admin, on one of the
@@ -103,9 +103,12 @@ function readRoutes(app: FastifyInstance, surface: WebhookEndpointSurface): void
   );
   app.get(
     one,
-    { schema: schema("One webhook endpoint", ["endpoint_id"], { 200: ENDPOINT }, [404]) },
-    async (request: Req) =>
-      webhooks.get(surface.scopeOf(request), request.params.endpoint_id).catch(refused),
+    {
+      schema: schema("One webhook endpoint", ["endpoint_id"], { 200: enveloped(ENDPOINT) }, [404]),
+    },
+    async (request: Req) => ({
+      data: await webhooks.get(surface.scopeOf(request), request.params.endpoint_id).catch(refused),
+    }),
   );
   app.get(
     `${one}/deliveries`,
@@ -136,7 +139,7 @@ function changeRoutes(app: FastifyInstance, surface: WebhookEndpointSurface): vo
       schema: schema(
         "Add a webhook endpoint; its signing secret is answered once",
         [],
-        { 201: CREATED_ENDPOINT },
+        { 201: enveloped(CREATED_ENDPOINT) },
         [404, 413, 415, 422],
         { body: CREATE_BODY },
       ),
@@ -149,7 +152,7 @@ function changeRoutes(app: FastifyInstance, surface: WebhookEndpointSurface): vo
         events: created.events,
       });
       reply.code(201).header("cache-control", "no-store");
-      return created;
+      return { data: created };
     },
   );
   app.patch(
@@ -158,7 +161,7 @@ function changeRoutes(app: FastifyInstance, surface: WebhookEndpointSurface): vo
       schema: schema(
         "Change an endpoint's URL or events, or disable or enable it",
         ["endpoint_id"],
-        { 200: ENDPOINT },
+        { 200: enveloped(ENDPOINT) },
         [404, 413, 415],
         { body: CHANGE_BODY },
       ),
@@ -178,7 +181,7 @@ function changeRoutes(app: FastifyInstance, surface: WebhookEndpointSurface): vo
         endpoint_id,
         changed: Object.keys(request.body),
       });
-      return updated;
+      return { data: updated };
     },
   );
   app.delete(
@@ -207,7 +210,7 @@ function actionRoutes(app: FastifyInstance, surface: WebhookEndpointSurface): vo
       schema: schema(
         "Rotate the signing secret: the new one is answered once; the old one keeps signing beside it for the grace period",
         ["endpoint_id"],
-        { 200: ROTATED_SECRET },
+        { 200: enveloped(ROTATED_SECRET) },
         [404],
       ),
     },
@@ -218,7 +221,7 @@ function actionRoutes(app: FastifyInstance, surface: WebhookEndpointSurface): vo
         .catch(refused);
       await surface.audit(request, "webhook_endpoint_secret_rotated", { endpoint_id });
       reply.header("cache-control", "no-store");
-      return rotated;
+      return { data: rotated };
     },
   );
   app.post(
@@ -244,7 +247,7 @@ function actionRoutes(app: FastifyInstance, surface: WebhookEndpointSurface): vo
       schema: schema(
         "Fire a webhook.test event at the endpoint now: delivered, signed and retried like any event",
         ["endpoint_id"],
-        { 202: TEST_SENT },
+        { 201: enveloped(TEST_SENT) },
         [404, 409],
       ),
     },
@@ -252,7 +255,7 @@ function actionRoutes(app: FastifyInstance, surface: WebhookEndpointSurface): vo
       const { endpoint_id } = request.params;
       const sent = await webhooks.sendTest(surface.scopeOf(request), endpoint_id).catch(refused);
       await surface.audit(request, "webhook_test_sent", { endpoint_id, event_id: sent.event_id });
-      return reply.code(202).send(sent);
+      return reply.code(201).send({ data: sent });
     },
   );
 }

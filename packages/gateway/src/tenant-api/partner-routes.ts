@@ -5,7 +5,7 @@ import {
   type PartnerSummary,
 } from "../domain/partners/admin.js";
 import { ApiError } from "../http/errors.js";
-import { problemResponses } from "../http/schemas.js";
+import { enveloped, problemResponses } from "../http/schemas.js";
 import { PublicKeyError } from "../security/public-key.js";
 import type { UserAuthenticator, UserContext } from "./authenticate.js";
 import {
@@ -55,7 +55,6 @@ const PARTNER = {
     keys: { type: "array", items: KEY },
   },
 } as const;
-const one = (data: object) => ({ type: "object", required: ["data"], properties: { data } });
 const SECRET = {
   type: "object",
   required: ["client_id", "client_secret"],
@@ -147,7 +146,7 @@ export async function tenantPartnerRoutes(
           additionalProperties: false,
           properties: { name: { type: "string", minLength: 1, maxLength: 200 }, public_key: PEM },
         },
-        response: { 201: one(SECRET), ...problemResponses(400, 401, 403, 413, 415, 422) },
+        response: { 201: enveloped(SECRET), ...problemResponses(400, 401, 403, 413, 415, 422) },
       },
     },
     async (request, reply) => {
@@ -187,7 +186,7 @@ export async function tenantPartnerRoutes(
           properties: { public_key: PEM },
         },
         response: {
-          201: one({
+          201: enveloped({
             type: "object",
             required: ["key_id"],
             properties: { key_id: { type: "string" } },
@@ -250,7 +249,7 @@ export async function tenantPartnerRoutes(
         security: USER_SECURITY,
         querystring: NO_QUERY,
         params: CLIENT_PARAMS,
-        response: { 200: one(SECRET), ...problemResponses(400, 401, 403, 404) },
+        response: { 200: enveloped(SECRET), ...problemResponses(400, 401, 403, 404) },
       },
     },
     async (request, reply) => {
@@ -280,7 +279,7 @@ export async function tenantPartnerRoutes(
           additionalProperties: false,
           properties: { status: { type: "string", enum: ["active", "disabled"] } },
         },
-        response: { 200: one(PARTNER), ...problemResponses(400, 401, 403, 404, 413, 415) },
+        response: { 200: enveloped(PARTNER), ...problemResponses(400, 401, 403, 404, 413, 415) },
       },
     },
     async (request) => {

@@ -35,6 +35,19 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => number | Promise<n
   requests: requestsCommand,
 };
 
+/** A refusal for a person: the code and detail, or every refused field on its own line. */
+function refusalText(error: PartnerApiError): string {
+  const head = `orderline-partner: the gateway refused the request (${error.status} ${error.code})`;
+  const fields = error.fieldErrors;
+  const body =
+    fields.length === 0
+      ? `: ${error.detail}\n`
+      : `: ${fields.length === 1 ? "1 field is" : `${fields.length} fields are`} not valid\n${fields
+          .map((e) => `  ${e.in ? `${e.in} ` : ""}${e.pointer}: ${e.message}\n`)
+          .join("")}`;
+  return `${head}${body}${error.requestId ? `  request id: ${error.requestId}\n` : ""}`;
+}
+
 /** Runs one command line; returns the exit code. Errors are printed, never thrown. */
 export async function run(args: string[], io: CliIo): Promise<number> {
   const json = args.includes("--json");
@@ -76,7 +89,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
           request_id: error.requestId ?? null,
           problem: error.problem,
         },
-        `orderline-partner: the gateway refused the request (${error.status} ${error.code}): ${error.detail}${error.requestId ? `\n  request id: ${error.requestId}` : ""}\n`,
+        refusalText(error),
       );
     }
     if (error instanceof WebhookSignatureError) {

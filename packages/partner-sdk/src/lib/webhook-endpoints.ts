@@ -46,24 +46,22 @@ export interface WebhookEndpointCalls {
 }
 
 export function webhookEndpointsOf(signed: SignedCall): WebhookEndpointCalls {
-  const data = async <T>(method: string, target: string, body?: unknown): Promise<T> =>
-    (await signed(method, target, body === undefined ? undefined : JSON.stringify(body))).body as T;
+  // Every answer with a body has it under `data` (the API's one envelope).
+  const data = async <T>(method: string, target: string, body?: unknown): Promise<T> => {
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    return ((await signed(method, target, text)).body as { data: T }).data;
+  };
   return {
     create: (input) => data("POST", BASE, input),
-    list: async () => (await data<{ data: WebhookEndpoint[] }>("GET", BASE)).data,
+    list: () => data<WebhookEndpoint[]>("GET", BASE),
     get: (id) => data("GET", endpointPath(id)),
     update: (id, change) => data("PATCH", endpointPath(id), change),
     delete: async (id) => {
       await signed("DELETE", endpointPath(id));
     },
     rotateSecret: (id) => data("POST", `${endpointPath(id)}/secret`),
-    deliveries: async (id, options = {}) =>
-      (
-        await data<{ data: WebhookAttempt[] }>(
-          "GET",
-          `${endpointPath(id)}/deliveries${limitQuery(options.limit)}`,
-        )
-      ).data,
+    deliveries: (id, options = {}) =>
+      data<WebhookAttempt[]>("GET", `${endpointPath(id)}/deliveries${limitQuery(options.limit)}`),
     resend: async (id, eventId) => {
       await signed("POST", `${endpointPath(id)}/deliveries/${segment("eventId", eventId)}/resend`);
     },

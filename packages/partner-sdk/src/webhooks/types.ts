@@ -1,4 +1,4 @@
-import type { OrderChange, OrderStatus, SalesOrder } from "../types.js";
+import type { OrderStatus, SalesOrderDetail } from "../types.js";
 
 /** The event types an endpoint can subscribe to; a status change is `order.<new status>`. */
 export type WebhookEventType =
@@ -24,8 +24,8 @@ export interface WebhookEvent {
   type: WebhookEventType | (string & {});
   created_at: string;
   data: {
-    /** The order as `GET /api/v1/sales-orders/{id}` returns it. */
-    order: SalesOrder & { history?: OrderChange[] };
+    /** The order as `GET /api/v1/sales-orders/{id}` showed it right after the event. */
+    order: SalesOrderDetail;
     change?: WebhookOrderChange;
   };
 }

@@ -35,6 +35,7 @@ export const PRODUCT_INPUT = {
     unit_price: {
       type: ["number", "string"],
       "x-price": true,
+      "x-accepts": `a price from 0 to ${MAX_PRICE} with at most ${MAX_DECIMAL_PLACES} decimal places, as a number (19.99) or a decimal string ("19.99")`,
       description:
         `Price per unit: 0 to ${MAX_PRICE} with at most ${MAX_DECIMAL_PLACES} decimal places, as a JSON ` +
         'number (19.99) or a decimal string ("19.99"); returned as a number, exactly as sent',
@@ -60,6 +61,8 @@ export const CREATE_ORDER_BODY = {
     currency: {
       type: ["string", "null"],
       enum: [...CURRENCY_CODES, null],
+      "x-accepts":
+        "an ISO 4217 code the gateway supports in capitals, e.g. IDR, USD or EUR (all are listed under currency in /docs), or null",
       description:
         "ISO 4217 code of the currency the prices are in, e.g. EUR; omitted or null: the currency agreed with the partner",
     },

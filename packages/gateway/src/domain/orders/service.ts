@@ -15,7 +15,13 @@ import type {
 } from "../../store/store.js";
 import type { PartnerView } from "../partners/directory.js";
 import type { UserContext } from "../users/user-context.js";
-import { type Mover, nextStatuses, type OrderAction, transitionFor } from "./lifecycle.js";
+import {
+  type Mover,
+  nextStatuses,
+  type OrderAction,
+  type OrderStatus,
+  transitionFor,
+} from "./lifecycle.js";
 
 export interface CreateOrderBody {
   customer_code: string;
@@ -28,10 +34,11 @@ export interface CreateOrderBody {
   products: (Omit<ProductLine, "unit_price"> & { unit_price?: number | string })[];
 }
 
+/** An order as the partner and tenant APIs answer it (the contract: contract/index.ts). */
 export interface OrderData {
   id: string;
   order_number: string;
-  status: string;
+  status: OrderStatus;
   client_id: string;
   purchase_order_no: string | null;
   currency: string | null;
@@ -54,8 +61,8 @@ export interface OrderData {
 }
 
 export interface OrderChange {
-  from: string | null;
-  to: string;
+  from: OrderStatus | null;
+  to: OrderStatus;
   at: string;
   reason: string | null;
   /** Who moved it; a tenant user's email is shown to the tenant only. */
@@ -71,6 +78,9 @@ export function versionOf(ifMatch: string | undefined): number | undefined {
   const match = /^\s*(?:W\/)?"?([1-9][0-9]{0,9})"?\s*$/.exec(ifMatch);
   return match ? Number(match[1]) : Number.NaN;
 }
+
+/** The store writes only the lifecycle's statuses (every move comes from TRANSITIONS). */
+const statusOf = (stored: string): OrderStatus => stored as OrderStatus;
 
 /** The history as shown: the creation first, then every change. */
 export function historyOf(
@@ -88,8 +98,8 @@ export function historyOf(
       actor: { type: "partner", name: clientId },
     },
     ...changes.map((c) => ({
-      from: c.from,
-      to: c.to,
+      from: statusOf(c.from),
+      to: statusOf(c.to),
       at: new Date(c.at).toISOString(),
       reason: c.reason,
       actor: {
@@ -112,7 +122,7 @@ export function toOrderData(order: SalesOrderRecord, clientId: string): OrderDat
   return {
     id: order.id,
     order_number: orderNumberOf(order.partnerSeq),
-    status: order.status,
+    status: statusOf(order.status),
     client_id: clientId,
     purchase_order_no: order.purchaseOrderNo,
     currency: order.currency ?? null,

@@ -1,14 +1,14 @@
 import type { OrderEventRecord } from "../../store/store.js";
-import { ORDER_STATUSES } from "../orders/lifecycle.js";
+import { ORDER_STATUSES, type OrderStatus } from "../orders/lifecycle.js";
 
-/**
- * The event types a webhook endpoint can subscribe to: the creation, and each status an order
- * can move to (a status change is delivered as `order.<to_status>`).
- */
-export const WEBHOOK_EVENT_TYPES = [
+/** The creation, and each status an order can move to (a change is delivered as `order.<to>`). */
+export type WebhookEventType = "order.created" | `order.${Exclude<OrderStatus, "received">}`;
+
+/** The event types a webhook endpoint can subscribe to, in the lifecycle's order. */
+export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
   "order.created",
-  ...ORDER_STATUSES.filter((s) => s !== "received").map((s) => `order.${s}`),
-] as const;
+  ...ORDER_STATUSES.filter((s) => s !== "received").map((s) => `order.${s}` as WebhookEventType),
+];
 
 /**
  * What a partner fires at one of its endpoints to check its receiver (POST …/{id}/test): queued
@@ -20,8 +20,10 @@ export { TEST_EVENT_TYPE } from "../../store/webhook-store.js";
 export const ALL_EVENTS = "*";
 
 /** The type an outbox event is delivered as. */
-export function deliveredType(event: Pick<OrderEventRecord, "type" | "to">): string {
-  return event.type === "order.created" ? "order.created" : `order.${event.to}`;
+export function deliveredType(event: Pick<OrderEventRecord, "type" | "to">): WebhookEventType {
+  return (
+    event.type === "order.created" ? "order.created" : `order.${event.to}`
+  ) as WebhookEventType;
 }
 
 /** Event ids as receivers see them: the outbox id behind `evt_`. */

@@ -8,13 +8,21 @@ export type Audience = "partner" | "tenant";
 
 const AUDIENCES: Record<
   Audience,
-  { title: string; description: string; paths: (path: string) => boolean; schemes: string[] }
+  {
+    title: string;
+    description: string;
+    paths: (path: string) => boolean;
+    schemes: string[];
+    /** Whether the audience receives the webhooks (the document's `webhooks`). */
+    webhooks: boolean;
+  }
 > = {
   partner: {
     title: "Orderline Partner API",
     description: PARTNER_GUIDE,
     paths: (path) => path.startsWith("/api/v1/") || path === "/.well-known/jwks.json",
     schemes: ["X-CLIENT-ID", "X-TIMESTAMP", "X-SIGNATURE", "JWT-auth"],
+    webhooks: true,
   },
   tenant: {
     title: "Orderline Tenant API",
@@ -22,6 +30,7 @@ const AUDIENCES: Record<
       "The API behind a tenant's front ends: user sign-in, the user's profile, the tenant's vocabulary and its partners' orders, with user tokens. Partners use the [partner API](/docs).",
     paths: (path) => path.startsWith("/v1/"),
     schemes: ["User-JWT"],
+    webhooks: false,
   },
 };
 
@@ -93,8 +102,13 @@ export function referenceDocument(full: Json, audience: Audience, serverUrl: str
     paths[path] = out;
   }
   const schemes = full.components?.securitySchemes ?? {};
+  const { webhooks, ...rest } = full;
+  if (spec.webhooks && webhooks !== undefined)
+    for (const item of Object.values(webhooks) as Json[])
+      for (const tag of item.post?.tags ?? []) usedTags.add(tag);
   return {
-    ...full,
+    ...rest,
+    ...(spec.webhooks && webhooks !== undefined ? { webhooks } : {}),
     info: { ...full.info, title: spec.title, description: spec.description },
     servers: [{ url: serverUrl, description: "This gateway" }],
     tags: (full.tags ?? []).filter((t: Json) => usedTags.has(t.name)),

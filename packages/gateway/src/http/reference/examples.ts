@@ -51,7 +51,7 @@ export const OPERATION_IDS: Record<string, string> = {
   "GET /api/v1/request-log": "listRefusedRequests",
 };
 
-const CLIENT_ID = "olc_4f9a0c1e2b3d4a5f6e7d8c9b";
+export const CLIENT_ID = "olc_4f9a0c1e2b3d4a5f6e7d8c9b";
 const TOKEN =
   "eyJhbGciOiJFZERTQSIsImtpZCI6ImtfMjAyNi0wMSIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJvcmRlcmxpbmUtZ2F0ZXdheSIsInN1YiI6Im9sY180ZjlhMGMxZTJiM2Q0YTVmNmU3ZDhjOWIiLCJleHAiOjE3NjcyNjg4MDB9.Vb1n2pQ0x8f3uVYxg1lq4pJ0m5m9d3K0r7yJ2cH8q1wXr2Zk6b5Qe1t0Ww3Ue9x4jT8mS2yN6aR0cL5vD7gBw";
 
@@ -67,7 +67,7 @@ const ORDER_INPUT = {
   ],
 };
 
-const ORDER = {
+export const ORDER = {
   id: "01943f2a-7c1e-7b3d-9f0a-2c8d7e4b1a03",
   order_number: "SO-00000042",
   status: "received",
@@ -272,9 +272,9 @@ export const OPERATION_EXAMPLES: Record<
     responses: { "200": { data: CANCELLED_ORDER } },
   },
   listWebhookEndpoints: { responses: { "200": { data: [WEBHOOK_ENDPOINT] } } },
-  getWebhookEndpoint: { responses: { "200": WEBHOOK_ENDPOINT } },
+  getWebhookEndpoint: { responses: { "200": { data: WEBHOOK_ENDPOINT } } },
   testWebhookEndpoint: {
-    responses: { "202": { event_id: "evt_01943f2d-1b2c-7d4e-8f90-a1b2c3d4e5f6" } },
+    responses: { "201": { data: { event_id: "evt_01943f2d-1b2c-7d4e-8f90-a1b2c3d4e5f6" } } },
   },
   listRefusedRequests: {
     responses: {
@@ -309,9 +309,7 @@ export const OPERATION_EXAMPLES: Record<
     request: { url: WEBHOOK_ENDPOINT.url, events: WEBHOOK_ENDPOINT.events },
     responses: {
       "201": {
-        ...WEBHOOK_ENDPOINT,
-        last_success_at: null,
-        secret: WEBHOOK_SECRET,
+        data: { ...WEBHOOK_ENDPOINT, last_success_at: null, secret: WEBHOOK_SECRET },
       },
     },
   },
@@ -319,16 +317,20 @@ export const OPERATION_EXAMPLES: Record<
     request: { enabled: false },
     responses: {
       "200": {
-        ...WEBHOOK_ENDPOINT,
-        enabled: false,
-        disabled_reason: "Disabled by tenant admin ops@tenant.example.",
-        updated_at: "2026-01-16T08:00:00.000Z",
+        data: {
+          ...WEBHOOK_ENDPOINT,
+          enabled: false,
+          disabled_reason: "Disabled by tenant admin ops@tenant.example.",
+          updated_at: "2026-01-16T08:00:00.000Z",
+        },
       },
     },
   },
   rotateWebhookSecret: {
     responses: {
-      "200": { secret: WEBHOOK_SECRET, previous_valid_until: "2026-01-17T08:00:00.000Z" },
+      "200": {
+        data: { secret: WEBHOOK_SECRET, previous_valid_until: "2026-01-17T08:00:00.000Z" },
+      },
     },
   },
   listWebhookDeliveries: {

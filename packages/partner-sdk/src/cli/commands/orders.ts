@@ -113,7 +113,7 @@ export async function ordersCommand(args: string[], io: CliIo): Promise<number> 
       order,
       key === undefined ? {} : { idempotencyKey: key },
     );
-    output(io, json, created, `Created ${summary(created)}\n`);
+    output(io, json, { data: created }, `Created ${summary(created)}\n`);
     return EXIT.ok;
   }
   if (sub === "get") {
@@ -124,7 +124,7 @@ export async function ordersCommand(args: string[], io: CliIo): Promise<number> 
     output(
       io,
       json,
-      order,
+      { data: order },
       `${summary(order)}\n${JSON.stringify(order.products, null, 2)}\n${historyText(order)}`,
     );
     return EXIT.ok;
@@ -137,7 +137,7 @@ export async function ordersCommand(args: string[], io: CliIo): Promise<number> 
     }
     const client = createPartnerClient(clientOptionsOf(io, values));
     const order = await client.salesOrders.cancel(id, { reason });
-    output(io, json, order, `Cancelled ${summary(order)}\n${historyText(order)}`);
+    output(io, json, { data: order }, `Cancelled ${summary(order)}\n${historyText(order)}`);
     return EXIT.ok;
   }
   const filters = filtersOf(values);
@@ -155,7 +155,13 @@ export async function ordersCommand(args: string[], io: CliIo): Promise<number> 
     })) {
       orders.push(order);
     }
-    output(io, json, orders, orders.map((o) => `${summary(o)}\n`).join("") || "No orders.\n");
+    // The shape of one page, as the API answers it: all pages, so no next cursor.
+    output(
+      io,
+      json,
+      { data: orders, next_cursor: null },
+      orders.map((o) => `${summary(o)}\n`).join("") || "No orders.\n",
+    );
     return EXIT.ok;
   }
   const cursor = str(values, "cursor");

@@ -142,7 +142,7 @@ async function planOf(
       return async (e) => {
         const created = await e.create({ url, events });
         const text = `Created ${summary(created)}Signing secret (shown only this once; keep it in your secret manager):\n  ${created.secret}\n`;
-        return { value: created, text };
+        return { value: { data: created }, text };
       };
     }
     case "list":
@@ -154,7 +154,7 @@ async function planOf(
       const endpoint = id();
       return async (e) => {
         const found = await e.get(endpoint);
-        return { value: found, text: summary(found) };
+        return { value: { data: found }, text: summary(found) };
       };
     }
     case "update": {
@@ -162,7 +162,7 @@ async function planOf(
       const change = changeOf(values);
       return async (e) => {
         const updated = await e.update(endpoint, change);
-        return { value: updated, text: `Updated ${summary(updated)}` };
+        return { value: { data: updated }, text: `Updated ${summary(updated)}` };
       };
     }
     default:
@@ -181,7 +181,7 @@ async function actionPlanOf(
     case "delete":
       return async (e) => {
         await e.delete(endpoint);
-        return { value: { deleted: endpoint }, text: `Deleted ${endpoint}.\n` };
+        return { value: { data: { id: endpoint, deleted: true } }, text: `Deleted ${endpoint}.\n` };
       };
     case "rotate-secret":
       return async (e) => {
@@ -190,7 +190,7 @@ async function actionPlanOf(
           ? `The old secret also signs until ${rotated.previous_valid_until}.\n`
           : "The old secret no longer signs.\n";
         const text = `New signing secret for ${endpoint} (shown only this once):\n  ${rotated.secret}\n${until}`;
-        return { value: rotated, text };
+        return { value: { data: rotated }, text };
       };
     case "deliveries": {
       const limit = limitOf(values);
@@ -205,14 +205,17 @@ async function actionPlanOf(
       return async (e) => {
         await e.resend(endpoint, eventId);
         const text = `Queued ${eventId} for ${endpoint}: it is delivered again now.\n`;
-        return { value: { endpoint_id: endpoint, event_id: eventId, queued: true }, text };
+        return {
+          value: { data: { endpoint_id: endpoint, event_id: eventId, queued: true } },
+          text,
+        };
       };
     }
     case "test":
       return async (e) => {
         const sent = await e.test(endpoint);
         const text = `Sent webhook.test ${sent.event_id} to ${endpoint}; see it with: orderline-partner webhooks deliveries ${endpoint}\n`;
-        return { value: sent, text };
+        return { value: { data: sent }, text };
       };
     default:
       throw new UsageError(`Unknown subcommand '${sub}'.\n\n${WEBHOOK_ENDPOINTS_HELP}`);
