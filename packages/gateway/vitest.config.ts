@@ -6,6 +6,7 @@ import { FAST } from "../../scripts/test-tiers.mjs";
 const UNIT = [
   "test/auth-units.test.ts",
   "test/config.test.ts",
+  "test/contract.test.ts",
   "test/ids.test.ts",
   "test/webhook-sender.test.ts",
 ];

@@ -10,6 +10,7 @@ const SLOW = [
   "test/webhook-delivery.test.ts",
   "test/self-service.test.ts",
   "test/contract-types.test.ts",
+  "test/pack.test.ts",
 ];
 
 export default defineConfig({

@@ -53,7 +53,12 @@ const bodySchema = (doc: Json, type: string): Json =>
 describe("the served OpenAPI documents", () => {
   it("are valid OpenAPI 3.1: partner (with webhooks), tenant and the whole", async () => {
     const { base } = await running("sqlite");
-    for (const path of ["/openapi/partner.json", "/openapi/tenant.json", "/openapi.json"]) {
+    for (const path of [
+      "/openapi/partner.json",
+      "/openapi/tenant.json",
+      "/openapi/webhooks.json",
+      "/openapi.json",
+    ]) {
       const doc = await getJson(`${base}${path}`);
       expect(doc.openapi, path).toBe("3.1.0");
       const result = await new Validator().validate(doc);

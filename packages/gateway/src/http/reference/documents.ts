@@ -1,10 +1,11 @@
 import { CODE_SAMPLES, OPERATION_EXAMPLES, OPERATION_IDS, PROBLEM_EXAMPLES } from "./examples.js";
 import { PARTNER_GUIDE } from "./guide.js";
+import { WEBHOOKS_GUIDE } from "./webhooks-guide.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is open-ended JSON.
 type Json = any;
 
-export type Audience = "partner" | "tenant";
+export type Audience = "partner" | "tenant" | "webhooks";
 
 const AUDIENCES: Record<
   Audience,
@@ -31,6 +32,13 @@ const AUDIENCES: Record<
     paths: (path) => path.startsWith("/v1/"),
     schemes: ["User-JWT"],
     webhooks: false,
+  },
+  webhooks: {
+    title: "Orderline webhooks for partners",
+    description: WEBHOOKS_GUIDE,
+    paths: () => false,
+    schemes: [],
+    webhooks: true,
   },
 };
 

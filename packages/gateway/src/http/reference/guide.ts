@@ -1,6 +1,7 @@
 /**
  * The guide at the top of the partner API reference (OpenAPI `info.description`, Markdown):
- * what a partner needs before the first call. The full text is docs/gateway/api.md.
+ * what a partner needs before the first call, with links to served pages only (a partner has
+ * no repository).
  */
 export const PARTNER_GUIDE = `Partner systems log in with client credentials, then create and read sales orders with
 every request signed by their RSA key. This page documents the partner API; tenant front ends
@@ -17,9 +18,10 @@ have [their own reference](/docs/tenant).
    \`X-CLIENT-ID\`, \`X-TIMESTAMP\` (Unix seconds, within 300 s of the gateway's clock) and
    \`X-SIGNATURE\`.
 
-On Node.js, \`@orderline/partner-sdk\` does all of this (login, refresh, signing, clock
-correction, retries, idempotency); complete programs for shell, Node, Python and Java are in the
-repository's \`examples/partner/\`.
+On Node.js, \`npm install @orderline/partner-sdk\` gives a client that does all of this (login,
+refresh, signing, clock correction, retries, idempotency) and the \`orderline-partner\` command
+(\`npx orderline-partner --help\`). Each operation below has code samples in shell (curl +
+openssl), Node, Python and Java.
 
 # Signing requests
 
@@ -54,8 +56,10 @@ stays in the page).
 Every error is \`application/problem+json\` with a stable \`code\` to branch on, a \`detail\` for
 people and a \`request_id\` to quote to the integration team. A refused signature returns the
 \`string_to_sign\` the gateway expected and \`hints\` (a hex-encoded signature, a key of another
-size, a trailing newline, the other version's string). Retry only \`429\` (after \`Retry-After\`)
-and \`503\`, and network errors.
+size, a trailing newline, the other version's string). Your refused requests of the last 7
+days, with what the gateway expected, are listed by \`GET /api/v1/request-log?outcome=failed\`
+(**Request log** in this page's menu; \`npx orderline-partner requests --failed\`). Retry only
+\`429\` (after \`Retry-After\`) and \`503\`, and network errors.
 
 # Idempotency
 
@@ -66,15 +70,14 @@ unique per partner as well (\`409 duplicate_purchase_order\` names the existing 
 
 # Webhooks
 
-Your tenant's admins can register webhook endpoints for you: the gateway then POSTs
-\`order.created\`, \`order.accepted\`, \`order.rejected\`, \`order.fulfilled\` and
-\`order.cancelled\` events to your URL as JSON, with the order as it was right after the event.
-Answer any 2xx within 10 seconds; failures are retried with exponential backoff for 3 days.
-Delivery is at least once: de-duplicate on \`Orderline-Event-Id\`.
-
-Verify \`Orderline-Signature: t=<unix seconds>,v1=<hex>\`: compute
-HMAC-SHA256(key = your \`whsec_…\` secret as UTF-8, message = \`t + "." + raw body\`), compare it
-in constant time with every \`v1\` (two during a secret rotation), and refuse a \`t\` more than
-300 seconds from now. The API guide (docs/gateway/api.md, "Webhooks") has the full recipe and
-receivers in Node, Python, Java and shell.
+The gateway POSTs signed events (\`order.created\`, \`order.accepted\`, \`order.rejected\`,
+\`order.fulfilled\`, \`order.cancelled\`) to your webhook endpoints, with the order as it was right
+after the event. Register, test, inspect and resend on your endpoints yourself (**Webhook
+endpoints** in this page's menu; \`npx orderline-partner webhooks --help\`), or your tenant's
+admins do it for you. Answer any 2xx within 10 seconds;
+failures are retried with exponential backoff for 3 days; de-duplicate on
+\`Orderline-Event-Id\`. Every event's payload is under **Webhooks** in this page's menu (and
+under \`webhooks\` in [the OpenAPI document](/openapi/partner.json)); how to verify the
+signature in Node, Python, Java and shell, and the retries, are on
+[the webhooks page](/docs/webhooks).
 `;

@@ -4,6 +4,7 @@ import type { Audience } from "./documents.js";
 const TITLES: Record<Audience, string> = {
   partner: "Orderline Partner API reference",
   tenant: "Orderline Tenant API reference",
+  webhooks: "Orderline webhooks for partners",
 };
 
 /** Redoc's options: see decisions.md, "API reference: Redoc". */
@@ -28,8 +29,9 @@ const OPTIONS = {
 /**
  * The reference page: Redoc, served by the gateway itself, rendering the audience's document.
  * Its Content-Security-Policy lets the page load nothing from elsewhere (Redoc's credit link
- * would fetch a logo from its vendor's CDN; the link is hidden and the fetch blocked): the page
- * is the gateway's, and works without internet access.
+ * would fetch a logo from its vendor's CDN: the served bundle no longer names it, see
+ * assets.ts, and the link is hidden): the page is the gateway's, and works without internet
+ * access.
  */
 export function referencePage(audience: Audience): { html: string; csp: string } {
   const init = `Redoc.init("/openapi/${audience}.json", ${JSON.stringify(OPTIONS)}, document.getElementById("reference"));`;
@@ -50,6 +52,7 @@ export function referencePage(audience: Audience): { html: string; csp: string }
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${TITLES[audience]}</title>
+<link rel="icon" href="/favicon.ico" type="image/svg+xml">
 <style>
   body { margin: 0; }
   a[href*="redocly.com"], a[href*="redoc.ly"] { display: none !important; }
