@@ -24,7 +24,8 @@ const WORKSPACES = [
       "vite.config.ts",
       "../../examples/diagrams",
     ],
-    after: ["@orderline/i18n", "@orderline/diagrams"],
+    // The gateway: its contract (@orderline/gateway/contract, from dist) is in the bundle.
+    after: ["@orderline/i18n", "@orderline/diagrams", "@orderline/gateway"],
   },
 ];
 const ALWAYS = ["package.json", "tsconfig.json", "tsconfig.build.json"];

@@ -1,22 +1,25 @@
 /**
  * The package as a partner gets it: `npm pack` (which builds it afresh), its file list checked,
  * installed from the tarball into an empty project outside the repository, and the README's
- * first example run there, unchanged, against a real gateway; the installed command's --help
- * works too.
+ * first example run there, unchanged, against a gateway process (`orderline-gateway serve`);
+ * the installed command's --help works too.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  createPartner,
+  cli,
+  createPartnerWithCli,
+  type ProcessEnv,
+  type ProcessPartner,
   type RunningGateway,
-  runGateway,
-  type TestPartner,
-} from "./support/gateway.js";
+  startProcess,
+} from "../../gateway/test/support/processes.js";
+import { rsaKeys } from "./support/gateway.js";
 
 const run = promisify(execFile);
 const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
@@ -25,7 +28,8 @@ const manifest = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8"))
 const readme = readFileSync(join(PACKAGE, "README.md"), "utf8");
 
 let gateway: RunningGateway;
-let partner: TestPartner;
+let partner: ProcessPartner;
+let privatePem: string;
 let project: string;
 let files: string[];
 
@@ -50,12 +54,20 @@ beforeAll(async () => {
     ["install", `./${info.filename}`, "--offline", "--no-audit", "--no-fund", "--ignore-scripts"],
     { cwd: project },
   );
-  gateway = await runGateway();
-  partner = await createPartner(gateway.gw);
-  writeFileSync(join(project, "partner.pem"), partner.keys.privatePem, { mode: 0o600 });
+  // The gateway as operators run it: its own process, a partner made with its admin CLI.
+  const data = join(project, "gateway-data");
+  mkdirSync(data);
+  const env: ProcessEnv = { databaseUrl: `sqlite:${join(data, "gateway.db")}`, dataDir: data };
+  const keys = rsaKeys();
+  privatePem = keys.privatePem;
+  cli(env, ["migrate"]);
+  partner = createPartnerWithCli(env, keys, "Packed SDK Partner");
+  gateway = await startProcess(env);
+  writeFileSync(join(project, "partner.pem"), privatePem, { mode: 0o600 });
 }, 180_000);
 afterAll(async () => {
-  await gateway?.close();
+  gateway?.child.kill("SIGTERM");
+  await gateway?.exited;
   rmSync(project, { recursive: true, force: true });
 });
 

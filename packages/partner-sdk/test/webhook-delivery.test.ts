@@ -102,7 +102,7 @@ beforeAll(async () => {
       body: JSON.stringify({ url: receiver.url, events: ["*"] }),
     },
   );
-  const endpoint = (await response.json()) as { secret: string };
+  const { data: endpoint } = (await response.json()) as { data: { secret: string } };
   expect(response.status, JSON.stringify(endpoint)).toBe(201);
   receiver.secret = endpoint.secret;
 });

@@ -10,8 +10,8 @@ have [their own reference](/docs/tenant).
 # Getting started
 
 1. Get a \`client_id\` and \`client_secret\` from the integration team, and register the public
-   half of an RSA key pair (2048 bits or more, X.509 \`PUBLIC KEY\` PEM). \`npx orderline-partner keygen\`
-   makes one.
+   half of an RSA key pair (2048 bits or more, X.509 \`PUBLIC KEY\` PEM).
+   \`npx -p @orderline/partner-sdk orderline-partner keygen\` makes one.
 2. \`POST /api/v1/auth/login\` returns a token valid for 12 hours; renew it with
    \`POST /api/v1/auth/refresh\`.
 3. Send every \`/api/v1/sales-orders\` request with \`Authorization: Bearer <token>\`,
@@ -68,7 +68,7 @@ and reuse it when you retry that order: the retry returns the first answer with
 \`Idempotent-Replayed: true\` instead of creating a second order. A \`purchase_order_no\` is
 unique per partner as well (\`409 duplicate_purchase_order\` names the existing order).
 
-# Webhooks
+# Webhook events
 
 The gateway POSTs signed events (\`order.created\`, \`order.accepted\`, \`order.rejected\`,
 \`order.fulfilled\`, \`order.cancelled\`) to your webhook endpoints, with the order as it was right

@@ -92,7 +92,7 @@ const HEADERS: Json[] = [
     in: "header",
     required: true,
     description:
-      '`t=<unix seconds>,v1=<hex HMAC-SHA256>`: HMAC-SHA256 with your `whsec_…` secret over `t + "." + raw body`; one `v1` per secret during a rotation. Verify it before trusting the body (/docs/webhooks).',
+      '`t=<unix seconds>,v1=<hex HMAC-SHA256>`: HMAC-SHA256 with your `whsec_…` secret over `t + "." + raw body`; one `v1` per secret during a rotation. Verify it before trusting the body ([how](/docs/webhooks)).',
     schema: { type: "string", pattern: "^t=\\d+(,v1=[0-9a-f]{64})+$" },
   },
   {
