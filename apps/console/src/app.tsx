@@ -9,6 +9,8 @@ import { shellModule } from "./modules.js";
 import { SignInPage } from "./pages/sign-in.js";
 import { href, type Route, useRoute } from "./router.js";
 import { SessionProvider, useSession } from "./session.js";
+import { InContextEditing } from "./vocabulary/in-context.js";
+import { LiveVocabulary } from "./vocabulary/live-vocabulary.js";
 
 // The signed-in pages load on first use: the sign-in page, the first load, carries none of them.
 const OrderDetailPage = lazy(() =>
@@ -44,6 +46,7 @@ const Shell = () => {
   const current = route.segments[0] ?? "orders";
   return (
     <>
+      {session.tenantId && <LiveVocabulary tenantId={session.tenantId} />}
       <a className="skip" href="#main">
         {t("nav.skip")}
       </a>
@@ -91,6 +94,7 @@ const Shell = () => {
             <p>{t("account.signedInAs", { email: profile.email, tenant: profile.tenant.name })}</p>
           )}
           <LanguageSwitcher />
+          {profile?.role === "admin" && <InContextEditing />}
           <button type="button" onClick={signOut}>
             {t("actions.signOut")}
           </button>

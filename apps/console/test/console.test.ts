@@ -241,64 +241,6 @@ describeInBrowser("the console in a browser", () => {
     expect(reset.status).toBe(200);
   });
 
-  it("lets an admin rename a word with a live preview, refuses a broken one at its field, and the orders page shows it", async () => {
-    const { context, page, errors } = await open();
-    await signIn(page);
-    await page.getByRole("link", { name: "Vocabulary" }).click();
-    await page.getByRole("heading", { level: 1, name: "Vocabulary" }).waitFor();
-    await page.getByLabel("Area").selectOption("orders");
-    const title = page.getByLabel("Your word for title");
-    await title.waitFor();
-    expect(await page.getByTestId("preview-title").innerText()).toBe("Orders");
-    await title.fill("Sales requests");
-    // The preview follows the typing.
-    expect(await page.getByTestId("preview-title").innerText()).toBe("Sales requests");
-    expect(await axeViolations(page)).toEqual([]);
-    await screenshot(page, "vocabulary.en");
-
-    // A word that drops the page number is refused at its field; nothing is saved.
-    const pageWord = page.getByLabel("Your word for pager.page");
-    await pageWord.fill("This page");
-    await page.getByRole("button", { name: "Save" }).click();
-    await expect.poll(() => pageWord.getAttribute("aria-invalid")).toBe("true");
-    expect(await page.locator("#error-pager\\.page").innerText()).toBe(
-      "Keep {{page}}: the screen fills it in.",
-    );
-    expect(await pageWord.evaluate((input) => input === document.activeElement)).toBe(true);
-    const stored = await gateway.gw.vocabulary.read(gateway.tenantId, "orders", "en");
-    expect(JSON.parse(stored.json).data.overrides).toEqual({});
-    await screenshot(page, "vocabulary-invalid.en");
-
-    await pageWord.fill("");
-    await page.getByRole("button", { name: "Save" }).click();
-    const status = page.getByTestId("vocabulary-status");
-    await expect
-      .poll(() => status.innerText())
-      .toContain("Saved: 1 added, 0 changed, 0 back to standard.");
-    expect(await status.innerText()).toContain("title");
-
-    await page.getByRole("link", { name: "Orders" }).click();
-    await page.getByRole("heading", { level: 1, name: "Sales requests" }).waitFor();
-    // Emptying the field puts the standard word back, without a reload.
-    await page.getByRole("link", { name: "Vocabulary" }).click();
-    await page.getByLabel("Area").selectOption("orders");
-    await page.getByLabel("Your word for title").fill("");
-    await page.getByRole("button", { name: "Save" }).click();
-    await expect.poll(() => status.innerText()).toContain("1 back to standard");
-    await page.getByRole("link", { name: "Orders" }).click();
-    await page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
-
-    await page.getByLabel("Language", { exact: true }).selectOption("de");
-    await page.getByRole("link", { name: "Begriffe" }).click();
-    await page.getByRole("heading", { level: 1, name: "Begriffe" }).waitFor();
-    await page.getByLabel("Ihr Wort für title").waitFor();
-    await screenshot(page, "vocabulary.de");
-    await page.getByLabel("Sprache", { exact: true }).selectOption("en");
-    await page.getByRole("heading", { level: 1, name: "Vocabulary" }).waitFor();
-    expect(errors).toEqual([]);
-    await context.close();
-  });
-
   it("shows members no vocabulary editor", async () => {
     const { context, page } = await open();
     await signIn(page, gateway.member);

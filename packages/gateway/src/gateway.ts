@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { type GatewayConfig, masterKeyFile } from "./config/config.js";
 import { AuditTrail } from "./domain/audit/trail.js";
+import { EventStreams } from "./domain/events/streams.js";
 import { OrderService } from "./domain/orders/service.js";
 import { PartnerAdmin } from "./domain/partners/admin.js";
 import { PartnerDirectory } from "./domain/partners/directory.js";
@@ -24,6 +25,7 @@ import { type Clock, systemClock } from "./lib/clock.js";
 import { observeRedis, observeStore } from "./observability/metrics.js";
 import { probedStore } from "./observability/store-probe.js";
 import { SignedRequestAuthenticator } from "./partner-api/authenticate.js";
+import { partnerEventRoutes } from "./partner-api/event-routes.js";
 import { verifyLoginProof } from "./partner-api/login-proof.js";
 import { orderRoutes } from "./partner-api/order-routes.js";
 import { ReplayGuard } from "./partner-api/replay-guard.js";
@@ -42,6 +44,7 @@ import { schedulePurge } from "./store/purge.js";
 import type { Store } from "./store/store.js";
 import { tenantAuditRoutes } from "./tenant-api/audit-routes.js";
 import { UserAuthenticator } from "./tenant-api/authenticate.js";
+import { tenantEventRoutes } from "./tenant-api/event-routes.js";
 import { tenantOrderRoutes } from "./tenant-api/order-routes.js";
 import { tenantPartnerRoutes } from "./tenant-api/partner-routes.js";
 import { profileRoutes, userAuthRoutes } from "./tenant-api/session-routes.js";
@@ -81,6 +84,8 @@ export interface Gateway {
   webhookWorker: WebhookWorker;
   /** Audited changes: logged and kept for the tenant's Activity page (domain/audit/). */
   audit: AuditTrail;
+  /** The live event streams this process holds (partner and tenant). */
+  streams: EventStreams;
   /** Every password check of this process (user sign-in) runs through this. */
   hashing: FairHashQueue;
   /** `/ready`'s answer while the process is up; `leave()` starts the drain's first phase. */
@@ -226,8 +231,22 @@ async function wireGateway(
     audit,
   );
 
+  const streams = new EventStreams(store, config.events, now, logger);
+  // Every write of a tenant's words tells its open streams, on every instance.
+  vocabulary.onChanged((change) => {
+    store.events
+      .publish({ type: "vocabulary.changed", ...change })
+      .catch((error: unknown) =>
+        logger.warn(
+          { event: "vocabulary_signal_failed", err: (error as Error).message },
+          "vocabulary change not signalled to event streams",
+        ),
+      );
+  });
+
   const app = await buildApp({
     logger,
+    beforeDrain: () => streams.closeAll(),
     bodyLimitBytes: config.bodyLimitBytes,
     drainMs: config.drainSeconds * 1000,
     requestTimeoutMs: config.requestTimeoutMs,
@@ -238,6 +257,7 @@ async function wireGateway(
       // Delivery runs in processes that serve (not in the admin CLI's, nor under inject).
       instance.addHook("onListen", async () => webhookWorker.start());
       instance.addHook("onClose", async () => webhookWorker.stop());
+      instance.addHook("onClose", async () => streams.stop());
       await installCors(instance, config.corsOrigins);
       if (config.consoleDir) await instance.register(consoleRoutes, { root: config.consoleDir });
       await instance.register(healthRoutes, { store, readiness });
@@ -258,6 +278,11 @@ async function wireGateway(
         requestLog,
       });
       await instance.register(requestLogRoutes, { requestLog, authenticator, rateLimiter });
+      await instance.register(partnerEventRoutes, {
+        streams,
+        authenticator,
+        config: config.events,
+      });
       // The tenant API (/v1/…): tenant users, with user tokens.
       await instance.register(userAuthRoutes, { sessions: userSessions, rateLimiter });
       await instance.register(profileRoutes, {
@@ -271,6 +296,11 @@ async function wireGateway(
       await instance.register(tenantPartnerRoutes, { partners, authenticator: userAuthenticator });
       await instance.register(tenantWebhookRoutes, { webhooks, authenticator: userAuthenticator });
       await instance.register(tenantAuditRoutes, { audit, authenticator: userAuthenticator });
+      await instance.register(tenantEventRoutes, {
+        streams,
+        authenticator: userAuthenticator,
+        config: config.events,
+      });
     },
   });
 
@@ -294,6 +324,7 @@ async function wireGateway(
     requestLog,
     webhookWorker,
     audit,
+    streams,
     hashing,
     readiness,
     async close() {

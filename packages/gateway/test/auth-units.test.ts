@@ -98,6 +98,28 @@ describe("FairHashQueue", () => {
     expect([queue.active, queue.queued]).toEqual([0, 0]);
   });
 
+  it("tells in advance which checks it would refuse, so a flood can be refused before other work", async () => {
+    const queue = new FairHashQueue({ ...SHARES, concurrency: 1, maxQueue: 1, perSource: 1 });
+    const { task, open } = gatedTasks();
+    expect(queue.refusalFor("f0", 2)).toBeUndefined();
+    const running = queue.run(ticket("f0", 2), task("f0"));
+    // The source already holds its share.
+    expect(queue.refusalFor("f0", 2)).toBeInstanceOf(QueueFull);
+    // Room to wait: not refused.
+    expect(queue.refusalFor("f1", 2)).toBeUndefined();
+    const waiting = queue.run(ticket("f1", 2), task("f1"));
+    // Full of flood: another flood check is refused, a better one would push it out.
+    expect(queue.refusalFor("f2", 2)).toBeInstanceOf(QueueFull);
+    await expect(queue.run(ticket("f2", 2), task("f2"))).rejects.toBeInstanceOf(QueueFull);
+    expect(queue.refusalFor("clean", 1)).toBeUndefined();
+    open("f0");
+    await running;
+    await new Promise((r) => setImmediate(r));
+    open("f1");
+    await waiting;
+    expect(queue.refusalFor("f2", 2)).toBeUndefined();
+  });
+
   it("pushes the newest waiting check of the worst priority out for a better one", async () => {
     const queue = new FairHashQueue({ ...SHARES, concurrency: 1, maxQueue: 2 });
     const { order, task, open } = gatedTasks();

@@ -359,7 +359,7 @@ describe("serve --demo with a demo tenant", () => {
         headers: { authorization: `Bearer ${token}` },
       });
       expect(await vocabulary.json()).toEqual({
-        data: { namespace: "common", language: "en", overrides: { app: { title: "Demo Orders" } } },
+        data: { namespace: "common", language: "en", overrides: { app: { name: "Demo Orders" } } },
       });
       // The demo partner belongs to the demo tenant: its order shows in the tenant's list.
       const { execFile: exec } = await import("node:child_process");

@@ -25,6 +25,7 @@ export {
   createI18nEngine,
   type I18nEngine,
 } from "./engine/create-engine.js";
+export type { InContextKey } from "./engine/in-context.js";
 export type { RegisterOptions } from "./engine/register-module-namespace.js";
 export { COMMON_NAMESPACE } from "./engine/setup.js";
 export {
@@ -56,5 +57,11 @@ export const registerModuleNamespace = defaultEngine.registerModuleNamespace;
 export const applyTenantOverrides = defaultEngine.applyTenantOverrides;
 /** Applies the tenant endpoint's body `{ data: { namespace, overrides } }` in one line. */
 export const applyTenantConfig = defaultEngine.applyTenantConfig;
+/** In-context mode: marks every translated string with its namespace and key (opt-in). */
+export const setInContextMode = defaultEngine.setInContextMode;
+/** The namespaces and keys whose in-context marks a rendered text carries. */
+export const inContextKeysOf = defaultEngine.inContextKeysOf;
+/** The text without in-context marks. */
+export const stripInContextMarks = defaultEngine.stripInContextMarks;
 /** Switches the language at once; with a sync callback, reverts if the callback fails. */
 export const changeLanguage = defaultEngine.changeLanguage;

@@ -1,4 +1,5 @@
 import type { KeyObject } from "node:crypto";
+import { type EventStreamOptions, type StreamEvent, streamEvents } from "./lib/event-stream.js";
 import { salesOrdersOf } from "./lib/sales-orders.js";
 import { Session, type TokenResponse } from "./lib/session.js";
 import { signedCaller } from "./lib/signed-call.js";
@@ -109,6 +110,14 @@ export interface PartnerClient {
   webhookEndpoints: WebhookEndpointCalls;
   /** The partner's own refused requests of the last 7 days. */
   requestLog: RequestLogCalls;
+  events: {
+    /**
+     * The partner's events as they happen (`GET /api/v1/events/stream`): each one's `data` is
+     * the exact body its webhook delivery carries. Reconnects by itself after a dropped
+     * connection with Last-Event-ID, so none is lost or repeated; ends when `signal` aborts.
+     */
+    stream(options?: EventStreamOptions): AsyncIterableIterator<StreamEvent>;
+  };
 }
 
 const USER_AGENT = "orderline-partner-sdk/0.1.0";
@@ -188,5 +197,23 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     salesOrders: salesOrdersOf(caller.call),
     webhookEndpoints: webhookEndpointsOf(caller.call),
     requestLog: requestLogOf(caller.call),
+    events: {
+      stream: (streamOptions) =>
+        streamEvents(
+          {
+            baseUrl,
+            fetch: options.fetch ?? globalThis.fetch,
+            session,
+            privateKey,
+            clientId: options.clientId,
+            nextTimestamp,
+            version: () => caller.version,
+            userAgent: USER_AGENT,
+            learnServerSeconds: (seconds) => transport.learnServerSeconds(seconds),
+            sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+          },
+          streamOptions,
+        ),
+    },
   };
 }

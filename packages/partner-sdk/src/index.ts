@@ -16,9 +16,21 @@ export {
   WebhookSignatureError,
   type WebhookSignatureFailure,
 } from "./errors.js";
+export {
+  type EventStreamOptions,
+  parseEventStream,
+  type StreamEvent,
+} from "./lib/event-stream.js";
 export type { TokenResponse } from "./lib/session.js";
 export { retryAfterMs } from "./lib/transport.js";
 export type { RequestLogCalls, WebhookEndpointCalls } from "./lib/webhook-endpoints.js";
+export {
+  type ForwardResult,
+  forwardTarget,
+  type ListenOptions,
+  listen,
+  newListenSecret,
+} from "./listen.js";
 export type {
   CreatedWebhookEndpoint,
   RefusedRequest,

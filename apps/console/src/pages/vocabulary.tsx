@@ -1,312 +1,177 @@
-import { applyTenantConfig, type Dictionary, i18n } from "@orderline/i18n";
+import type { Dictionary } from "@orderline/i18n";
 import {
   EnterpriseModuleProvider,
   useEnterpriseModuleTranslationContext,
 } from "@orderline/i18n/react";
-import { type FormEvent, useEffect, useId, useState } from "react";
+import { lazy, Suspense, useDeferredValue, useId, useState } from "react";
 import { Failure, PageTitle, ScrollRegion } from "../components.js";
-import { DICTIONARIES, LANGUAGES, languageName, NAMESPACES, tenantWordsCache } from "../i18n.js";
-import { ApiError } from "../lib/api.js";
-import { fillSamples, flatten, placeholdersOf, unflatten } from "../lib/dictionary.js";
+import { DICTIONARIES, LANGUAGES, NAMESPACES } from "../i18n.js";
 import { useLoad } from "../lib/use-load.js";
+import { readOverrides } from "../lib/vocabulary-api.js";
 import { vocabularyModule } from "../modules.js";
 import { useSession } from "../session.js";
+import { filterRows, type RowFilter, type WordRow, wordRows } from "../vocabulary/rows.js";
+import type { WordPlace } from "../vocabulary/word-dialog.js";
 
-const MAX_LENGTH = 4000;
+const WordDialog = lazy(() =>
+  import("../vocabulary/word-dialog.js").then((m) => ({ default: m.WordDialog })),
+);
 
-interface Changes {
-  added: string[];
-  changed: string[];
-  removed: string[];
-}
+const CODES = LANGUAGES.map((l) => l.code);
 
-type ConfigBody = {
-  data: { namespace: string; language: string; overrides: Dictionary };
+/** The tenant's overrides of every namespace in every language: `{ [ns]: { [lng]: tree } }`. */
+const loadAll = async (api: ReturnType<typeof useSession>["api"]) => {
+  const pairs = NAMESPACES.flatMap((ns) => CODES.map((lng) => [ns, lng] as const));
+  const trees = await Promise.all(pairs.map(([ns, lng]) => readOverrides(api, ns, lng)));
+  const all: Record<string, Record<string, Dictionary>> = {};
+  pairs.forEach(([ns, lng], i) => {
+    all[ns] = { ...all[ns], [lng]: trees[i] ?? {} };
+  });
+  return all;
 };
 
-/** Problems found before sending: a placeholder left out, a text too long. Keyed by dotted key. */
-const checkWords = (
-  words: Record<string, string>,
-  standard: Record<string, string>,
-  t: (key: string, options?: Record<string, unknown>) => string,
-): Record<string, string> => {
-  const errors: Record<string, string> = {};
-  for (const [key, word] of Object.entries(words)) {
-    if (word === "") continue;
-    if (word.length > MAX_LENGTH) errors[key] = t("tooLong", { max: MAX_LENGTH });
-    const missing = placeholdersOf(standard[key] ?? "").find((p) => !word.includes(p));
-    if (missing) errors[key] = t("missingPlaceholder", { placeholder: missing });
-  }
-  return errors;
-};
-
-/** What a save did, or that it was refused (no changes): the status line's text. */
-const describe = (
-  changes: Changes | undefined,
-  t: (key: string, options?: Record<string, unknown>) => string,
-): string => {
-  if (!changes) return t("invalid");
-  const { added, changed, removed } = changes;
-  if (added.length + changed.length + removed.length === 0) return t("unchanged");
-  return t("saved", { added: added.length, changed: changed.length, removed: removed.length });
-};
-
-/** Errors of a refused PUT (`errors[].pointer` like `/header/title`) at their fields. */
-const fieldErrors = (error: ApiError): Record<string, string> => {
-  const list = Array.isArray(error.body.errors) ? error.body.errors : [];
-  const out: Record<string, string> = {};
-  for (const item of list as { pointer?: string; message?: string }[]) {
-    const key = (item.pointer ?? "")
-      .replace(/^\/overrides/, "")
-      .slice(1)
-      .split("/")
-      .join(".");
-    if (key) out[key] = item.message ?? error.message;
-  }
-  return out;
-};
-
-/** The area and language whose words are edited. */
-const ChoosePlace = ({
-  namespace,
-  language,
-  choose,
-}: {
-  namespace: string;
-  language: string;
-  choose: (next: { namespace?: string; language?: string }) => void;
-}) => {
+/** Search, area and "changed only": what narrows the list. */
+const Filters = ({ filter, onChange }: { filter: RowFilter; onChange(next: RowFilter): void }) => {
   const { t } = useEnterpriseModuleTranslationContext<typeof vocabularyModule>();
-  const ids = { namespace: useId(), language: useId() };
+  const id = useId();
   return (
-    <div className="filters">
-      <label htmlFor={ids.namespace}>{t("namespace")}</label>
-      <select
-        id={ids.namespace}
-        value={namespace}
-        onChange={(e) => choose({ namespace: e.target.value })}
-      >
-        {NAMESPACES.map((ns) => (
-          <option key={ns} value={ns}>
-            {t(`areas.${ns}`, { defaultValue: ns })}
-          </option>
-        ))}
-      </select>
-      <label htmlFor={ids.language}>{t("language")}</label>
-      <select
-        id={ids.language}
-        value={language}
-        onChange={(e) => choose({ language: e.target.value })}
-      >
-        {LANGUAGES.map((l) => (
-          <option key={l.code} value={l.code} lang={l.code}>
-            {l.name}
-          </option>
-        ))}
-      </select>
+    <div className="filters vocabulary-filters">
+      <div className="field search">
+        <label htmlFor={`${id}-q`}>{t("search")}</label>
+        <input
+          id={`${id}-q`}
+          type="search"
+          value={filter.query}
+          onChange={(e) => onChange({ ...filter, query: e.target.value })}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-ns`}>{t("area")}</label>
+        <select
+          id={`${id}-ns`}
+          value={filter.namespace}
+          onChange={(e) => onChange({ ...filter, namespace: e.target.value })}
+        >
+          <option value="">{t("allAreas")}</option>
+          {NAMESPACES.map((ns) => (
+            <option key={ns} value={ns}>
+              {t(`areas.${ns}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={filter.changedOnly}
+          onChange={(e) => onChange({ ...filter, changedOnly: e.target.checked })}
+        />
+        {t("changedOnly")}
+      </label>
     </div>
   );
 };
 
-/** One key: its standard text, the tenant's word (with placeholder hint and error), a preview. */
-const WordRow = ({
-  wordKey: key,
-  text,
-  word,
-  error,
-  language,
-  onChange,
-}: {
-  wordKey: string;
-  text: string;
-  word: string;
-  error: string | undefined;
-  language: string;
-  onChange: (word: string) => void;
-}) => {
-  const { t } = useEnterpriseModuleTranslationContext<typeof vocabularyModule>();
-  const hint = placeholdersOf(text);
+/** One key: its text on screen as the label, the key below, the word in each language. */
+const Row = ({ row, onEdit }: { row: WordRow; onEdit(place: WordPlace): void }) => {
+  const { t, i18n } = useEnterpriseModuleTranslationContext<typeof vocabularyModule>();
+  // The standard text is what admins know the word by; the tenant's words are in the columns.
+  const label = row.standard[i18n.language] ?? row.standard.en ?? row.key;
+  const changed = Object.keys(row.tenant).length > 0;
   return (
-    <tr className={word ? "edited" : undefined}>
+    <tr className={changed ? "edited" : undefined}>
       <th scope="row">
-        <code>{key}</code>
+        <span className="word-label">{label}</span>
+        <small className="hint">
+          {t(`areas.${row.namespace}`)} · <code>{row.key}</code>
+        </small>
       </th>
-      <td lang={language}>{text}</td>
+      {CODES.map((lng) => (
+        <td key={lng} lang={lng}>
+          {row.tenant[lng] !== undefined ? (
+            <>
+              <strong>{row.tenant[lng]}</strong> <span className="badge">{t("table.changed")}</span>
+            </>
+          ) : (
+            <span className="standard">{row.standard[lng]}</span>
+          )}
+        </td>
+      ))}
       <td>
-        <input
-          id={`word-${key}`}
-          lang={language}
-          aria-label={t("fieldLabel", { key })}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={
-            [hint.length ? `hint-${key}` : "", error ? `error-${key}` : ""]
-              .filter(Boolean)
-              .join(" ") || undefined
-          }
-          placeholder={text}
-          value={word}
-          onChange={(e) => onChange(e.target.value)}
-        />
-        {hint.length > 0 && (
-          <small id={`hint-${key}`} className="hint">
-            {t("placeholders", { placeholders: hint.join(" ") })}
-          </small>
-        )}
-        {error && (
-          <small id={`error-${key}`} className="field-error">
-            {error}
-          </small>
-        )}
-      </td>
-      <td lang={language} className="preview" data-testid={`preview-${key}`}>
-        {fillSamples(word || text)}
+        <button
+          type="button"
+          className="secondary"
+          aria-label={t("table.editLabel", { text: label })}
+          onClick={() => onEdit({ namespace: row.namespace, key: row.key })}
+        >
+          {t("table.edit")}
+        </button>
       </td>
     </tr>
   );
 };
 
-/** What the last save did, kept as what happened so it follows a language change. */
-const SaveStatus = ({ message }: { message: { changes?: Changes } | null }) => {
-  const { t } = useEnterpriseModuleTranslationContext<typeof vocabularyModule>();
-  return (
-    <div role="status" data-testid="vocabulary-status">
-      {message && <p>{describe(message.changes, t)}</p>}
-      {message?.changes && (
-        <ul aria-label={t("changedKeys")}>
-          {[...message.changes.added, ...message.changes.changed, ...message.changes.removed].map(
-            (key) => (
-              <li key={key}>
-                <code>{key}</code>
-              </li>
-            ),
-          )}
-        </ul>
-      )}
-    </div>
-  );
-};
-
 const Editor = () => {
   const { t } = useEnterpriseModuleTranslationContext<typeof vocabularyModule>();
-  const { api, session } = useSession();
-  const [namespace, setNamespace] = useState("orders");
-  const [language, setLanguage] = useState(i18n.language);
-  const [words, setWords] = useState<Record<string, string>>({});
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  // Kept as what happened, not as text, so it follows a language change while shown.
-  const [message, setMessage] = useState<{ changes?: Changes } | null>(null);
-  const [saveError, setSaveError] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState(false);
-  const standard = flatten(DICTIONARIES[namespace]?.[language] ?? {});
-
-  const [load, retry] = useLoad(
-    () =>
-      api
-        .request<ConfigBody>(
-          "GET",
-          `/v1/tenant/i18n-config/${namespace}?language=${encodeURIComponent(language)}`,
-        )
-        .then((r) => r.body),
-    [namespace, language],
-  );
-  useEffect(() => {
-    if (load.state !== "done") return;
-    setWords(flatten(load.value.data.overrides));
-    setErrors({});
-  }, [load]);
-
-  const choose = (next: { namespace?: string; language?: string }) => {
-    setMessage(null);
-    setSaveError(null);
-    if (next.namespace) setNamespace(next.namespace);
-    if (next.language) setLanguage(next.language);
-  };
-
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    setMessage(null);
-    setSaveError(null);
-    const found = checkWords(words, standard, t);
-    setErrors(found);
-    if (Object.keys(found).length > 0) {
-      setMessage({});
-      document.getElementById(`word-${Object.keys(found)[0]}`)?.focus();
-      return;
-    }
-    const kept = Object.fromEntries(Object.entries(words).filter(([, word]) => word !== ""));
-    setBusy(true);
-    try {
-      const { body } = await api.request<{ data: ConfigBody["data"] & { changes: Changes } }>(
-        "PUT",
-        `/v1/tenant/i18n-config/${namespace}`,
-        { body: { language, overrides: unflatten(kept) } },
-      );
-      const { changes, ...data } = body.data;
-      // Keys put back to standard get their standard text: the engine only ever merges.
-      const restored = Object.fromEntries(changes.removed.map((key) => [key, standard[key] ?? ""]));
-      applyTenantConfig({
-        data: { ...data, overrides: unflatten({ ...restored, ...kept }) },
-      });
-      if (session)
-        tenantWordsCache(session.tenantId).write(language, namespace, { body: { data } });
-      setMessage({ changes });
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      const atFields = fieldErrors(error);
-      setErrors(atFields);
-      if (Object.keys(atFields).length > 0) setMessage({});
-      else setSaveError(error);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const area = t(`areas.${namespace}`, { defaultValue: namespace });
+  const { api } = useSession();
+  const [filter, setFilter] = useState<RowFilter>({ query: "", namespace: "", changedOnly: false });
+  const deferred = useDeferredValue(filter);
+  const [place, setPlace] = useState<WordPlace | null>(null);
+  const [version, setVersion] = useState(0);
+  const [load, retry] = useLoad(() => loadAll(api), [version]);
+  const overrides =
+    load.state === "done" ? load.value : load.state === "loading" ? load.previous : undefined;
+  const rows = overrides ? wordRows(DICTIONARIES, overrides, CODES) : [];
+  const shown = filterRows(rows, deferred);
   return (
     <>
       <PageTitle>{t("title")}</PageTitle>
       <p>{t("intro")}</p>
-      <ChoosePlace namespace={namespace} language={language} choose={choose} />
-      {load.state === "loading" && <p role="status">{t("common:status.loading")}</p>}
+      <Filters filter={filter} onChange={setFilter} />
       {load.state === "failed" && <Failure error={load.error} retry={retry} />}
-      {load.state === "done" && (
-        <form onSubmit={save} noValidate>
+      {!overrides && load.state === "loading" && <p role="status">{t("common:status.loading")}</p>}
+      {overrides && (
+        <>
+          <p role="status" data-testid="vocabulary-count">
+            {shown.length === 0
+              ? t("none")
+              : t("count", { shown: shown.length, total: rows.length })}
+          </p>
           <ScrollRegion labelledBy="vocabulary-caption">
             <table className="vocabulary">
-              <caption id="vocabulary-caption">
-                {t("table.caption", { area, language: languageName(language) })}
-              </caption>
+              <caption id="vocabulary-caption">{t("table.caption")}</caption>
               <thead>
                 <tr>
-                  <th scope="col">{t("table.key")}</th>
-                  <th scope="col">{t("table.standard")}</th>
-                  <th scope="col">{t("table.tenant")}</th>
-                  <th scope="col">{t("table.preview")}</th>
+                  <th scope="col">{t("table.text")}</th>
+                  {LANGUAGES.map((l) => (
+                    <th key={l.code} scope="col" lang={l.code}>
+                      {l.name}
+                    </th>
+                  ))}
+                  <th scope="col">
+                    <span className="visually-hidden">{t("table.edit")}</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
-                {Object.entries(standard).map(([key, text]) => (
-                  <WordRow
-                    key={key}
-                    wordKey={key}
-                    text={text}
-                    word={words[key] ?? ""}
-                    error={errors[key]}
-                    language={language}
-                    onChange={(word) => setWords({ ...words, [key]: word })}
-                  />
+                {shown.map((row) => (
+                  <Row key={`${row.namespace}:${row.key}`} row={row} onEdit={setPlace} />
                 ))}
               </tbody>
             </table>
           </ScrollRegion>
-          <div className="actions">
-            <button type="submit" disabled={busy}>
-              {busy ? t("saving") : t("save")}
-            </button>
-          </div>
-          <SaveStatus message={message} />
-          {saveError && <Failure error={saveError} />}
-        </form>
+        </>
+      )}
+      {place && (
+        <Suspense fallback={null}>
+          <WordDialog
+            place={place}
+            onClose={() => {
+              setPlace(null);
+              setVersion((n) => n + 1);
+            }}
+          />
+        </Suspense>
       )}
     </>
   );

@@ -127,7 +127,7 @@ async function ensureDemoTenant(
     tenant.tenant_id,
     "common",
     "en",
-    { app: { title: "Demo Orders" } },
+    { app: { name: "Demo Orders" } },
     null,
   );
   return {

@@ -115,6 +115,8 @@ export interface GatewayConfig {
   };
   /** Webhook delivery (webhooks/): where to, how long to retry, when to give up on an endpoint. */
   webhooks: WebhooksConfig;
+  /** Live event streams (domain/events/): the partner's and the tenant console's. */
+  events: EventsConfig;
   /** Prometheus metrics and the instance id in log lines (docs/deploy.md#observability). */
   observability: ObservabilityConfig;
 }
@@ -143,6 +145,21 @@ export function metricsListenFrom(raw: string | undefined): ObservabilityConfig[
       `GATEWAY_METRICS_LISTEN must be off, a port or host:port (e.g. 127.0.0.1:9464), got '${raw}'`,
     );
   return { host: match[1] ?? match[2] ?? "127.0.0.1", port };
+}
+
+export interface EventsConfig {
+  /** GATEWAY_EVENTS_HEARTBEAT_SECONDS: a comment line this often keeps proxies from closing. */
+  heartbeatSeconds: number;
+  /** GATEWAY_EVENTS_POLL_MS: how often the outbox is read while streams are open. */
+  pollMs: number;
+  /** Streams one instance holds: in all, per partner or user, per tenant (0 in all: none). */
+  maxStreams: number;
+  maxStreamsPerClient: number;
+  maxStreamsPerTenant: number;
+  /** A stream ends after this long; the client reconnects with Last-Event-ID (fresh token). */
+  maxStreamSeconds: number;
+  /** How long a seq gap in the outbox holds streams back (domain/events/cursor.ts). */
+  settleMs: number;
 }
 
 export interface WebhooksConfig {
@@ -466,6 +483,15 @@ export function loadConfig(
     drainReadySeconds: s.GATEWAY_DRAIN_READY_SECONDS,
     jwksMaxAgeSeconds: s.GATEWAY_JWKS_MAX_AGE_SECONDS,
     retention: retentionFrom(s, jwt, webhooks),
+    events: {
+      heartbeatSeconds: s.GATEWAY_EVENTS_HEARTBEAT_SECONDS,
+      pollMs: s.GATEWAY_EVENTS_POLL_MS,
+      maxStreams: s.GATEWAY_EVENTS_MAX_STREAMS,
+      maxStreamsPerClient: s.GATEWAY_EVENTS_MAX_STREAMS_PER_CLIENT,
+      maxStreamsPerTenant: s.GATEWAY_EVENTS_MAX_STREAMS_PER_TENANT,
+      maxStreamSeconds: s.GATEWAY_EVENTS_MAX_STREAM_SECONDS,
+      settleMs: 5000,
+    },
     trustProxy: trustProxyFrom(s.GATEWAY_TRUST_PROXY),
     loginThrottle: { ...DEFAULTS.loginThrottle },
     hashing: {

@@ -17,6 +17,8 @@ export interface AppOptions {
   bodyLimitBytes: number;
   /** How long open connections are answered 503 after close starts (graceful-close.ts). */
   drainMs?: number;
+  /** Ends long-lived responses (event streams) as the drain starts (graceful-close.ts). */
+  beforeDrain?: () => void;
   /** A request not answered by then gets 503 store_unavailable (GATEWAY_REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
   /** Which peers may set X-Forwarded-For (GATEWAY_TRUST_PROXY); `request.ip` follows it. */
@@ -65,7 +67,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.headers(SECURITY_HEADERS);
     done();
   });
-  installGracefulClose(app, { drainMs: options.drainMs ?? 0 });
+  installGracefulClose(app, {
+    drainMs: options.drainMs ?? 0,
+    ...(options.beforeDrain ? { beforeDrain: options.beforeDrain } : {}),
+  });
   installHttpMetrics(app);
   if (tracingEnabled())
     app.addHook("onRequest", (request, _reply, done) => {

@@ -24,7 +24,13 @@ export async function installCors(app: FastifyInstance, origins: readonly string
       callback(null, {
         origin: permitted ? origin : false,
         methods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
-        allowedHeaders: ["Authorization", "Content-Type", "If-None-Match", "Idempotency-Key"],
+        allowedHeaders: [
+          "Authorization",
+          "Content-Type",
+          "If-None-Match",
+          "Idempotency-Key",
+          "Last-Event-ID",
+        ],
         exposedHeaders: ["ETag", "Content-Language", "Retry-After", "X-Request-Id"],
         maxAge: 600,
         // A refused preflight still gets an answer, only without the CORS headers.

@@ -14,12 +14,20 @@ export const ERROR_CATALOGUE = {
   url_invalid: { status: 400, title: "The request path is not valid percent-encoded UTF-8" },
   malformed_request: { status: 400, title: "The request is not valid HTTP" },
   cursor_invalid: { status: 400, title: "The pagination cursor is not valid" },
+  last_event_id_invalid: {
+    status: 400,
+    title: "Last-Event-ID names no event this stream can resume from",
+  },
   idempotency_key_invalid: { status: 400, title: "The Idempotency-Key header is not valid" },
   tenant_parameter_refused: {
     status: 400,
     title: "The tenant comes from the token; the request must not name one",
   },
   overrides_invalid: { status: 400, title: "The vocabulary overrides are not valid" },
+  placeholder_unknown: {
+    status: 400,
+    title: "A word uses a placeholder its standard text does not fill in",
+  },
   webhook_url_invalid: { status: 400, title: "The webhook URL cannot receive deliveries" },
   webhook_events_invalid: { status: 400, title: "The webhook event types are not valid" },
   invalid_client: { status: 401, title: "Invalid client credentials" },
@@ -62,6 +70,7 @@ export const ERROR_CATALOGUE = {
   partner_not_found: { status: 404, title: "No such partner" },
   webhook_endpoint_not_found: { status: 404, title: "No such webhook endpoint" },
   webhook_event_not_found: { status: 404, title: "No such event" },
+  vocabulary_change_not_found: { status: 404, title: "No such vocabulary history entry" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   request_timeout: { status: 408, title: "The request took too long to arrive" },
   duplicate_purchase_order: {
@@ -80,6 +89,10 @@ export const ERROR_CATALOGUE = {
     status: 412,
     title: "The order changed since the version named in If-Match",
   },
+  vocabulary_conflict: {
+    status: 409,
+    title: "The words kept changing while this change was written",
+  },
   payload_too_large: { status: 413, title: "The request body is too large" },
   uri_too_long: { status: 414, title: "A path segment is too long" },
   unsupported_media_type: { status: 415, title: "Unsupported content type" },
@@ -94,6 +107,7 @@ export const ERROR_CATALOGUE = {
     title: "The Idempotency-Key was used with a different body",
   },
   rate_limited: { status: 429, title: "Too many requests for this client" },
+  too_many_streams: { status: 429, title: "Too many event streams are open" },
   language_unsupported: { status: 422, title: "The language is not supported" },
   login_throttled: { status: 429, title: "Too many failed sign-ins for this account" },
   headers_too_large: { status: 431, title: "The request headers are too large" },

@@ -8,6 +8,11 @@ export interface GracefulCloseOptions {
    * client learns to go elsewhere instead of having its kept-alive connection reset under it.
    */
   drainMs: number;
+  /**
+   * Called as the drain starts: ends responses that never finish by themselves (event streams),
+   * whose connections would otherwise hold the drain for its whole length.
+   */
+  beforeDrain?: () => void;
 }
 
 const RETRY_AFTER_SECONDS = 1;
@@ -42,6 +47,7 @@ export function installGracefulClose(app: FastifyInstance, options: GracefulClos
   });
   app.addHook("preClose", async () => {
     closing = true;
+    options.beforeDrain?.();
     if (app.server.listening) {
       const until = Date.now() + options.drainMs;
       while (Date.now() < until && (await openConnections(app)) > 0)

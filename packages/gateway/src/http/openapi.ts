@@ -49,6 +49,15 @@ export async function installOpenApi(
         },
         { name: "Tenant orders", description: "The tenant's users read its partners' orders" },
         {
+          name: "Events",
+          description:
+            "The partner's events as a live server-sent event stream (what `orderline-partner listen` reads)",
+        },
+        {
+          name: "Tenant events",
+          description: "The tenant's live order and vocabulary events for the console",
+        },
+        {
           name: "Tenant webhooks",
           description:
             "Tenant admins manage their partners' webhook endpoints: signed order events POSTed to the partner",

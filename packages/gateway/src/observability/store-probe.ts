@@ -48,6 +48,7 @@ export function probedStore(store: Store): Store {
   const webhooks = probed(store.webhooks, "store.webhooks");
   const requestLog = probed(store.requestLog, "store.requestLog");
   const audit = probed(store.audit, "store.audit");
+  const events = probed(store.events, "store.events");
   const top = probed(store, "store");
   return new Proxy(top, {
     get(object, property, receiver) {
@@ -55,6 +56,7 @@ export function probedStore(store: Store): Store {
       if (property === "webhooks") return webhooks;
       if (property === "requestLog") return requestLog;
       if (property === "audit") return audit;
+      if (property === "events") return events;
       return Reflect.get(object, property, receiver);
     },
   });

@@ -105,6 +105,19 @@ export class FairHashQueue {
     return this.#active < this.shares.concurrency + (priority === 0 ? this.shares.reserved : 0);
   }
 
+  /**
+   * The refusal a check of `priority` from `source` would get right now (over its share, or no
+   * place to start, wait or push out), or undefined: lets a caller refuse a flood before doing
+   * any other work for it.
+   */
+  refusalFor(source: string, priority: HashTicket["priority"]): QueueFull | undefined {
+    if ((this.#bySource.get(source) ?? 0) >= this.shares.perSource) return this.#refusal();
+    if (this.#canStart(priority) && !this.#waiting[0]) return undefined;
+    if (this.#waiting.length < this.shares.maxQueue) return undefined;
+    const last = this.#waiting.at(-1);
+    return !last || last.ticket.priority <= priority ? this.#refusal() : undefined;
+  }
+
   /** Waits for a place by priority; rejects with QueueFull when refused or pushed out. */
   #enter(ticket: HashTicket): Promise<void> {
     // Nobody better waits (the queue is sorted): a check that may start, starts.

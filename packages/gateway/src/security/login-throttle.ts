@@ -92,6 +92,12 @@ export class LoginThrottle {
    * and a lock is only ever remembered as long as the store's would last.
    */
   readonly #known = new BoundedCache<string, KnownLock>(100_000);
+  /**
+   * Addresses whose last attempt on this instance failed (not proven), until they succeed here or
+   * their failures would be forgotten: when hashing is saturated, such an address is refused
+   * before any store round trip (failedHere), so a flood costs the store nothing.
+   */
+  readonly #failedHere = new BoundedCache<string, true>(100_000);
   /** The counts an attempt read before its check, for remembering the lock its failure sets. */
   readonly #read = new WeakMap<ThrottleKeys, Partial<Record<Bucket, LoginFailures>>>();
 
@@ -144,15 +150,20 @@ export class LoginThrottle {
         if (lock && lock.unlockAt > now) this.#refuse(lock.bucket, lock.unlockAt - now);
       }
     }
-    const [pair, address, account, provenState, success] = await Promise.all(
-      [
-        keys.accountAndAddress,
-        keys.address,
-        keys.account,
-        keys.proven,
-        keys.accountAndAddressSuccess,
-      ].map((key) => this.store.loginFailures(key)),
-    );
+    // One round trip for every count: under a flood the store's pool is what the owner's
+    // attempt queues for.
+    const counts = await this.store.loginFailuresOf([
+      keys.accountAndAddress,
+      keys.address,
+      keys.account,
+      keys.proven,
+      keys.accountAndAddressSuccess,
+    ]);
+    const pair = counts.get(keys.accountAndAddress);
+    const address = counts.get(keys.address);
+    const account = counts.get(keys.account);
+    const provenState = counts.get(keys.proven);
+    const success = counts.get(keys.accountAndAddressSuccess);
     this.#read.set(keys, { accountAndAddress: pair, address });
     const failed = this.#recent(pair, now) || this.#recent(address, now);
     // A success counts only while no failure from the address came after it: an address
@@ -184,6 +195,15 @@ export class LoginThrottle {
     return { failed, succeededRecently };
   }
 
+  /**
+   * The address's last attempt on this instance failed without proof, and it has not signed in
+   * here since: its next check would have the flood's priority (2). Another instance's later
+   * success is not seen here; such an address is at worst asked to retry while hashing is full.
+   */
+  failedHere(keys: ThrottleKeys): boolean {
+    return this.#failedHere.get(keys.address, this.now()) === true;
+  }
+
   #refuse(bucket: Bucket, waitMs: number): never {
     const seconds = Math.ceil(waitMs / 1000);
     throw new ApiError(
@@ -205,6 +225,7 @@ export class LoginThrottle {
     const at = this.now();
     const counted = proven ? [keys.proven] : [keys.accountAndAddress, keys.address, keys.account];
     await this.store.recordLoginFailures(counted, at, at - RESET_AFTER_MS);
+    if (!proven) this.#failedHere.set(keys.address, true, at + RESET_AFTER_MS);
     const read = this.#read.get(keys);
     if (!proven && read) {
       this.#remember(keys.accountAndAddress, "accountAndAddress", read.accountAndAddress, at);
@@ -219,6 +240,7 @@ export class LoginThrottle {
    */
   async succeeded(keys: ThrottleKeys, proven = false): Promise<void> {
     this.#known.delete(keys.accountAndAddress);
+    this.#failedHere.delete(keys.address);
     await Promise.all([
       this.store.clearLoginFailures(keys.accountAndAddress),
       ...(proven ? [this.store.clearLoginFailures(keys.proven)] : []),

@@ -1,5 +1,7 @@
+import type { Statement } from "./order-moves.js";
 import { type ListDialect, newestFirst, partnerOrdersStatement } from "./order-moves.js";
 import { type OrderRow, pageOf, toOrder } from "./rows.js";
+import type { StatementResult } from "./sql-runner.js";
 import type { OrderFilter } from "./store.js";
 import type {
   ExpiringTable,
@@ -11,7 +13,16 @@ import type {
   TenantStore,
   UserRecord,
   UserRole,
+  VocabularyChangeRecord,
 } from "./tenant-store.js";
+import {
+  compareAndSetOverrides,
+  FIND_CHANGE,
+  historyInsert,
+  LIST_KEY_CHANGES,
+  toVocabularyChange,
+  type VocabularyChangeRow,
+} from "./vocabulary-history.js";
 
 /** A failed login on an existing count: +1, or 1 again when the last one is older than `?`. */
 const COUNT_FAILURE =
@@ -116,6 +127,43 @@ export abstract class SqlTenantStore implements TenantStore {
   /** Runs a statement and returns how many rows it changed. */
   protected abstract changes(sql: string, params: unknown[]): Promise<number>;
   abstract replaceOverrides(record: OverridesRecord): Promise<string | undefined>;
+  /** Runs statements in one transaction. */
+  protected abstract atomically(statements: Statement[]): Promise<StatementResult[]>;
+
+  async writeOverrides(
+    record: OverridesRecord,
+    expected: string | undefined,
+    history: readonly VocabularyChangeRecord[],
+  ): Promise<boolean> {
+    const [written] = await this.atomically([
+      compareAndSetOverrides(record, expected),
+      ...history.map((change) => historyInsert(record, change)),
+    ]);
+    return (written?.changes ?? 0) > 0;
+  }
+
+  async listVocabularyChanges(
+    tenantId: string,
+    namespace: string,
+    key: string,
+    limit: number,
+  ): Promise<VocabularyChangeRecord[]> {
+    const rows = await this.rows<VocabularyChangeRow>(LIST_KEY_CHANGES, [
+      tenantId,
+      namespace,
+      key,
+      limit,
+    ]);
+    return rows.map(toVocabularyChange);
+  }
+
+  async findVocabularyChange(
+    tenantId: string,
+    id: number,
+  ): Promise<VocabularyChangeRecord | undefined> {
+    const [row] = await this.rows<VocabularyChangeRow>(FIND_CHANGE, [tenantId, id]);
+    return row && toVocabularyChange(row);
+  }
 
   async #one<R>(sql: string, params: unknown[]): Promise<R | undefined> {
     return (await this.rows<R>(sql, params))[0];
@@ -227,6 +275,18 @@ export abstract class SqlTenantStore implements TenantStore {
       [accountKey],
     );
     return row && { failures: row.failures, lastFailedAt: row.last_failed_at };
+  }
+
+  async loginFailuresOf(keys: readonly string[]): Promise<Map<string, LoginFailures>> {
+    const found = new Map<string, LoginFailures>();
+    if (keys.length === 0) return found;
+    const rows = await this.rows<{ account_key: string; failures: number; last_failed_at: number }>(
+      `SELECT account_key, failures, last_failed_at FROM login_failures WHERE account_key IN (${keys.map(() => "?").join(", ")})`,
+      [...keys],
+    );
+    for (const row of rows)
+      found.set(row.account_key, { failures: row.failures, lastFailedAt: row.last_failed_at });
+    return found;
   }
 
   async recordLoginFailure(

@@ -1,4 +1,5 @@
 import type { AuditStore } from "./audit-store.js";
+import type { EventFeedStore } from "./event-feed-store.js";
 import type {
   CreateOrderOutcome,
   IdempotencyClaim,
@@ -38,6 +39,8 @@ export interface Store {
   readonly requestLog: RequestLogStore;
   /** The audit trail (audit-store.ts). */
   readonly audit: AuditStore;
+  /** The outbox and tenant signals as the live event streams read them (event-feed-store.ts). */
+  readonly events: EventFeedStore;
   /** Applies pending migrations; safe when several processes start at once. */
   migrate(): Promise<void>;
   /** The highest applied migration version; rejects when the store cannot be reached. */

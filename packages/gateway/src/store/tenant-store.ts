@@ -40,6 +40,24 @@ export interface OverridesRecord {
   updatedBy: string | null;
 }
 
+/** One change of one key of a tenant's vocabulary in one language. */
+export interface VocabularyChangeRecord {
+  /** Assigned by the store; increases with time. */
+  id?: number;
+  tenantId: string;
+  namespace: string;
+  language: string;
+  /** Dotted key path. */
+  key: string;
+  /** The tenant's word after the change; null: back to the standard text. */
+  text: string | null;
+  /** set (one key), reset (one key back to standard), revert, replace (a namespace), import (CLI). */
+  change: "set" | "reset" | "revert" | "replace" | "import";
+  changedAt: number;
+  /** The user; null for the CLI. */
+  changedBy: string | null;
+}
+
 /**
  * The bookkeeping tables whose rows expire (store/purge.ts), in the order they are purged;
  * orders and keys never do.
@@ -92,6 +110,8 @@ export interface TenantStore {
   recordUserTokenRefresh(jti: string, userId: string, newJti: string, at: number): Promise<boolean>;
 
   loginFailures(accountKey: string): Promise<LoginFailures | undefined>;
+  /** `loginFailures` for several keys in one round trip; keys with no count are absent. */
+  loginFailuresOf(keys: readonly string[]): Promise<Map<string, LoginFailures>>;
   /**
    * Counts one failed login, atomically; a count whose last failure is older than `resetBefore`
    * starts again at 1. Returns the new state.
@@ -136,6 +156,25 @@ export interface TenantStore {
   /** Replaces one language's overrides of a namespace atomically; returns the previous JSON. */
   replaceOverrides(record: OverridesRecord): Promise<string | undefined>;
   listOverrides(tenantId: string): Promise<OverridesRecord[]>;
+  /**
+   * Writes one language's overrides of a namespace if they are still `expected` (the JSON read
+   * before; undefined: no row yet), with the history of the keys this write changes, in one
+   * transaction. False when another write came first: nothing was written.
+   */
+  writeOverrides(
+    record: OverridesRecord,
+    expected: string | undefined,
+    history: readonly VocabularyChangeRecord[],
+  ): Promise<boolean>;
+  /** A key's changes in every language, newest first. */
+  listVocabularyChanges(
+    tenantId: string,
+    namespace: string,
+    key: string,
+    limit: number,
+  ): Promise<VocabularyChangeRecord[]>;
+  /** One change of the tenant's vocabulary; undefined when it is another tenant's or none. */
+  findVocabularyChange(tenantId: string, id: number): Promise<VocabularyChangeRecord | undefined>;
 
   /** Orders created by the tenant's partners, newest first (the partner listing's paging). */
   listTenantOrders(

@@ -51,22 +51,27 @@ export class UserSessionService {
       return await this.hashing.run(ticket, task);
     } catch (error) {
       if (!(error instanceof QueueFull)) throw error;
-      // Once per 10 s: a flood must not turn into a flood of log lines.
-      const now = this.now();
-      if (now - this.#saturationLoggedAt >= 10_000) {
-        this.#saturationLoggedAt = now;
-        log.warn(
-          { event: "password_hashing_saturated", queued: this.hashing.queued },
-          "sign-ins refused with 503: password hashing queue full",
-        );
-      }
-      throw new ApiError(
-        "login_busy",
-        `Too many sign-ins are being checked right now; retry in ${error.retryAfterSeconds} s.`,
-        { retry_after: error.retryAfterSeconds },
-        { "retry-after": String(error.retryAfterSeconds) },
+      throw this.#busy(error, log);
+    }
+  }
+
+  /** 503 login_busy for a check hashing has no room for; logged at most once per 10 s. */
+  #busy(refusal: QueueFull, log: FastifyBaseLogger): ApiError {
+    // Once per 10 s: a flood must not turn into a flood of log lines.
+    const now = this.now();
+    if (now - this.#saturationLoggedAt >= 10_000) {
+      this.#saturationLoggedAt = now;
+      log.warn(
+        { event: "password_hashing_saturated", queued: this.hashing.queued },
+        "sign-ins refused with 503: password hashing queue full",
       );
     }
+    return new ApiError(
+      "login_busy",
+      `Too many sign-ins are being checked right now; retry in ${refusal.retryAfterSeconds} s.`,
+      { retry_after: refusal.retryAfterSeconds },
+      { "retry-after": String(refusal.retryAfterSeconds) },
+    );
   }
 
   /** A hash of the current cost that no password matches, made on first use. */
@@ -88,6 +93,10 @@ export class UserSessionService {
   ): Promise<IssuedToken<UserClaims>> {
     const address = normaliseEmail(email);
     const keys = this.throttle.keysOf("user", address, source);
+    // An address that just failed here would queue at the flood's priority: while hashing has
+    // no room for that, it is refused before any store round trip.
+    const early = this.throttle.failedHere(keys) ? this.hashing.refusalFor(source, 2) : undefined;
+    if (early) throw this.#busy(early, log);
     const standing = await this.throttle.assertOpen(keys);
     const user = await this.store.findUserByEmail(address);
     const ticket: HashTicket = {

@@ -8,7 +8,15 @@ import {
 } from "../domain/vocabulary/service.js";
 import { problemResponses } from "../http/schemas.js";
 import type { UserAuthenticator } from "./authenticate.js";
-import { NO_QUERY, requireRole, requireUser, USER_SECURITY, userOf } from "./guard.js";
+import {
+  auditTenantChange,
+  NO_QUERY,
+  requireRole,
+  requireUser,
+  USER_SECURITY,
+  userOf,
+} from "./guard.js";
+import { vocabularyKeyRoutes } from "./vocabulary-key-routes.js";
 
 const NAMESPACE = {
   type: "string",
@@ -195,7 +203,7 @@ export async function tenantRoutes(
           properties: { namespace: NAMESPACE },
         },
         body: PUT_BODY,
-        response: { 200: PUT_RESPONSE, ...problemResponses(400, 401, 403, 413, 415, 422) },
+        response: { 200: PUT_RESPONSE, ...problemResponses(400, 401, 403, 409, 413, 415, 422) },
       },
     },
     async (request) => {
@@ -209,11 +217,11 @@ export async function tenantRoutes(
         request.body.overrides,
         context.user.id,
       );
-      request.log.info(
+      auditTenantChange(
+        request,
+        context,
+        "overrides_replaced",
         {
-          event: "overrides_replaced",
-          tenant_id: context.tenant.id,
-          user_id: context.user.id,
           namespace,
           language: result.language,
           added: result.changes.added.length,
@@ -225,4 +233,6 @@ export async function tenantRoutes(
       return { data: { namespace, ...result } };
     },
   );
+
+  vocabularyKeyRoutes(app, vocabulary);
 }

@@ -2,7 +2,7 @@ import { isPlainObject } from "../lib/dictionary.js";
 import { assertLanguageCode } from "../lib/language.js";
 import { assertNamespace } from "../lib/namespace.js";
 import type { TenantOverrides } from "../types.js";
-import { type EngineState, languagesOf, mergeChecked } from "./state.js";
+import { type EngineState, languagesOf, mergeChecked, publish } from "./state.js";
 
 export interface TenantOverrideOptions {
   /**
@@ -10,6 +10,12 @@ export interface TenantOverrideOptions {
    * answers in the user's profile language); before setup, the language setup picks.
    */
   lng?: string;
+  /**
+   * The given overrides are the tenant's whole vocabulary of this namespace and language: they
+   * replace earlier ones, so keys left out go back to the standard text. For words that changed
+   * while the application runs (a vocabulary event, an edit). Default `false` (merge).
+   */
+  replace?: boolean;
 }
 
 /**
@@ -28,12 +34,19 @@ export const applyTenantOverrides = (
   const { i18n } = state;
   // Before setup the active language is unknown: "" stands for "the language setup picks".
   const lng = options.lng ? assertLanguageCode(options.lng, label) : (i18n.language ?? "");
-  const earlier = state.overrides.get(namespace)?.get(lng) ?? {};
+  const earlier = (!options.replace && state.overrides.get(namespace)?.get(lng)) || {};
   const merged = mergeChecked(state, earlier, overrides, label);
   languagesOf(state.overrides, namespace).set(lng, merged);
-  // Only the tenant's words (this batch and earlier ones) go to i18next, which deep-merges
-  // them over the dictionary it holds (deep + overwrite).
-  if (lng && i18n.isInitialized) i18n.addResourceBundle(lng, namespace, merged, true, true);
+  if (!lng || !i18n.isInitialized) return;
+  if (options.replace) {
+    // i18next only merges: words the tenant took back would linger without a fresh bundle.
+    i18n.removeResourceBundle(lng, namespace);
+    publish(state, namespace, lng);
+  } else {
+    // Only the tenant's words (this batch and earlier ones) go to i18next, which deep-merges
+    // them over the dictionary it holds (deep + overwrite).
+    i18n.addResourceBundle(lng, namespace, merged, true, true);
+  }
 };
 
 /** The tenant endpoint's body: `{ data: { namespace, overrides } }`, optionally with `language`. */
@@ -63,6 +76,9 @@ export const applyTenantConfig = (
     );
   }
   const lng = options.lng ?? (data.language as string | undefined);
-  applyTenantOverrides(state, data.namespace, data.overrides as TenantOverrides, { lng });
+  applyTenantOverrides(state, data.namespace, data.overrides as TenantOverrides, {
+    ...options,
+    lng,
+  });
   return data.namespace;
 };

@@ -11,6 +11,12 @@ import {
   type TenantOverrideOptions,
 } from "./apply-tenant-overrides.js";
 import { changeLanguage } from "./change-language.js";
+import {
+  type InContextKey,
+  inContextKeysOf,
+  setInContextMode,
+  stripInContextMarks,
+} from "./in-context.js";
 import { type RegisterOptions, registerModuleNamespace } from "./register-module-namespace.js";
 import { setupI18n } from "./setup.js";
 import { type EngineState, firstTime, warn } from "./state.js";
@@ -33,6 +39,17 @@ export interface I18nEngine {
   /** Applies the tenant endpoint's body `{ data: { namespace, overrides } }`; returns the namespace. */
   applyTenantConfig(body: unknown, options?: TenantOverrideOptions): string;
   changeLanguage(language: string, callback?: LanguageSyncCallback): Promise<void>;
+  /**
+   * In-context mode (off by default): while on, each string `t()` returns carries an invisible
+   * mark of its namespace and key. Mounted components re-render.
+   */
+  setInContextMode(on: boolean): void;
+  /** Whether the in-context mode is on. */
+  readonly inContextMode: boolean;
+  /** The namespaces and keys whose marks a rendered text carries (empty without marks). */
+  inContextKeysOf(text: string): InContextKey[];
+  /** The text without in-context marks. */
+  stripInContextMarks(text: string): string;
   /** Whether any dictionary is registered under the namespace. */
   hasNamespace(namespace: string): boolean;
   /** Development checks on (the `development` setup option). */
@@ -61,6 +78,7 @@ export const createI18nEngine = (options: CreateEngineOptions = {}): I18nEngine 
     languages: [],
     storageWrites: Promise.resolve(),
     reported: new Set(),
+    inContext: { on: false, keys: [], ids: new Map() },
   };
   return {
     i18n: state.i18n,
@@ -70,6 +88,12 @@ export const createI18nEngine = (options: CreateEngineOptions = {}): I18nEngine 
     applyTenantOverrides: (ns, overrides, opts) => applyTenantOverrides(state, ns, overrides, opts),
     applyTenantConfig: (body, opts) => applyTenantConfig(state, body, opts),
     changeLanguage: (lng, callback) => changeLanguage(state, lng, callback),
+    setInContextMode: (on) => setInContextMode(state, on),
+    get inContextMode() {
+      return state.inContext.on;
+    },
+    inContextKeysOf: (text) => inContextKeysOf(state, text),
+    stripInContextMarks,
     hasNamespace: (ns) => state.registered.has(ns),
     get development() {
       return state.options?.development === true;

@@ -2,6 +2,7 @@ import type { i18n as I18nInstance } from "i18next";
 import { mergeDictionary } from "../lib/dictionary.js";
 import { assertLanguageCode, matchSupportedLanguage } from "../lib/language.js";
 import type { I18nextPlugin, MissingKey, SetupOptions } from "../types.js";
+import { setInContextMode } from "./in-context.js";
 import { type EngineState, firstTime, log, publish, warn } from "./state.js";
 
 export const COMMON_NAMESPACE = "common";
@@ -87,6 +88,7 @@ const initialise = async (state: EngineState, options: SetupOptions): Promise<I1
     for (const [ns, byLanguage] of store)
       for (const language of byLanguage.keys()) publish(state, ns, language);
   }
+  if (state.inContext.on) setInContextMode(state, true);
   return state.i18n;
 };
 

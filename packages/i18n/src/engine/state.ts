@@ -1,6 +1,7 @@
 import type { i18n as I18nInstance } from "i18next";
 import { mergeDictionary } from "../lib/dictionary.js";
 import type { Dictionary, EngineWarning, SetupOptions } from "../types.js";
+import type { InContextKey } from "./in-context.js";
 
 /** One optimistic language change: what a revert needs to know about it. */
 export interface LanguageChange {
@@ -39,6 +40,13 @@ export interface EngineState {
   currentChange?: LanguageChange | undefined;
   /** Ids of the missing keys and namespaces already reported, so each is reported once. */
   readonly reported: Set<string>;
+  /** The in-context mode: on or off, its post-processor's name, the keys marks point to. */
+  readonly inContext: {
+    on: boolean;
+    name?: string;
+    readonly keys: InContextKey[];
+    readonly ids: Map<string, number>;
+  };
 }
 
 /** The per-language map of a namespace, created on first use. */

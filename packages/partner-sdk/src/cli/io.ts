@@ -5,6 +5,8 @@ export interface CliIo {
   cwd: string;
   /** The whole standard input as bytes (for commands that read a body from it). */
   stdin(): Promise<Uint8Array>;
+  /** Calls `handler` on Ctrl+C (SIGINT) instead of ending the process; returns how to stop. */
+  onInterrupt?(handler: () => void): () => void;
 }
 
 /**

@@ -10,4 +10,8 @@ process.exitCode = await run(process.argv.slice(2), {
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks);
   },
+  onInterrupt: (handler) => {
+    process.once("SIGINT", handler);
+    return () => process.off("SIGINT", handler);
+  },
 });

@@ -1,5 +1,6 @@
 import { PartnerApiError, PartnerNetworkError, WebhookSignatureError } from "../errors.js";
 import { keygenCommand } from "./commands/keygen.js";
+import { listenCommand } from "./commands/listen.js";
 import { loginCommand } from "./commands/login.js";
 import { ordersCommand } from "./commands/orders.js";
 import { requestsCommand } from "./commands/requests.js";
@@ -19,6 +20,7 @@ export const HELP = `Usage: orderline-partner <command> [options]   (--help afte
   webhooks create|list|get|update|delete|rotate-secret|deliveries|resend|test
                           manage your own webhook endpoints; test fires a webhook.test event
   requests --failed       your refused requests of the last 7 days, with what was expected
+  listen --forward-to URL forward the partner's events, signed like webhooks, to a local receiver
 
 Exit codes: 0 done; 1 the gateway refused the request (its error code is printed), or a
             webhook delivery does not verify (the reason is printed);
@@ -33,6 +35,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => number | Promise<n
   orders: ordersCommand,
   webhooks: webhooksCommand,
   requests: requestsCommand,
+  listen: listenCommand,
 };
 
 /** A refusal for a person: the code and detail, or every refused field on its own line. */

@@ -77,6 +77,24 @@ export function overridesProblems(value: unknown, basePointer = "/overrides"): F
   return errors;
 }
 
+/**
+ * What is wrong with a dotted key path addressed on its own (a URL segment), or undefined: each
+ * segment follows the tree's key rules, and there are at most `maxDepth` of them.
+ */
+export function keyPathProblem(path: string): string | undefined {
+  const segments = path.split(".");
+  if (segments.length > OVERRIDE_LIMITS.maxDepth) {
+    return `nests deeper than ${OVERRIDE_LIMITS.maxDepth} levels`;
+  }
+  for (const segment of segments) {
+    if (UNSAFE_KEYS.has(segment)) return `the key '${segment}' is not allowed`;
+    if (segment.length > OVERRIDE_LIMITS.maxKeyLength || !KEY_PATTERN.test(segment)) {
+      return `each part is 1–${OVERRIDE_LIMITS.maxKeyLength} characters, not starting with a space`;
+    }
+  }
+  return undefined;
+}
+
 /** The leaves of an overrides tree by dotted path. */
 export function leavesOf(overrides: Overrides, prefix = ""): Map<string, string> {
   const leaves = new Map<string, string>();

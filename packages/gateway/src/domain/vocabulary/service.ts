@@ -2,14 +2,21 @@ import { createHash } from "node:crypto";
 import { ApiError } from "../../http/errors.js";
 import type { Clock } from "../../lib/clock.js";
 import { supportedLanguage } from "../../lib/languages.js";
-import type { OverridesRecord, TenantStore } from "../../store/tenant-store.js";
+import type {
+  OverridesRecord,
+  TenantStore,
+  VocabularyChangeRecord,
+} from "../../store/tenant-store.js";
 import { AdminError } from "../tenants/admin.js";
 import {
-  changesBetween,
+  keyPathProblem,
+  leavesOf,
   type Overrides,
   type OverridesChanges,
   overridesProblems,
 } from "./overrides.js";
+import { placeholderProblems } from "./placeholders.js";
+import { withWord, writeWithHistory } from "./word-history.js";
 
 export const DEFAULT_NAMESPACE = "common";
 
@@ -50,6 +57,51 @@ export function unsupportedLanguage(language: string, supported: readonly string
   );
 }
 
+/** One key's word after a change, and the word before it (null: the standard text). */
+export interface WordState {
+  namespace: string;
+  language: string;
+  key: string;
+  text: string | null;
+  previous: string | null;
+}
+
+/** A history entry as the API answers it. */
+export interface WordChangeView {
+  id: string;
+  language: string;
+  text: string | null;
+  change: VocabularyChangeRecord["change"];
+  changed_at: string;
+  /** The user's email; null for the CLI (or a user since removed). */
+  changed_by: string | null;
+}
+
+const escapePointer = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
+const pointerOf = (key: string) => key.split(".").map(escapePointer).join("/");
+
+/** A 400 listing every field error, the first in the detail. */
+const invalidOverrides = (
+  code: "overrides_invalid" | "placeholder_unknown",
+  problems: readonly { pointer: string; message: string }[],
+): ApiError => {
+  const first = problems[0] as { pointer: string; message: string };
+  return new ApiError(
+    code,
+    `${first.pointer} ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ""}.`,
+    { errors: problems.map((p) => ({ in: "body", ...p })) },
+  );
+};
+
+/** A write of one namespace and language of a tenant's words, as event streams announce it. */
+export interface VocabularyChanged {
+  tenantId: string;
+  namespace: string;
+  language: string;
+  /** When it was written (Unix ms). */
+  at: number;
+}
+
 /**
  * A tenant's vocabulary: overrides per namespace and language, read by its users in their
  * language and replaced by its admins (or imported by the CLI) one language at a time.
@@ -60,6 +112,28 @@ export class VocabularyService {
     private readonly languages: readonly string[],
     private readonly now: Clock,
   ) {}
+
+  readonly #listeners = new Set<(change: VocabularyChanged) => void>();
+
+  /**
+   * Calls `listener` after each stored change of a tenant's words (API or CLI), so a tenant
+   * event stream can tell every signed-in user to refetch (`vocabulary.changed`). Returns the
+   * function that unsubscribes. A listener that throws does not undo or fail the change.
+   */
+  onChanged(listener: (change: VocabularyChanged) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #changed(tenantId: string, namespace: string, language: string): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener({ tenantId, namespace, language, at: this.now() });
+      } catch {
+        // The words are stored; telling others is best effort.
+      }
+    }
+  }
 
   /**
    * The profile language, unless the client explicitly asked for another (`?language=`).
@@ -91,9 +165,9 @@ export class VocabularyService {
    * what changed. Checks the language and the tree first: a refused request changes nothing.
    */
   /** Checks the language and tree of each candidate without storing anything. */
-  async check<T extends { language: string; overrides: unknown; path?: string }>(
-    candidates: T[],
-  ): Promise<T[]> {
+  async check<
+    T extends { language: string; namespace?: string; overrides: unknown; path?: string },
+  >(candidates: T[]): Promise<T[]> {
     for (const candidate of candidates) {
       const where = candidate.path ? `${candidate.path}: ` : "";
       if (supportedLanguage(candidate.language, this.languages) === undefined) {
@@ -102,6 +176,15 @@ export class VocabularyService {
         );
       }
       const problems = overridesProblems(candidate.overrides, "");
+      if (problems.length === 0 && candidate.namespace !== undefined) {
+        problems.push(
+          ...placeholderProblems(
+            candidate.namespace,
+            candidate.overrides as Overrides,
+            (key) => `/${key.split(".").join("/")}`,
+          ),
+        );
+      }
       if (problems.length > 0) {
         throw new AdminError(
           `${where}${problems.map((p) => `${p.pointer || "/"} ${p.message}`).join("; ")}.`,
@@ -118,28 +201,106 @@ export class VocabularyService {
     overrides: unknown,
     updatedBy: string | null,
   ): Promise<{ language: string; overrides: Overrides; changes: OverridesChanges }> {
-    const tag = supportedLanguage(language, this.languages);
-    if (tag === undefined) throw unsupportedLanguage(language, this.languages);
+    const tag = this.supported(language);
     const problems = overridesProblems(overrides);
-    if (problems.length > 0) {
-      const first = problems[0] as { pointer: string; message: string };
+    if (problems.length > 0) throw invalidOverrides("overrides_invalid", problems);
+    const tree = overrides as Overrides;
+    const unknown = placeholderProblems(namespace, tree, (key) => `/overrides/${pointerOf(key)}`);
+    if (unknown.length > 0) throw invalidOverrides("placeholder_unknown", unknown);
+    const { changes } = await writeWithHistory(
+      this.store,
+      this.now,
+      { tenantId, namespace, language: tag, updatedBy, change: updatedBy ? "replace" : "import" },
+      () => tree,
+    );
+    this.#changed(tenantId, namespace, tag);
+    return { language: tag, overrides: tree, changes };
+  }
+
+  /**
+   * Sets the tenant's word for one key in one language (null: back to the standard text),
+   * leaving the namespace's other words as they are. A word using a placeholder the standard
+   * text does not fill in is refused (400 placeholder_unknown) and changes nothing.
+   */
+  async setWord(
+    place: { tenantId: string; namespace: string; language: string; key: string },
+    text: string | null,
+    updatedBy: string,
+    change: "set" | "reset" | "revert" = text === null ? "reset" : "set",
+  ): Promise<WordState> {
+    const language = this.supported(place.language);
+    // Checked before the key is used as a path into an object.
+    const problem = keyPathProblem(place.key);
+    if (problem) {
+      throw new ApiError("overrides_invalid", `The key is not valid: ${problem}.`, {
+        errors: [{ in: "params", pointer: "/key", message: problem }],
+      });
+    }
+    if (text !== null) {
+      const unknown = placeholderProblems(
+        place.namespace,
+        withWord({}, place.key, text),
+        () => "/text",
+      );
+      if (unknown.length > 0) throw invalidOverrides("placeholder_unknown", unknown);
+    }
+    const { before } = await writeWithHistory(
+      this.store,
+      this.now,
+      { tenantId: place.tenantId, namespace: place.namespace, language, updatedBy, change },
+      (tree) => withWord(tree, place.key, text),
+    );
+    this.#changed(place.tenantId, place.namespace, language);
+    const previous = leavesOf(before).get(place.key) ?? null;
+    return { namespace: place.namespace, language, key: place.key, text, previous };
+  }
+
+  /** A key's changes in every language, newest first (at most `limit`), with who made them. */
+  async history(
+    tenantId: string,
+    namespace: string,
+    key: string,
+    limit = 100,
+  ): Promise<WordChangeView[]> {
+    const changes = await this.store.listVocabularyChanges(tenantId, namespace, key, limit);
+    const ids = [...new Set(changes.flatMap((c) => (c.changedBy ? [c.changedBy] : [])))];
+    const users = await Promise.all(ids.map((id) => this.store.findUser(id)));
+    const email = new Map(
+      users.flatMap((u) => (u && u.tenantId === tenantId ? [[u.id, u.email] as const] : [])),
+    );
+    return changes.map((c) => ({
+      id: String(c.id),
+      language: c.language,
+      text: c.text,
+      change: c.change,
+      changed_at: new Date(c.changedAt).toISOString(),
+      changed_by: c.changedBy === null ? null : (email.get(c.changedBy) ?? null),
+    }));
+  }
+
+  /**
+   * Puts back the word a history entry of this key recorded, in that entry's language; the
+   * revert is itself a new entry. An entry of another key or tenant is 404, as a missing one.
+   */
+  async revert(
+    place: { tenantId: string; namespace: string; key: string },
+    historyId: number,
+    updatedBy: string,
+  ): Promise<WordState> {
+    const entry = await this.store.findVocabularyChange(place.tenantId, historyId);
+    if (!entry || entry.namespace !== place.namespace || entry.key !== place.key) {
       throw new ApiError(
-        "overrides_invalid",
-        `${first.pointer} ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ""}.`,
-        { errors: problems.map((p) => ({ in: "body", ...p })) },
+        "vocabulary_change_not_found",
+        `This key has no history entry ${historyId}.`,
       );
     }
-    const tree = overrides as Overrides;
-    const previous = await this.store.replaceOverrides({
-      tenantId,
-      namespace,
-      language: tag,
-      overrides: JSON.stringify(tree),
-      updatedAt: this.now(),
-      updatedBy,
-    });
-    const before = previous === undefined ? {} : (JSON.parse(previous) as Overrides);
-    return { language: tag, overrides: tree, changes: changesBetween(before, tree) };
+    return this.setWord({ ...place, language: entry.language }, entry.text, updatedBy, "revert");
+  }
+
+  private supported(language: string): string {
+    const tag = supportedLanguage(language, this.languages);
+    if (tag === undefined) throw unsupportedLanguage(language, this.languages);
+    return tag;
   }
 
   list(tenantId: string): Promise<OverridesRecord[]> {

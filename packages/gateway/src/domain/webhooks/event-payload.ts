@@ -66,17 +66,8 @@ export function eventPayload(
   orderEvents: readonly OrderEventRecord[],
   history: readonly OrderChangeRecord[],
 ): EventPayload {
-  const changesSoFar = orderEvents.filter(
-    (e) => e.type === "order.status_changed" && e.seq <= event.seq,
-  ).length;
-  const changes = history.slice(0, changesSoFar);
+  const { then, changes } = orderAtEvent(event, order, orderEvents, history);
   const last = changes.at(-1);
-  const then: SalesOrderRecord = {
-    ...order,
-    status: event.to,
-    version: 1 + changes.length,
-    updatedAt: last?.at ?? order.createdAt,
-  };
   const payload: EventPayload = {
     id: publicEventId(event.id),
     type: deliveredType(event),
@@ -196,3 +187,25 @@ export const DELIVERED_PAYLOAD_SCHEMAS: Record<string, Schema> = {
   ...EVENT_PAYLOAD_SCHEMAS,
   [TEST_EVENT_TYPE]: TEST_EVENT_PAYLOAD_SCHEMA,
 };
+/**
+ * The order as it was right after `event` (status, version, updated_at), with the history rows
+ * up to that change: what a delivery and a live stream show, whatever happened to it since.
+ */
+export function orderAtEvent(
+  event: OrderEventRecord,
+  order: SalesOrderRecord,
+  orderEvents: readonly OrderEventRecord[],
+  history: readonly OrderChangeRecord[],
+): { then: SalesOrderRecord; changes: OrderChangeRecord[] } {
+  const changesSoFar = orderEvents.filter(
+    (e) => e.type === "order.status_changed" && e.seq <= event.seq,
+  ).length;
+  const changes = history.slice(0, changesSoFar);
+  const then: SalesOrderRecord = {
+    ...order,
+    status: event.to,
+    version: 1 + changes.length,
+    updatedAt: changes.at(-1)?.at ?? order.createdAt,
+  };
+  return { then, changes };
+}

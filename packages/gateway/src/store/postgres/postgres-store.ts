@@ -18,20 +18,9 @@ import {
 } from "../order-moves.js";
 import { isStoreOutage } from "../outage.js";
 import { SqlRequestLogStore } from "../request-log-store.js";
-import {
-  createdOrder,
-  type OrderRow,
-  type PartnerKeyRow,
-  type PartnerRow,
-  pageOf,
-  type SigningKeyRow,
-  storableOrder,
-  toOrder,
-  toPartner,
-  toPartnerKey,
-  toSigningKey,
-} from "../rows.js";
+import { createdOrder, type OrderRow, pageOf, storableOrder, toOrder } from "../rows.js";
 import { SqlAuditStore } from "../sql-audit-store.js";
+import { SqlCredentialStore } from "../sql-credential-store.js";
 import type {
   CreateOrderOutcome,
   IdempotencyClaim,
@@ -42,14 +31,10 @@ import type {
   OrderMove,
   OrderMoveOutcome,
   OrderPage,
-  PartnerKeyRecord,
-  PartnerRecord,
-  PartnerStatus,
   SalesOrderRecord,
-  SignatureVersion,
-  SigningKeyRecord,
   Store,
 } from "../store.js";
+import { PostgresEventFeedStore } from "./event-feed-store.js";
 import { migratePostgres, postgresSchemaVersion } from "./migrate.js";
 import { insertOrderRows, insertOrders } from "./order-batch.js";
 import { createPool, DEFAULT_POOL_MAX, inTransaction, type PoolOptions } from "./pool.js";
@@ -70,12 +55,13 @@ const failed = (error: unknown): BatchOutcome<never> => ({
  * Each order commits on its own (synchronous_commit on: durable when acknowledged); the server
  * groups the WAL flushes of concurrent commits.
  */
-export class PostgresStore implements Store {
+export class PostgresStore extends SqlCredentialStore implements Store {
   readonly kind = "postgres";
   readonly tenants: PostgresTenantStore;
   readonly webhooks: PostgresWebhookStore;
   readonly requestLog: SqlRequestLogStore;
   readonly audit: SqlAuditStore;
+  readonly events: PostgresEventFeedStore;
   readonly pool: pg.Pool;
   readonly #orders: GroupCommit<NewSalesOrder, CreateOrderOutcome>;
 
@@ -83,7 +69,9 @@ export class PostgresStore implements Store {
     readonly url: string,
     options: PoolOptions = {},
   ) {
-    this.pool = createPool(url, options);
+    const pool = createPool(url, options);
+    super(new PostgresRunner(pool));
+    this.pool = pool;
     this.#orders = new GroupCommit(
       (orders) => this.#insertBatch(orders),
       256,
@@ -93,6 +81,7 @@ export class PostgresStore implements Store {
     this.webhooks = new PostgresWebhookStore(this.pool);
     this.requestLog = new SqlRequestLogStore(new PostgresRunner(this.pool));
     this.audit = new SqlAuditStore(new PostgresRunner(this.pool));
+    this.events = new PostgresEventFeedStore(this.pool);
   }
 
   async migrate(): Promise<void> {
@@ -142,130 +131,6 @@ export class PostgresStore implements Store {
 
   async #rows<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
     return (await this.pool.query<R>(sql, params)).rows;
-  }
-
-  async createPartner(p: PartnerRecord): Promise<void> {
-    await this.pool.query(
-      "INSERT INTO partners (id, client_id, name, secret_hash, secret_version, status, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-      [p.id, p.clientId, p.name, p.secretHash, p.secretVersion, p.status, p.createdAt, p.updatedAt],
-    );
-  }
-
-  async findPartnerByClientId(clientId: string): Promise<PartnerRecord | undefined> {
-    const [row] = await this.#rows<PartnerRow>("SELECT * FROM partners WHERE client_id = $1", [
-      clientId,
-    ]);
-    return row && toPartner(row);
-  }
-
-  async listPartners(): Promise<PartnerRecord[]> {
-    return (
-      await this.#rows<PartnerRow>("SELECT * FROM partners ORDER BY created_at, client_id")
-    ).map(toPartner);
-  }
-
-  async countPartners(): Promise<number> {
-    const [row] = await this.#rows<{ n: number }>("SELECT COUNT(*)::int AS n FROM partners");
-    return row?.n ?? 0;
-  }
-
-  async setPartnerStatus(partnerId: string, status: PartnerStatus, at: number): Promise<void> {
-    await this.pool.query("UPDATE partners SET status = $1, updated_at = $2 WHERE id = $3", [
-      status,
-      at,
-      partnerId,
-    ]);
-  }
-
-  async rotatePartnerSecret(
-    partnerId: string,
-    secretHash: string,
-    at: number,
-    previousUntil: number | null,
-  ): Promise<number> {
-    // Assignments in one UPDATE all read the row as it was: the previous hash is the replaced one.
-    const [row] = await this.#rows<{ secret_version: number }>(
-      "UPDATE partners SET previous_secret_hash = CASE WHEN $4::bigint IS NULL THEN NULL ELSE secret_hash END, previous_secret_until = $4::bigint, secret_hash = $1, secret_version = secret_version + 1, updated_at = $2 WHERE id = $3 RETURNING secret_version",
-      [secretHash, at, partnerId, previousUntil],
-    );
-    if (row === undefined) throw new Error(`No partner with id ${partnerId}`);
-    return row.secret_version;
-  }
-
-  async addPartnerKey(k: PartnerKeyRecord): Promise<void> {
-    await this.pool.query(
-      "INSERT INTO partner_keys (id, partner_id, fingerprint, public_key_pem, bits, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-      [k.id, k.partnerId, k.fingerprint, k.publicKeyPem, k.bits, k.createdAt, k.revokedAt],
-    );
-  }
-
-  async listPartnerKeys(partnerId: string): Promise<PartnerKeyRecord[]> {
-    return (
-      await this.#rows<PartnerKeyRow>(
-        "SELECT * FROM partner_keys WHERE partner_id = $1 ORDER BY created_at, id",
-        [partnerId],
-      )
-    ).map(toPartnerKey);
-  }
-
-  async revokePartnerKey(partnerId: string, keyId: string, at: number): Promise<boolean> {
-    const result = await this.pool.query(
-      "UPDATE partner_keys SET revoked_at = $1 WHERE partner_id = $2 AND id = $3 AND revoked_at IS NULL",
-      [at, partnerId, keyId],
-    );
-    return result.rowCount === 1;
-  }
-
-  async setPartnerSignatureVersion(
-    partnerId: string,
-    version: SignatureVersion,
-    at: number,
-  ): Promise<void> {
-    await this.pool.query(
-      "UPDATE partners SET signature_version = $1, updated_at = $2 WHERE id = $3",
-      [version, at, partnerId],
-    );
-  }
-
-  async raiseOrderNumberFloor(floor: number, partnerId?: string): Promise<number> {
-    const result = await this.pool.query(
-      `UPDATE partners SET orders_issued = $1 WHERE orders_issued < $1${partnerId === undefined ? "" : " AND id = $2"}`,
-      partnerId === undefined ? [floor] : [floor, partnerId],
-    );
-    return result.rowCount ?? 0;
-  }
-
-  async listSigningKeys(): Promise<SigningKeyRecord[]> {
-    return (
-      await this.#rows<SigningKeyRow>("SELECT * FROM signing_keys ORDER BY created_at, kid")
-    ).map(toSigningKey);
-  }
-
-  async addSigningKey(k: SigningKeyRecord): Promise<void> {
-    await this.pool.query(
-      "INSERT INTO signing_keys (kid, alg, public_jwk, private_key_sealed, created_at, signs_from, retired_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-      [k.kid, k.alg, k.publicJwk, k.privateKeySealed, k.createdAt, k.signsFrom, k.retiredAt],
-    );
-  }
-
-  async retireSigningKey(kid: string, at: number): Promise<void> {
-    await this.pool.query(
-      "UPDATE signing_keys SET retired_at = $1 WHERE kid = $2 AND retired_at IS NULL",
-      [at, kid],
-    );
-  }
-
-  async recordTokenRefresh(
-    jti: string,
-    partnerId: string,
-    newJti: string,
-    at: number,
-  ): Promise<boolean> {
-    const result = await this.pool.query(
-      "INSERT INTO token_refreshes (jti, partner_id, new_jti, refreshed_at) VALUES ($1, $2, $3, $4) ON CONFLICT (jti) DO NOTHING",
-      [jti, partnerId, newJti, at],
-    );
-    return result.rowCount === 1;
   }
 
   async createOrder(

@@ -1,4 +1,6 @@
 import type pg from "pg";
+import type { Statement } from "../order-moves.js";
+import type { StatementResult } from "../sql-runner.js";
 import {
   purgeStatement,
   SqlTenantStore,
@@ -23,6 +25,10 @@ export class PostgresTenantStore extends SqlTenantStore {
 
   protected changes(sql: string, params: unknown[]): Promise<number> {
     return this.#sql.changes(sql, params);
+  }
+
+  protected atomically(statements: Statement[]): Promise<StatementResult[]> {
+    return this.#sql.atomically(statements);
   }
 
   override async deleteExpired(

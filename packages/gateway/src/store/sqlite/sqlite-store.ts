@@ -22,19 +22,9 @@ import {
   whyNotMoved,
 } from "../order-moves.js";
 import { SqlRequestLogStore } from "../request-log-store.js";
-import {
-  type OrderRow,
-  type PartnerKeyRow,
-  type PartnerRow,
-  pageOf,
-  type SigningKeyRow,
-  storableOrder,
-  toOrder,
-  toPartner,
-  toPartnerKey,
-  toSigningKey,
-} from "../rows.js";
+import { type OrderRow, pageOf, storableOrder, toOrder } from "../rows.js";
 import { SqlAuditStore } from "../sql-audit-store.js";
+import { SqlCredentialStore } from "../sql-credential-store.js";
 import { QUEUE_EVENT } from "../sql-webhook-store.js";
 import type {
   CreateOrderOutcome,
@@ -46,15 +36,11 @@ import type {
   OrderMove,
   OrderMoveOutcome,
   OrderPage,
-  PartnerKeyRecord,
-  PartnerRecord,
-  PartnerStatus,
   SalesOrderRecord,
-  SignatureVersion,
-  SigningKeyRecord,
   Store,
 } from "../store.js";
 import { openConnection } from "./connection.js";
+import { SqliteEventFeedStore } from "./event-feed-store.js";
 import {
   type BatchResult,
   type CreateJob,
@@ -141,12 +127,13 @@ function createPrivately(path: string): void {
  * The embedded store: one SQLite file in WAL mode with synchronous=FULL, so a committed order
  * survives a power cut. Order creation goes through group commit to keep that durability fast.
  */
-export class SqliteStore implements Store {
+export class SqliteStore extends SqlCredentialStore implements Store {
   readonly kind = "sqlite";
   readonly tenants: SqliteTenantStore;
   readonly webhooks: SqliteWebhookStore;
   readonly requestLog: SqlRequestLogStore;
   readonly audit: SqlAuditStore;
+  readonly events: SqliteEventFeedStore;
   readonly #db: Database.Database;
   readonly #orders: GroupCommit<CreateJob, CreateOrderOutcome>;
   readonly #writer: WriterThread | undefined;
@@ -156,11 +143,14 @@ export class SqliteStore implements Store {
     options: { writerThread?: boolean; synchronous?: SqliteSynchronous } = {},
   ) {
     if (path !== ":memory:") createPrivately(path);
-    this.#db = openConnection(path, options.synchronous);
+    const db = openConnection(path, options.synchronous);
+    super(new SqliteRunner(db));
+    this.#db = db;
     this.tenants = new SqliteTenantStore(this.#db);
     this.webhooks = new SqliteWebhookStore(this.#db);
     this.requestLog = new SqlRequestLogStore(new SqliteRunner(this.#db));
     this.audit = new SqlAuditStore(new SqliteRunner(this.#db));
+    this.events = new SqliteEventFeedStore(this.#db);
     const useThread =
       (options.writerThread ?? true) && path !== ":memory:" && existsSync(WRITER_THREAD);
     this.#writer = useThread ? new WriterThread(path, options.synchronous ?? "full") : undefined;
@@ -215,131 +205,6 @@ export class SqliteStore implements Store {
       this.#stmt.set(sql, statement);
     }
     return statement;
-  }
-
-  async createPartner(p: PartnerRecord): Promise<void> {
-    this.#prepare(
-      "INSERT INTO partners (id, client_id, name, secret_hash, secret_version, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    ).run(
-      p.id,
-      p.clientId,
-      p.name,
-      p.secretHash,
-      p.secretVersion,
-      p.status,
-      p.createdAt,
-      p.updatedAt,
-    );
-  }
-
-  async findPartnerByClientId(clientId: string): Promise<PartnerRecord | undefined> {
-    const row = this.#prepare("SELECT * FROM partners WHERE client_id = ?").get(clientId) as
-      | PartnerRow
-      | undefined;
-    return row && toPartner(row);
-  }
-
-  async listPartners(): Promise<PartnerRecord[]> {
-    return (
-      this.#prepare("SELECT * FROM partners ORDER BY created_at, client_id").all() as PartnerRow[]
-    ).map(toPartner);
-  }
-
-  async countPartners(): Promise<number> {
-    return (this.#prepare("SELECT COUNT(*) AS n FROM partners").get() as { n: number }).n;
-  }
-
-  async setPartnerStatus(partnerId: string, status: PartnerStatus, at: number): Promise<void> {
-    this.#prepare("UPDATE partners SET status = ?, updated_at = ? WHERE id = ?").run(
-      status,
-      at,
-      partnerId,
-    );
-  }
-
-  async rotatePartnerSecret(
-    partnerId: string,
-    secretHash: string,
-    at: number,
-    previousUntil: number | null,
-  ): Promise<number> {
-    // Assignments in one UPDATE all read the row as it was: the previous hash is the replaced one.
-    const row = this.#prepare(
-      "UPDATE partners SET previous_secret_hash = CASE WHEN ? IS NULL THEN NULL ELSE secret_hash END, previous_secret_until = ?, secret_hash = ?, secret_version = secret_version + 1, updated_at = ? WHERE id = ? RETURNING secret_version",
-    ).get(previousUntil, previousUntil, secretHash, at, partnerId) as
-      | { secret_version: number }
-      | undefined;
-    if (row === undefined) throw new Error(`No partner with id ${partnerId}`);
-    return row.secret_version;
-  }
-
-  async addPartnerKey(k: PartnerKeyRecord): Promise<void> {
-    this.#prepare(
-      "INSERT INTO partner_keys (id, partner_id, fingerprint, public_key_pem, bits, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    ).run(k.id, k.partnerId, k.fingerprint, k.publicKeyPem, k.bits, k.createdAt, k.revokedAt);
-  }
-
-  async listPartnerKeys(partnerId: string): Promise<PartnerKeyRecord[]> {
-    return (
-      this.#prepare("SELECT * FROM partner_keys WHERE partner_id = ? ORDER BY created_at, id").all(
-        partnerId,
-      ) as PartnerKeyRow[]
-    ).map(toPartnerKey);
-  }
-
-  async revokePartnerKey(partnerId: string, keyId: string, at: number): Promise<boolean> {
-    const result = this.#prepare(
-      "UPDATE partner_keys SET revoked_at = ? WHERE partner_id = ? AND id = ? AND revoked_at IS NULL",
-    ).run(at, partnerId, keyId);
-    return result.changes === 1;
-  }
-
-  async setPartnerSignatureVersion(
-    partnerId: string,
-    version: SignatureVersion,
-    at: number,
-  ): Promise<void> {
-    this.#prepare("UPDATE partners SET signature_version = ?, updated_at = ? WHERE id = ?").run(
-      version,
-      at,
-      partnerId,
-    );
-  }
-
-  async raiseOrderNumberFloor(floor: number, partnerId?: string): Promise<number> {
-    const sql = `UPDATE partners SET orders_issued = ? WHERE orders_issued < ?${partnerId === undefined ? "" : " AND id = ?"}`;
-    const params = partnerId === undefined ? [floor, floor] : [floor, floor, partnerId];
-    return this.#prepare(sql).run(...params).changes;
-  }
-
-  async listSigningKeys(): Promise<SigningKeyRecord[]> {
-    return (
-      this.#prepare("SELECT * FROM signing_keys ORDER BY created_at, kid").all() as SigningKeyRow[]
-    ).map(toSigningKey);
-  }
-
-  async addSigningKey(k: SigningKeyRecord): Promise<void> {
-    this.#prepare(
-      "INSERT INTO signing_keys (kid, alg, public_jwk, private_key_sealed, created_at, signs_from, retired_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    ).run(k.kid, k.alg, k.publicJwk, k.privateKeySealed, k.createdAt, k.signsFrom, k.retiredAt);
-  }
-
-  async retireSigningKey(kid: string, at: number): Promise<void> {
-    this.#prepare(
-      "UPDATE signing_keys SET retired_at = ? WHERE kid = ? AND retired_at IS NULL",
-    ).run(at, kid);
-  }
-
-  async recordTokenRefresh(
-    jti: string,
-    partnerId: string,
-    newJti: string,
-    at: number,
-  ): Promise<boolean> {
-    const result = this.#prepare(
-      "INSERT INTO token_refreshes (jti, partner_id, new_jti, refreshed_at) VALUES (?, ?, ?, ?) ON CONFLICT (jti) DO NOTHING",
-    ).run(jti, partnerId, newJti, at);
-    return result.changes === 1;
   }
 
   async createOrder(

@@ -1,4 +1,6 @@
 import type Database from "better-sqlite3";
+import type { Statement } from "../order-moves.js";
+import type { StatementResult } from "../sql-runner.js";
 import { SqlTenantStore, UPSERT_OVERRIDES, upsertParams } from "../sql-tenant-store.js";
 import type { OverridesRecord } from "../tenant-store.js";
 import { SqliteRunner } from "./runner.js";
@@ -18,6 +20,10 @@ export class SqliteTenantStore extends SqlTenantStore {
 
   protected changes(sql: string, params: unknown[]): Promise<number> {
     return this.#sql.changes(sql, params);
+  }
+
+  protected atomically(statements: Statement[]): Promise<StatementResult[]> {
+    return this.#sql.atomically(statements);
   }
 
   async replaceOverrides(record: OverridesRecord): Promise<string | undefined> {

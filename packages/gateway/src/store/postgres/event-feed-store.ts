@@ -1,0 +1,60 @@
+import type pg from "pg";
+import type { TenantSignal } from "../event-feed-store.js";
+import { parseSignal, SqlEventFeedStore } from "../sql-event-feed-store.js";
+import { listenOn } from "./listen.js";
+import { PostgresRunner } from "./runner.js";
+import { WORK_CHANNEL } from "./webhook-store.js";
+
+/** Tenant signals between instances: NOTIFY payloads (small JSON, well under 8000 bytes). */
+const SIGNAL_CHANNEL = "orderline_tenant_events";
+
+/**
+ * The event feed on PostgreSQL: signals travel by NOTIFY to every instance, and new outbox rows
+ * wake readers through the webhook worker's channel (migration 013's triggers), not a second one.
+ * A feed that wants both holds one connection for both (`onEvents` with `onSignal`).
+ */
+export class PostgresEventFeedStore extends SqlEventFeedStore {
+  readonly #signalListeners = new Set<(signal: TenantSignal) => void>();
+  readonly #eventListeners = new Set<() => void>();
+  #stop: (() => Promise<void>) | undefined;
+
+  constructor(private readonly pool: pg.Pool) {
+    super(new PostgresRunner(pool));
+  }
+
+  async publish(signal: TenantSignal): Promise<void> {
+    await this.pool.query("SELECT pg_notify($1, $2)", [SIGNAL_CHANNEL, JSON.stringify(signal)]);
+  }
+
+  onSignal(listener: (signal: TenantSignal) => void): () => Promise<void> {
+    return this.#add(this.#signalListeners, listener);
+  }
+
+  onEvents(listener: () => void): () => Promise<void> {
+    return this.#add(this.#eventListeners, listener);
+  }
+
+  /** One LISTEN connection while anyone listens, to both channels. */
+  #add<L>(set: Set<L>, listener: L): () => Promise<void> {
+    set.add(listener);
+    this.#stop ??= listenOn(
+      this.pool,
+      [WORK_CHANNEL, SIGNAL_CHANNEL],
+      (channel, payload) => {
+        if (channel === WORK_CHANNEL) for (const wake of this.#eventListeners) wake();
+        const signal = channel === SIGNAL_CHANNEL ? parseSignal(payload) : undefined;
+        if (signal) for (const tell of this.#signalListeners) tell(signal);
+      },
+      () => {
+        for (const wake of this.#eventListeners) wake();
+      },
+    );
+    return async () => {
+      set.delete(listener);
+      if (this.#signalListeners.size + this.#eventListeners.size > 0) return;
+      const stop = this.#stop;
+      this.#stop = undefined;
+      await stop?.();
+    };
+  }
+}
