@@ -6,13 +6,14 @@ import { EventStreams } from "./domain/events/streams.js";
 import { OrderService } from "./domain/orders/service.js";
 import { PartnerAdmin } from "./domain/partners/admin.js";
 import { PartnerDirectory } from "./domain/partners/directory.js";
+import { RequestLog } from "./domain/partners/request-log.js";
 import { TenantAdmin } from "./domain/tenants/admin.js";
 import { UserAdmin } from "./domain/users/accounts.js";
 import { smtpMailer } from "./domain/users/mail.js";
 import { TeamService } from "./domain/users/team.js";
 import { VocabularyService } from "./domain/vocabulary/service.js";
 import { WebhookEndpoints } from "./domain/webhooks/endpoint-admin.js";
-import { EVENT_PAYLOAD_SCHEMAS } from "./domain/webhooks/event-payload.js";
+import { DELIVERED_PAYLOAD_SCHEMAS } from "./domain/webhooks/event-payload.js";
 import { WebhookWorker } from "./domain/webhooks/worker.js";
 import { buildApp } from "./http/app.js";
 import { consoleRoutes } from "./http/console.js";
@@ -30,8 +31,10 @@ import { partnerEventRoutes } from "./partner-api/event-routes.js";
 import { verifyLoginProof } from "./partner-api/login-proof.js";
 import { orderRoutes } from "./partner-api/order-routes.js";
 import { ReplayGuard } from "./partner-api/replay-guard.js";
+import { requestLogRoutes } from "./partner-api/request-log-routes.js";
 import { SessionService } from "./partner-api/sessions.js";
 import { authRoutes } from "./partner-api/token-routes.js";
+import { partnerWebhookRoutes } from "./partner-api/webhook-routes.js";
 import { FairHashQueue } from "./security/fair-hash-queue.js";
 import { LoginThrottle } from "./security/login-throttle.js";
 import { deriveMasterKeys, loadOrCreateMasterKey } from "./security/master-key.js";
@@ -80,6 +83,8 @@ export interface Gateway {
   orders: OrderService;
   /** Partners' webhook endpoints (the tenant API's and the CLI's operations). */
   webhooks: WebhookEndpoints;
+  /** Partners' refused requests (GET /api/v1/request-log), written in batches. */
+  requestLog: RequestLog;
   /** Delivers webhooks while the app listens (started by listen, stopped by close). */
   webhookWorker: WebhookWorker;
   /** The live event streams this process holds (partner and tenant). */
@@ -234,6 +239,7 @@ async function wireGateway(
     login: { max: config.rateLimit.loginMax, windowMs: config.rateLimit.windowSeconds * 1000 },
   });
 
+  const requestLog = new RequestLog(store.requestLog, now, logger);
   const webhookWorker = new WebhookWorker(
     store,
     master.webhookSecretKey,
@@ -253,7 +259,7 @@ async function wireGateway(
     drainMs: config.drainSeconds * 1000,
     requestTimeoutMs: config.requestTimeoutMs,
     trustProxy: config.trustProxy,
-    webhooks: webhooksDocument(EVENT_PAYLOAD_SCHEMAS),
+    webhooks: webhooksDocument(DELIVERED_PAYLOAD_SCHEMAS),
     routes: async (instance) => {
       instance.decorate("auditTrail", audit);
       // Delivery runs in processes that serve (not in the admin CLI's, nor under inject).
@@ -271,7 +277,15 @@ async function wireGateway(
         proveLogin: (headers, clientId) =>
           verifyLoginProof(headers, clientId, directory, config.signature.maxSkewSeconds, now),
       });
-      await instance.register(orderRoutes, { orders, authenticator, rateLimiter });
+      await instance.register(orderRoutes, { orders, authenticator, rateLimiter, requestLog });
+      await instance.register(partnerWebhookRoutes, {
+        webhooks,
+        partnerTenant: (partnerId) => store.tenants.partnerTenant(partnerId),
+        authenticator,
+        rateLimiter,
+        requestLog,
+      });
+      await instance.register(requestLogRoutes, { requestLog, authenticator, rateLimiter });
       await instance.register(partnerEventRoutes, { streams, authenticator });
       // The tenant API (/v1/…): tenant users, with user tokens.
       await instance.register(userAuthRoutes, { sessions: userSessions, rateLimiter });
@@ -290,8 +304,8 @@ async function wireGateway(
       });
       await instance.register(tenantPartnerRoutes, { partners, authenticator: userAuthenticator });
       await instance.register(tenantWebhookRoutes, { webhooks, authenticator: userAuthenticator });
-      await instance.register(tenantEventRoutes, { streams, authenticator: userAuthenticator });
       await instance.register(tenantAuditRoutes, { audit, authenticator: userAuthenticator });
+      await instance.register(tenantEventRoutes, { streams, authenticator: userAuthenticator });
       await instance.register(tenantTeamRoutes, { team, authenticator: userAuthenticator });
       await instance.register(passwordLinkRoutes, { team, rateLimiter });
     },
@@ -314,14 +328,16 @@ async function wireGateway(
     authenticator,
     orders,
     webhooks,
+    requestLog,
     webhookWorker,
-    streams,
-    team,
     audit,
+    team,
+    streams,
     hashing,
     readiness,
     async close() {
       await app.close();
+      await requestLog.flush();
       unobserveStore();
       await purge.stop();
       await rateLimiter.close();

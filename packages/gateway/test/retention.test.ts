@@ -160,6 +160,8 @@ describe.each(storeKinds)("retention (%s store)", (kind) => {
       order_events: 0,
       // The create's replay nonce, past its timestamp window.
       request_nonces: 1,
+      webhook_test_events: 0,
+      partner_request_log: 0,
       audit_events: 0,
       password_links: 0,
     });
@@ -355,6 +357,8 @@ describe("the purge schedule", () => {
               webhook_deliveries: 0,
               order_events: 0,
               request_nonces: 0,
+              webhook_test_events: 0,
+              partner_request_log: 0,
               audit_events: 0,
               password_links: 0,
             },

@@ -336,7 +336,7 @@ describe.each(storeKinds)("tenant webhook endpoints API (%s store)", (kind) => {
     const paths = Object.entries(doc.paths as Record<string, Record<string, Json>>).filter(
       ([path]) => path.includes("/webhook-endpoints"),
     );
-    expect(paths).toHaveLength(5);
+    expect(paths).toHaveLength(6);
     let checked = 0;
     for (const [path, item] of paths) {
       for (const [method, op] of Object.entries(item)) {

@@ -5,6 +5,12 @@ import { Session, type TokenResponse } from "./lib/session.js";
 import { signedCaller } from "./lib/signed-call.js";
 import { timestampSource } from "./lib/timestamps.js";
 import { Transport } from "./lib/transport.js";
+import {
+  type RequestLogCalls,
+  requestLogOf,
+  type WebhookEndpointCalls,
+  webhookEndpointsOf,
+} from "./lib/webhook-endpoints.js";
 import { privateKeyOf, type SignatureVersion, signatureHeaders } from "./signing.js";
 import type {
   OrderStatus,
@@ -100,6 +106,10 @@ export interface PartnerClient {
      */
     cancel(id: string, options: CancelOptions): Promise<SalesOrderDetail>;
   };
+  /** The partner's own webhook endpoints: register, test, inspect, resend, rotate. */
+  webhookEndpoints: WebhookEndpointCalls;
+  /** The partner's own refused requests of the last 7 days. */
+  requestLog: RequestLogCalls;
   events: {
     /**
      * The partner's events as they happen (`GET /api/v1/events/stream`): each one's `data` is
@@ -185,6 +195,8 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       return caller.version;
     },
     salesOrders: salesOrdersOf(caller.call),
+    webhookEndpoints: webhookEndpointsOf(caller.call),
+    requestLog: requestLogOf(caller.call),
     events: {
       stream: (streamOptions) =>
         streamEvents(

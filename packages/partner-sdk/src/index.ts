@@ -23,6 +23,7 @@ export {
 } from "./lib/event-stream.js";
 export type { TokenResponse } from "./lib/session.js";
 export { retryAfterMs } from "./lib/transport.js";
+export type { RequestLogCalls, WebhookEndpointCalls } from "./lib/webhook-endpoints.js";
 export {
   type ForwardResult,
   forwardTarget,
@@ -30,6 +31,15 @@ export {
   listen,
   newListenSecret,
 } from "./listen.js";
+export type {
+  CreatedWebhookEndpoint,
+  RefusedRequest,
+  RotatedWebhookSecret,
+  WebhookAttempt,
+  WebhookEndpoint,
+  WebhookEndpointChange,
+  WebhookEndpointInput,
+} from "./self-service-types.js";
 export {
   bodyDigest,
   privateKeyOf,

@@ -81,6 +81,10 @@ export const ERROR_CATALOGUE = {
     status: 409,
     title: "The order's status does not allow this change",
   },
+  webhook_endpoint_disabled: {
+    status: 409,
+    title: "The webhook endpoint is disabled",
+  },
   order_version_mismatch: {
     status: 412,
     title: "The order changed since the version named in If-Match",

@@ -30,6 +30,15 @@ export async function installOpenApi(
         { name: "Authentication", description: "Client-credential login and token refresh" },
         { name: "Sales Orders", description: "Create and read sales orders (signed requests)" },
         {
+          name: "Webhook endpoints",
+          description:
+            "The partner's own webhook endpoints (signed requests): register, test, inspect deliveries, resend, rotate secrets",
+        },
+        {
+          name: "Request log",
+          description: "The partner's own refused requests of the last 7 days, to debug a refusal",
+        },
+        {
           name: "Tenant users",
           description: "Tenant users' sign-in, token refresh and profile (/v1, user tokens)",
         },

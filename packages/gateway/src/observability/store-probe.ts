@@ -49,6 +49,7 @@ export function probedStore(store: Store): Store {
   const events = probed(store.events, "store.events");
   const audit = probed(store.audit, "store.audit");
   const team = probed(store.team, "store.team");
+  const requestLog = probed(store.requestLog, "store.requestLog");
   const top = probed(store, "store");
   return new Proxy(top, {
     get(object, property, receiver) {
@@ -57,6 +58,7 @@ export function probedStore(store: Store): Store {
       if (property === "events") return events;
       if (property === "audit") return audit;
       if (property === "team") return team;
+      if (property === "requestLog") return requestLog;
       return Reflect.get(object, property, receiver);
     },
   });

@@ -21,6 +21,17 @@ import { assertTokenPartnerUsable } from "./token-partner.js";
 
 const SIGNED_HEADERS = ["x-client-id", "x-timestamp", "x-signature"] as const;
 
+/** Refusals of requests whose token verified, by the token's client_id. */
+const refusedClients = new WeakMap<object, string>();
+
+/**
+ * The client_id of the partner a refusal belongs to: known once the bearer token verified (a
+ * refusal before that could be anyone's, so it is nobody's).
+ */
+export function refusedClientOf(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null ? refusedClients.get(error) : undefined;
+}
+
 /** X-CLIENT-ID, X-TIMESTAMP and X-SIGNATURE; 401 header_missing naming those absent. */
 export function signedHeadersOf(headers: HeaderBag): {
   clientId: string;
@@ -120,10 +131,25 @@ export class SignedRequestAuthenticator {
     const claims = await this.tokens.verifyAccess(
       bearerTokenOf(headers, "the access token from /api/v1/auth/login"),
     );
+    try {
+      return await this.#verifySigned(headers, request, claims.client_id, claims.sv, claims.sid);
+    } catch (error) {
+      // From here on the refusal is the token's partner's: its request log may show it.
+      if (typeof error === "object" && error !== null) refusedClients.set(error, claims.client_id);
+      throw error;
+    }
+  }
 
+  async #verifySigned(
+    headers: HeaderBag,
+    request: SignedRequestLine & { parsedBody?: unknown },
+    tokenClientId: string,
+    secretVersion: number,
+    sid: string,
+  ): Promise<PartnerView> {
     const { clientId, timestamp, signature: signatureHeader } = signedHeadersOf(headers);
 
-    if (!timingSafeEqualString(clientId, claims.client_id)) {
+    if (!timingSafeEqualString(clientId, tokenClientId)) {
       throw new ApiError(
         "client_id_mismatch",
         "X-CLIENT-ID must equal the client_id the token was issued to.",
@@ -131,11 +157,11 @@ export class SignedRequestAuthenticator {
     }
     const nowMs = this.now();
     const partner = assertTokenPartnerUsable(
-      await this.directory.get(claims.client_id),
-      claims.sv,
+      await this.directory.get(tokenClientId),
+      secretVersion,
       nowMs,
     );
-    if (partner.revokedSessions.has(claims.sid))
+    if (partner.revokedSessions.has(sid))
       throw sessionRevoked("log in again with the client credentials");
 
     const sentAt = assertFreshTimestamp(timestamp, nowMs, this.config.maxSkewSeconds);
@@ -161,6 +187,24 @@ export class SignedRequestAuthenticator {
         { required_signature_version: partner.signatureVersion },
       );
     }
+    await this.#verifySignature(partner, version, clientId, timestamp, signatureHeader, request);
+    // Only a request that verifies is remembered: a forged copy must not use up a nonce.
+    await this.replays?.claim(
+      { ...request, clientId, timestamp, signature: signatureHeader },
+      sentAt,
+    );
+    return partner;
+  }
+
+  /** Throws signature_malformed or signature_invalid (with the expected string and hints). */
+  async #verifySignature(
+    partner: PartnerView,
+    version: 1 | 2,
+    clientId: string,
+    timestamp: string,
+    signatureHeader: string,
+    request: SignedRequestLine,
+  ): Promise<void> {
     const v1 = stringToSign(clientId, timestamp);
     const v2 = stringToSignV2(clientId, timestamp, request);
     const expected = version === 2 ? v2 : v1;
@@ -191,12 +235,6 @@ export class SignedRequestAuthenticator {
         { ...details, hints },
       );
     }
-    // Only a request that verifies is remembered: a forged copy must not use up a nonce.
-    await this.replays?.claim(
-      { ...request, clientId, timestamp, signature: signatureHeader },
-      sentAt,
-    );
-    return partner;
   }
 }
 

@@ -1,6 +1,4 @@
-import { createHash } from "node:crypto";
-import { pipeline, Transform } from "node:stream";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { filterOf, type ListQuery } from "../domain/orders/list-filter.js";
 import {
   CREATE_ORDER_BODY,
@@ -14,72 +12,22 @@ import {
   REASON_REQUIRED_BODY,
 } from "../domain/orders/schemas.js";
 import { type CreateOrderBody, etagOf, type OrderService } from "../domain/orders/service.js";
-import type { PartnerView } from "../domain/partners/directory.js";
 import { SIGNED_REQUEST_SECURITY } from "../http/openapi.js";
-import type { ClientRateLimiter } from "../http/rate-limit.js";
 import { problemResponses } from "../http/schemas.js";
-import { inSpan } from "../observability/tracing.js";
-import type { SignedRequestAuthenticator } from "./authenticate.js";
-import { EMPTY_BODY_SHA256 } from "./request-signature.js";
+import { partnerOf, requireSignedPartner, type SignedRoutesOptions } from "./signed-routes.js";
 
-export interface OrderRoutesOptions {
+export type OrderRoutesOptions = {
   orders: OrderService;
-  authenticator: SignedRequestAuthenticator;
-  /** Per-client_id request limits, checked once the caller is authenticated. */
-  rateLimiter?: ClientRateLimiter;
-}
-
-const partners = new WeakMap<FastifyRequest, PartnerView>();
-/** SHA-256 of each request's body bytes as received, for signature version 2. */
-const bodyDigests = new WeakMap<FastifyRequest, string>();
-
-function partnerOf(request: FastifyRequest): PartnerView {
-  const partner = partners.get(request);
-  if (!partner) throw new Error("order route reached without authentication");
-  return partner;
-}
+} & SignedRoutesOptions;
 
 const AUTH_ERRORS = [400, 401, 403, 429] as const;
 
 /** /api/v1/sales-orders: every operation is a signed partner request. */
 export async function orderRoutes(
   app: FastifyInstance,
-  { orders, authenticator, rateLimiter }: OrderRoutesOptions,
+  { orders, ...signed }: OrderRoutesOptions,
 ): Promise<void> {
-  // The body is hashed as it streams to the JSON parser, so version 2 signs the exact bytes sent
-  // without a second copy of the body. A request whose body is not read hashes as empty. Only
-  // requests that name a signature version are tapped: version 1 (no header) signs no body, and
-  // the stream stage cost a version-1 create about a third of its CPU (issue 30, bisected).
-  app.addHook("preParsing", async (request, _reply, payload) => {
-    if (request.headers["x-signature-version"] === undefined) return payload;
-    const hash = createHash("sha256");
-    const tap = new Transform({
-      transform(chunk, _encoding, callback) {
-        hash.update(chunk);
-        callback(null, chunk);
-      },
-      flush(callback) {
-        bodyDigests.set(request, hash.digest("hex"));
-        callback();
-      },
-    });
-    return pipeline(payload, tap, () => {});
-  });
-
-  // preValidation runs before body validation: an unauthenticated caller learns nothing about the body rules.
-  app.addHook("preValidation", async (request) => {
-    const partner = await inSpan("signature.verify", () =>
-      authenticator.authenticate(request.headers, {
-        method: request.method,
-        target: request.raw.url ?? request.url,
-        bodySha256: bodyDigests.get(request) ?? EMPTY_BODY_SHA256,
-        parsedBody: request.body,
-      }),
-    );
-    // Counted after authentication, so nobody can spend another partner's quota.
-    await rateLimiter?.check("orders", partner.clientId, request.log);
-    partners.set(request, partner);
-  });
+  requireSignedPartner(app, signed);
 
   app.post<{ Body: CreateOrderBody; Headers: { "idempotency-key"?: string } }>(
     "/api/v1/sales-orders",

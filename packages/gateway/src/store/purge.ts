@@ -3,6 +3,9 @@ import type { Clock } from "../lib/clock.js";
 import type { Store } from "./store.js";
 import type { ExpiringTable } from "./tenant-store.js";
 
+/** A partner's refused requests are kept this long (GET /api/v1/request-log: the last 7 days). */
+export const REQUEST_LOG_RETENTION_MS = 7 * 24 * 3600 * 1000;
+
 /** Rows deleted per statement: each batch is one short transaction. */
 export const PURGE_BATCH = 1000;
 
@@ -24,6 +27,9 @@ function cutoffs(retention: RetentionConfig, now: number): PurgeReport {
     order_events: now - retention.orderEventSeconds * 1000,
     // A nonce row carries the end of its request's timestamp window.
     request_nonces: now,
+    // After the deliveries, like order events: a test event is resendable while it is listed.
+    webhook_test_events: now - retention.webhookSeconds * 1000,
+    partner_request_log: now - REQUEST_LOG_RETENTION_MS,
     audit_events: now - retention.auditSeconds * 1000,
     // A set-password link carries its own end; used or not, past it nothing can use it.
     password_links: now,

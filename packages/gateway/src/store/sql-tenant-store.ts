@@ -53,6 +53,8 @@ const EXPIRING: Record<ExpiringTable, { key: string; time: string }> = {
   webhook_deliveries: { key: "(endpoint_id, event_id)", time: "updated_at" },
   order_events: { key: "seq", time: "created_at" },
   request_nonces: { key: "nonce_key", time: "expires_at" },
+  webhook_test_events: { key: "id", time: "created_at" },
+  partner_request_log: { key: "id", time: "at" },
   audit_events: { key: "seq", time: "created_at" },
   password_links: { key: "token_hash", time: "expires_at" },
 };

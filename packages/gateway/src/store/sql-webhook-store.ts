@@ -8,7 +8,9 @@ import type {
   WebhookEndpointChange,
   WebhookEndpointRecord,
   WebhookStore,
+  WebhookTestEventRecord,
 } from "./webhook-store.js";
+import { TEST_EVENT_TYPE } from "./webhook-store.js";
 
 interface EndpointRow {
   id: string;
@@ -77,6 +79,16 @@ const toAttempt = (r: AttemptRow): DeliveryAttemptRecord => ({
   error: r.error,
   attemptedAt: r.attempted_at,
 });
+
+/**
+ * Queues an event for one endpoint, due now, with a fresh retry window: a new delivery or a
+ * finished one made pending. An attempt in flight keeps its lock (no second delivery at the same
+ * time) but loses its claim (lease NULL): finishing, it cannot mark the resent delivery done; it
+ * frees it. Params: endpoint, event, type, at, at, at.
+ */
+const RESEND = `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, state, attempts, next_attempt_at, locked_until, lease, created_at, updated_at)
+   VALUES (?, ?, ?, 'pending', 0, ?, 0, NULL, ?, ?)
+   ON CONFLICT (endpoint_id, event_id) DO UPDATE SET state = 'pending', lease = NULL, next_attempt_at = excluded.next_attempt_at, created_at = excluded.created_at, updated_at = excluded.updated_at`;
 
 /** The delivered type of an outbox row `e`: a status change goes out as `order.<to_status>`. */
 const DELIVERED_TYPE =
@@ -281,13 +293,37 @@ export abstract class SqlWebhookStore implements WebhookStore {
   }
 
   async resend(endpointId: string, eventId: string, eventType: string, at: number): Promise<void> {
-    // An attempt in flight keeps its lock (no second delivery at the same time) but loses its
-    // claim (lease NULL): finishing, it cannot mark the resent delivery done; it frees it.
-    await this.sql.changes(
-      `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, state, attempts, next_attempt_at, locked_until, lease, created_at, updated_at)
-       VALUES (?, ?, ?, 'pending', 0, ?, 0, NULL, ?, ?)
-       ON CONFLICT (endpoint_id, event_id) DO UPDATE SET state = 'pending', lease = NULL, next_attempt_at = excluded.next_attempt_at, created_at = excluded.created_at, updated_at = excluded.updated_at`,
-      [endpointId, eventId, eventType, at, at, at],
+    await this.sql.changes(RESEND, [endpointId, eventId, eventType, at, at, at]);
+  }
+
+  async queueTestEvent(e: WebhookTestEventRecord): Promise<void> {
+    const at = e.createdAt;
+    await this.sql.atomically([
+      {
+        sql: "INSERT INTO webhook_test_events (id, partner_id, endpoint_id, created_at) VALUES (?, ?, ?, ?)",
+        params: [e.id, e.partnerId, e.endpointId, at],
+      },
+      { sql: RESEND, params: [e.endpointId, e.id, TEST_EVENT_TYPE, at, at, at] },
+    ]);
+  }
+
+  async findTestEvent(
+    partnerId: string,
+    eventId: string,
+  ): Promise<WebhookTestEventRecord | undefined> {
+    const [row] = await this.sql.rows<{
+      id: string;
+      partner_id: string;
+      endpoint_id: string;
+      created_at: number | string;
+    }>("SELECT * FROM webhook_test_events WHERE partner_id = ? AND id = ?", [partnerId, eventId]);
+    return (
+      row && {
+        id: row.id,
+        partnerId: row.partner_id,
+        endpointId: row.endpoint_id,
+        createdAt: Number(row.created_at),
+      }
     );
   }
 

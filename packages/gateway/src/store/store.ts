@@ -17,6 +17,7 @@ import type {
   SignatureVersion,
   SigningKeyRecord,
 } from "./records.js";
+import type { RequestLogStore } from "./request-log-store.js";
 import type { TeamStore } from "./team-store.js";
 import type { TenantStore } from "./tenant-store.js";
 import type { WebhookStore } from "./webhook-store.js";
@@ -41,6 +42,8 @@ export interface Store {
   readonly audit: AuditStore;
   /** Team management: roles, disabling, set-password links (team-store.ts). */
   readonly team: TeamStore;
+  /** Partners' refused requests (request-log-store.ts). */
+  readonly requestLog: RequestLogStore;
   /** Applies pending migrations; safe when several processes start at once. */
   migrate(): Promise<void>;
   /** The highest applied migration version; rejects when the store cannot be reached. */

@@ -77,7 +77,9 @@ export type ExpiringTable =
   | "order_events"
   | "request_nonces"
   | "audit_events"
-  | "password_links";
+  | "password_links"
+  | "webhook_test_events"
+  | "partner_request_log";
 
 export interface LoginFailures {
   failures: number;

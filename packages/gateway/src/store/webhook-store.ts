@@ -27,6 +27,17 @@ export interface WebhookEndpointRecord {
   failingSince: number | null;
 }
 
+/** The type a test event is delivered as. */
+export const TEST_EVENT_TYPE = "webhook.test";
+
+/** A `webhook.test` event: fired by the partner at one endpoint, belonging to no order. */
+export interface WebhookTestEventRecord {
+  id: string;
+  partnerId: string;
+  endpointId: string;
+  createdAt: number;
+}
+
 export interface WebhookEndpointChange {
   url?: string;
   events?: string[];
@@ -113,6 +124,10 @@ export interface WebhookStore {
   listAttempts(endpointId: string, limit: number): Promise<DeliveryAttemptRecord[]>;
   /** One of the partner's outbox events, by its id (without the `evt_` prefix). */
   findEvent(partnerId: string, eventId: string): Promise<OrderEventRecord | undefined>;
+  /** Writes the test event and queues it for its endpoint, due now, in one transaction. */
+  queueTestEvent(event: WebhookTestEventRecord): Promise<void>;
+  /** One of the partner's test events, by its id (without the `evt_` prefix). */
+  findTestEvent(partnerId: string, eventId: string): Promise<WebhookTestEventRecord | undefined>;
   /** The outbox events of one order, oldest first. */
   orderEvents(orderId: string): Promise<OrderEventRecord[]>;
   /**

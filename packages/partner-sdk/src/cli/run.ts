@@ -3,6 +3,7 @@ import { keygenCommand } from "./commands/keygen.js";
 import { listenCommand } from "./commands/listen.js";
 import { loginCommand } from "./commands/login.js";
 import { ordersCommand } from "./commands/orders.js";
+import { requestsCommand } from "./commands/requests.js";
 import { signCommand } from "./commands/sign.js";
 import { webhooksCommand } from "./commands/webhooks.js";
 import { type CliIo, EXIT, UsageError } from "./io.js";
@@ -16,6 +17,9 @@ export const HELP = `Usage: orderline-partner <command> [options]   (--help afte
   orders create|get|list|cancel
                           create a sales order from a JSON file, read, list or cancel orders
   webhooks verify|sign    check a webhook delivery's signature; sign a body to test a receiver
+  webhooks create|list|get|update|delete|rotate-secret|deliveries|resend|test
+                          manage your own webhook endpoints; test fires a webhook.test event
+  requests --failed       your refused requests of the last 7 days, with what was expected
   listen --forward-to URL forward the partner's events, signed like webhooks, to a local receiver
 
 Exit codes: 0 done; 1 the gateway refused the request (its error code is printed), or a
@@ -30,6 +34,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => number | Promise<n
   login: loginCommand,
   orders: ordersCommand,
   webhooks: webhooksCommand,
+  requests: requestsCommand,
   listen: listenCommand,
 };
 

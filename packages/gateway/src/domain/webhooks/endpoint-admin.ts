@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { WebhooksConfig } from "../../config/config.js";
 import type { ErrorCode } from "../../http/errors.js";
 import type { Clock } from "../../lib/clock.js";
+import { newId } from "../../lib/random.js";
 import type { PartnerRecord, Store } from "../../store/store.js";
 import type { DeliveryAttemptRecord, WebhookEndpointRecord } from "../../store/webhook-store.js";
 import { urlRefusal } from "./address-guard.js";
@@ -10,6 +11,7 @@ import {
   deliveredType,
   outboxEventId,
   publicEventId,
+  TEST_EVENT_TYPE,
   WEBHOOK_EVENT_TYPES,
 } from "./event-types.js";
 import { generateSigningSecret, sealSecret } from "./signing-secret.js";
@@ -266,11 +268,42 @@ export class WebhookEndpoints {
     const id = outboxEventId(eventId);
     const event =
       id === undefined ? undefined : await this.store.webhooks.findEvent(partner.id, id);
-    if (!event)
+    const test =
+      id === undefined || event
+        ? undefined
+        : await this.store.webhooks.findTestEvent(partner.id, id);
+    if (!event && !test)
       throw new WebhookError(
         "webhook_event_not_found",
         `No event '${eventId}' of partner '${partner.clientId}'.`,
       );
-    await this.store.webhooks.resend(endpoint.id, event.id, deliveredType(event), this.now());
+    const [queued, type] = event
+      ? [event.id, deliveredType(event)]
+      : [id as string, TEST_EVENT_TYPE];
+    await this.store.webhooks.resend(endpoint.id, queued, type, this.now());
+  }
+
+  /**
+   * Fires a `webhook.test` event at the endpoint, due now: delivered by the worker like any
+   * event (signed, attempted, retried, listed among the deliveries, resendable). Answers the
+   * event id. A disabled endpoint is refused: its deliveries wait until it is enabled.
+   */
+  async sendTest(scope: PartnerScope, endpointId: string): Promise<{ event_id: string }> {
+    const partner = await this.#partner(scope);
+    const endpoint = await this.#endpoint(partner, endpointId);
+    if (!endpoint.enabled)
+      throw new WebhookError(
+        "webhook_endpoint_disabled",
+        `Webhook endpoint '${endpointId}' is disabled (${endpoint.disabledReason ?? "no reason recorded"}); enable it first (PATCH with {"enabled": true}).`,
+      );
+    const at = this.now();
+    const id = newId(at);
+    await this.store.webhooks.queueTestEvent({
+      id,
+      partnerId: partner.id,
+      endpointId: endpoint.id,
+      createdAt: at,
+    });
+    return { event_id: publicEventId(id) };
   }
 }

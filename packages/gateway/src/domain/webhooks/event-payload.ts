@@ -1,4 +1,5 @@
 import type { OrderChangeRecord, OrderEventRecord, SalesOrderRecord } from "../../store/store.js";
+import type { WebhookTestEventRecord } from "../../store/webhook-store.js";
 import { ORDER_STATUSES, type OrderStatus } from "../orders/lifecycle.js";
 import { ORDER_DETAIL } from "../orders/schemas.js";
 import { historyOf, type OrderChange, type OrderData, toOrderData } from "../orders/service.js";
@@ -6,6 +7,7 @@ import {
   deliveredType,
   EVENT_ID_PREFIX,
   publicEventId,
+  TEST_EVENT_TYPE,
   WEBHOOK_EVENT_TYPES,
   type WebhookEventType,
 } from "./event-types.js";
@@ -26,6 +28,27 @@ export interface EventPayload {
   data: {
     order: OrderData & { history: OrderChange[] };
     change?: EventPayloadChange;
+  };
+}
+
+/** The JSON body of a `webhook.test` delivery: no order, the endpoint it was fired at. */
+export interface TestEventPayload {
+  id: string;
+  type: typeof TEST_EVENT_TYPE;
+  created_at: string;
+  data: { endpoint_id: string; message: string };
+}
+
+export function testEventPayload(event: WebhookTestEventRecord): TestEventPayload {
+  return {
+    id: publicEventId(event.id),
+    type: TEST_EVENT_TYPE,
+    created_at: new Date(event.createdAt).toISOString(),
+    data: {
+      endpoint_id: event.endpointId,
+      message:
+        "A test event fired through the API: it carries no order. Verify its signature like any delivery.",
+    },
   };
 }
 
@@ -161,3 +184,28 @@ export function eventPayloadSchema(type: WebhookEventType): Schema {
 export const EVENT_PAYLOAD_SCHEMAS: Record<WebhookEventType, Schema> = Object.fromEntries(
   WEBHOOK_EVENT_TYPES.map((type) => [type, eventPayloadSchema(type)]),
 ) as Record<WebhookEventType, Schema>;
+
+/** The JSON Schema of a `webhook.test` delivery's body (published under `webhooks` too). */
+export const TEST_EVENT_PAYLOAD_SCHEMA: Schema = closed({
+  type: "object",
+  required: ["id", "type", "created_at", "data"],
+  properties: {
+    id: { type: "string", pattern: `^${EVENT_ID_PREFIX}`, description: "The test event's id" },
+    type: { type: "string", const: TEST_EVENT_TYPE },
+    created_at: { type: "string", format: "date-time", description: "When it was fired" },
+    data: {
+      type: "object",
+      required: ["endpoint_id", "message"],
+      properties: {
+        endpoint_id: { type: "string", description: "we_…: the endpoint it was fired at" },
+        message: { type: "string", description: "For people: this event carries no order" },
+      },
+    },
+  },
+});
+
+/** Every body a partner's endpoint can receive, by type: the order events and the test event. */
+export const DELIVERED_PAYLOAD_SCHEMAS: Record<string, Schema> = {
+  ...EVENT_PAYLOAD_SCHEMAS,
+  [TEST_EVENT_TYPE]: TEST_EVENT_PAYLOAD_SCHEMA,
+};

@@ -10,6 +10,12 @@ export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
   ...ORDER_STATUSES.filter((s) => s !== "received").map((s) => `order.${s}` as WebhookEventType),
 ];
 
+/**
+ * What a partner fires at one of its endpoints to check its receiver (POST …/{id}/test): queued
+ * for that endpoint only, whatever it subscribes to, never fanned out.
+ */
+export { TEST_EVENT_TYPE } from "../../store/webhook-store.js";
+
 /** Subscribes to every type, those added later included. */
 export const ALL_EVENTS = "*";
 

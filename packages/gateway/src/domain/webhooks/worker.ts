@@ -10,7 +10,8 @@ import type { ClaimedDelivery, DeliveryNext, FinishedAttempt } from "../../store
 import type { AuditTrail } from "../audit/trail.js";
 import { backoffMs } from "./backoff.js";
 import { createSender, type DeliveryResult, type Sender } from "./delivery.js";
-import { eventPayload } from "./event-payload.js";
+import { eventPayload, testEventPayload } from "./event-payload.js";
+import { TEST_EVENT_TYPE } from "./event-types.js";
 import { signatureHeader } from "./signature.js";
 import { unsealSecret } from "./signing-secret.js";
 
@@ -174,14 +175,10 @@ export class WebhookWorker {
     const target = await this.store.webhooks.endpointForDelivery(delivery.endpointId);
     if (!target) return; // deleted meanwhile: its queue went with it
     const { endpoint, clientId } = target;
-    const event = await this.store.webhooks.findEvent(endpoint.partnerId, delivery.eventId);
-    const order = event && (await this.store.findOrder(endpoint.partnerId, event.orderId));
-    if (!event || !order) throw new Error(`event ${delivery.eventId} or its order is missing`);
-    const [orderEvents, history] = await Promise.all([
-      this.store.webhooks.orderEvents(order.id),
-      this.store.orderHistory(order.id),
-    ]);
-    const payload = eventPayload(event, order, clientId, orderEvents, history);
+    const { payload, trace } =
+      delivery.eventType === TEST_EVENT_TYPE
+        ? await this.#testPayload(endpoint.partnerId, delivery.eventId)
+        : await this.#orderPayload(endpoint.partnerId, delivery.eventId, clientId);
     const body = JSON.stringify(payload);
     const sentAt = this.now();
     const secrets = [unsealSecret(this.secretKey, endpoint.id, endpoint.secretSealed)];
@@ -202,10 +199,31 @@ export class WebhookWorker {
     const result = await inSpan(
       "webhook.deliver",
       () => this.#sender.post(endpoint.url, body, headers),
-      eventTraceContext(order.id, event.to),
+      trace,
       { "orderline.event_type": payload.type, "orderline.attempt": delivery.attempt },
     );
     await this.#record(delivery, result, clientId, endpoint.partnerId);
+  }
+
+  /** An order event's body, and the trace of the request that made it. */
+  async #orderPayload(partnerId: string, eventId: string, clientId: string) {
+    const event = await this.store.webhooks.findEvent(partnerId, eventId);
+    const order = event && (await this.store.findOrder(partnerId, event.orderId));
+    if (!event || !order) throw new Error(`event ${eventId} or its order is missing`);
+    const [orderEvents, history] = await Promise.all([
+      this.store.webhooks.orderEvents(order.id),
+      this.store.orderHistory(order.id),
+    ]);
+    return {
+      payload: eventPayload(event, order, clientId, orderEvents, history),
+      trace: eventTraceContext(order.id, event.to),
+    };
+  }
+
+  async #testPayload(partnerId: string, eventId: string) {
+    const event = await this.store.webhooks.findTestEvent(partnerId, eventId);
+    if (!event) throw new Error(`test event ${eventId} is missing`);
+    return { payload: testEventPayload(event), trace: undefined };
   }
 
   async #record(

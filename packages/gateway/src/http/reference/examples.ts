@@ -37,6 +37,20 @@ export const OPERATION_IDS: Record<string, string> = {
     "resendWebhookEvent",
   "GET /api/v1/events/stream": "streamEvents",
   "GET /v1/tenant/events": "streamTenantEvents",
+  "GET /v1/tenant/partners/{client_id}/webhook-endpoints/{endpoint_id}": "getWebhookEndpoint",
+  "POST /v1/tenant/partners/{client_id}/webhook-endpoints/{endpoint_id}/test":
+    "testWebhookEndpoint",
+  // A partner's own endpoints: the same operations, so the same ids (another document).
+  "GET /api/v1/webhook-endpoints": "listWebhookEndpoints",
+  "POST /api/v1/webhook-endpoints": "createWebhookEndpoint",
+  "GET /api/v1/webhook-endpoints/{endpoint_id}": "getWebhookEndpoint",
+  "PATCH /api/v1/webhook-endpoints/{endpoint_id}": "updateWebhookEndpoint",
+  "DELETE /api/v1/webhook-endpoints/{endpoint_id}": "deleteWebhookEndpoint",
+  "POST /api/v1/webhook-endpoints/{endpoint_id}/secret": "rotateWebhookSecret",
+  "GET /api/v1/webhook-endpoints/{endpoint_id}/deliveries": "listWebhookDeliveries",
+  "POST /api/v1/webhook-endpoints/{endpoint_id}/deliveries/{event_id}/resend": "resendWebhookEvent",
+  "POST /api/v1/webhook-endpoints/{endpoint_id}/test": "testWebhookEndpoint",
+  "GET /api/v1/request-log": "listRefusedRequests",
 };
 
 export const CLIENT_ID = "olc_4f9a0c1e2b3d4a5f6e7d8c9b";
@@ -291,6 +305,39 @@ export const OPERATION_EXAMPLES: Record<
     responses: { "200": { data: CANCELLED_ORDER } },
   },
   listWebhookEndpoints: { responses: { "200": { data: [WEBHOOK_ENDPOINT] } } },
+  getWebhookEndpoint: { responses: { "200": { data: WEBHOOK_ENDPOINT } } },
+  testWebhookEndpoint: {
+    responses: { "201": { data: { event_id: "evt_01943f2d-1b2c-7d4e-8f90-a1b2c3d4e5f6" } } },
+  },
+  listRefusedRequests: {
+    responses: {
+      "200": {
+        data: [
+          {
+            at: "2026-01-15T09:31:07.120Z",
+            method: "POST",
+            path: "/api/v1/sales-orders",
+            status: 401,
+            code: "signature_invalid",
+            request_id: "3f1c2b7a-9d8e-4f60-8a1b-2c3d4e5f6a7b",
+            detail:
+              "X-SIGNATURE is not a SHA256withRSA signature of string_to_sign by an active key of this partner.",
+            expected: {
+              signature_version: 1,
+              string_to_sign: `${CLIENT_ID}|1768469467`,
+              hints: [
+                {
+                  code: "trailing_newline",
+                  detail:
+                    "The signature verifies for string_to_sign followed by a newline: sign the string without a trailing newline (printf '%s' rather than echo).",
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  },
   createWebhookEndpoint: {
     request: { url: WEBHOOK_ENDPOINT.url, events: WEBHOOK_ENDPOINT.events },
     responses: {

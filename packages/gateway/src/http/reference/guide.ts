@@ -56,8 +56,10 @@ stays in the page).
 Every error is \`application/problem+json\` with a stable \`code\` to branch on, a \`detail\` for
 people and a \`request_id\` to quote to the integration team. A refused signature returns the
 \`string_to_sign\` the gateway expected and \`hints\` (a hex-encoded signature, a key of another
-size, a trailing newline, the other version's string). Retry only \`429\` (after \`Retry-After\`)
-and \`503\`, and network errors.
+size, a trailing newline, the other version's string). Your refused requests of the last 7
+days, with what the gateway expected, are listed by \`GET /api/v1/request-log?outcome=failed\`
+(**Request log** in this page's menu; \`npx orderline-partner requests --failed\`). Retry only
+\`429\` (after \`Retry-After\`) and \`503\`, and network errors.
 
 # Idempotency
 
@@ -69,8 +71,10 @@ unique per partner as well (\`409 duplicate_purchase_order\` names the existing 
 # Webhook events
 
 The gateway POSTs signed events (\`order.created\`, \`order.accepted\`, \`order.rejected\`,
-\`order.fulfilled\`, \`order.cancelled\`) to the webhook endpoints your tenant's admins register
-for you, with the order as it was right after the event. Answer any 2xx within 10 seconds;
+\`order.fulfilled\`, \`order.cancelled\`) to your webhook endpoints, with the order as it was right
+after the event. Register, test, inspect and resend on your endpoints yourself (**Webhook
+endpoints** in this page's menu; \`npx orderline-partner webhooks --help\`), or your tenant's
+admins do it for you. Answer any 2xx within 10 seconds;
 failures are retried with exponential backoff for 3 days; de-duplicate on
 \`Orderline-Event-Id\`. Every event's payload is under **Webhooks** in this page's menu (and
 under \`webhooks\` in [the OpenAPI document](/openapi/partner.json)); how to verify the

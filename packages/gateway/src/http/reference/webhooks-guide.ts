@@ -6,8 +6,10 @@
 export const WEBHOOKS_GUIDE = `Your system can be told when one of your orders is created or changes status, instead of
 polling. The gateway POSTs a signed JSON **event** to each of your **webhook endpoints**: an
 \`https\` URL of yours, the event types it receives (or all, \`["*"]\`) and a **signing secret**
-(\`whsec_…\`, shown once; keep it in your secret manager). Your tenant's admins register the
-endpoints for you. This page has everything a receiver needs; the payload of each event type,
+(\`whsec_…\`, shown once; keep it in your secret manager). You register your endpoints yourself
+with signed requests to \`/api/v1/webhook-endpoints\` (see **Webhook endpoints** in
+[the API reference](/docs)), or your tenant's admins do it for you; \`POST
+/api/v1/webhook-endpoints/{id}/test\` fires a \`webhook.test\` event at one now. This page has everything a receiver needs; the payload of each event type,
 as a JSON Schema, is listed below and under \`webhooks\` in [the OpenAPI document](/openapi/partner.json).
 
 # Events
@@ -19,9 +21,10 @@ as a JSON Schema, is listed below and under \`webhooks\` in [the OpenAPI documen
 | \`order.rejected\`  | the tenant rejected it (\`data.change.reason\` says why)      |
 | \`order.fulfilled\` | the tenant fulfilled (shipped) it                           |
 | \`order.cancelled\` | you or the tenant cancelled it (\`data.change.reason\`)       |
+| \`webhook.test\`    | you fired it at one endpoint (\`POST …/{id}/test\`); no order  |
 
 An endpoint receives the types it subscribes to, for events that happen after it was
-registered.
+registered; a test event goes to the endpoint it was fired at, whatever it subscribes to.
 
 # What arrives
 
@@ -61,14 +64,15 @@ The body:
   status, a timeout, a refused connection, a redirect, which is never followed) is a failed
   attempt.
 - A failed attempt is retried with exponential backoff and jitter (about 30 s, 1 min, 2 min …
-  up to one hour apart) for **3 days**. Your tenant's admins see every attempt and can resend
-  an event.
+  up to one hour apart) for **3 days**. You (\`GET …/{id}/deliveries\`,
+  \`POST …/deliveries/{event_id}/resend\`) and your tenant's admins see every attempt and can
+  resend an event.
 - Delivery is **at least once**: de-duplicate on \`Orderline-Event-Id\` (= \`id\`); every delivery
   of one event carries the same body.
 - Events of one order can arrive out of order (a retried \`order.created\` after
   \`order.accepted\`): compare \`data.order.version\`, which grows by one with every change.
-- An endpoint that has failed for 3 days without one success is **disabled** until an admin
-  enables it; events still within their 3 days are then delivered.
+- An endpoint that has failed for 3 days without one success is **disabled** until it is
+  enabled again (by you or an admin); events still within their 3 days are then delivered.
 
 # Verifying a delivery
 

@@ -11,6 +11,8 @@ const MEANING: Record<string, string> = {
   "order.fulfilled": "The tenant fulfilled (shipped) one of your orders.",
   "order.cancelled":
     "You or the tenant cancelled one of your orders; `data.change.reason` says why.",
+  "webhook.test":
+    "A test event you fired at one endpoint (`POST /api/v1/webhook-endpoints/{id}/test`), whatever types it subscribes to. It carries no order: check that your receiver verifies its signature and answers 2xx.",
 };
 
 /** The way each status is reached in the examples: from, who, why. */
@@ -28,6 +30,18 @@ const minutes = (n: number) => new Date(Date.parse(ORDER.created_at) + n * 60_00
 
 /** A delivery body of `type`, as the gateway would send it for the reference's example order. */
 export function exampleEvent(type: string): Json {
+  if (type === "webhook.test") {
+    return {
+      id: "evt_01943f2d-1b2c-7d4e-8f90-a1b2c3d4e5f6",
+      type,
+      created_at: minutes(30),
+      data: {
+        endpoint_id: "we_5b0c7d3e9a1f4e2d8c6b7a90",
+        message:
+          "A test event fired through the API: it carries no order. Verify its signature like any delivery.",
+      },
+    };
+  }
   const creation = {
     from: null,
     to: "received",
@@ -115,7 +129,9 @@ export function webhooksDocument(schemas: Record<string, Json>): Json {
         post: {
           operationId: `${type.replace(/\.(\w)/g, (_m, c: string) => c.toUpperCase())}Event`,
           summary: type,
-          description: `${MEANING[type] ?? ""} The order is as \`GET /api/v1/sales-orders/{id}\` showed it right after the event.`,
+          description: type.startsWith("order.")
+            ? `${MEANING[type] ?? ""} The order is as \`GET /api/v1/sales-orders/{id}\` showed it right after the event.`
+            : (MEANING[type] ?? ""),
           tags: [WEBHOOKS_TAG.name],
           parameters: HEADERS,
           requestBody: {

@@ -17,6 +17,7 @@ import {
   whyNotMoved,
 } from "../order-moves.js";
 import { isStoreOutage } from "../outage.js";
+import { SqlRequestLogStore } from "../request-log-store.js";
 import { createdOrder, type OrderRow, pageOf, storableOrder, toOrder } from "../rows.js";
 import { SqlAuditStore } from "../sql-audit-store.js";
 import { SqlCredentialStore } from "../sql-credential-store.js";
@@ -62,6 +63,7 @@ export class PostgresStore extends SqlCredentialStore implements Store {
   readonly events: PostgresEventFeedStore;
   readonly audit: SqlAuditStore;
   readonly team: SqlTeamStore;
+  readonly requestLog: SqlRequestLogStore;
   readonly pool: pg.Pool;
   readonly #orders: GroupCommit<NewSalesOrder, CreateOrderOutcome>;
 
@@ -82,6 +84,7 @@ export class PostgresStore extends SqlCredentialStore implements Store {
     this.events = new PostgresEventFeedStore(this.pool);
     this.audit = new SqlAuditStore(new PostgresRunner(this.pool));
     this.team = new SqlTeamStore(new PostgresRunner(this.pool));
+    this.requestLog = new SqlRequestLogStore(new PostgresRunner(this.pool));
   }
 
   async migrate(): Promise<void> {

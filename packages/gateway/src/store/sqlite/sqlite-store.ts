@@ -21,6 +21,7 @@ import {
   toEvent,
   whyNotMoved,
 } from "../order-moves.js";
+import { SqlRequestLogStore } from "../request-log-store.js";
 import { type OrderRow, pageOf, storableOrder, toOrder } from "../rows.js";
 import { SqlAuditStore } from "../sql-audit-store.js";
 import { SqlCredentialStore } from "../sql-credential-store.js";
@@ -134,6 +135,7 @@ export class SqliteStore extends SqlCredentialStore implements Store {
   readonly events: SqliteEventFeedStore;
   readonly audit: SqlAuditStore;
   readonly team: SqlTeamStore;
+  readonly requestLog: SqlRequestLogStore;
   readonly #db: Database.Database;
   readonly #orders: GroupCommit<CreateJob, CreateOrderOutcome>;
   readonly #writer: WriterThread | undefined;
@@ -151,6 +153,7 @@ export class SqliteStore extends SqlCredentialStore implements Store {
     this.events = new SqliteEventFeedStore(this.#db);
     this.audit = new SqlAuditStore(new SqliteRunner(this.#db));
     this.team = new SqlTeamStore(new SqliteRunner(this.#db));
+    this.requestLog = new SqlRequestLogStore(new SqliteRunner(this.#db));
     const useThread =
       (options.writerThread ?? true) && path !== ":memory:" && existsSync(WRITER_THREAD);
     this.#writer = useThread ? new WriterThread(path, options.synchronous ?? "full") : undefined;

@@ -2,6 +2,7 @@ import { signWebhook } from "../../webhooks/sign.js";
 import { verifyWebhook } from "../../webhooks/verify.js";
 import { type CliIo, EXIT, output, UsageError } from "../io.js";
 import { parse, readLocalBytes, readLocalFile, str, type Values } from "../options.js";
+import { ENDPOINT_SUBCOMMANDS, webhookEndpointsCommand } from "./webhook-endpoints.js";
 
 export const WEBHOOKS_HELP = `Usage: orderline-partner webhooks <verify|sign> [options]
 
@@ -20,6 +21,9 @@ export const WEBHOOKS_HELP = `Usage: orderline-partner webhooks <verify|sign> [o
   --json                the event (or the header) as JSON; errors as {"error": {...}} on stdout
 
 Exit codes: 0 verified (or signed); 1 the delivery does not verify; 2 usage.
+
+Your own endpoints: orderline-partner webhooks create|list|get|update|delete|rotate-secret|
+deliveries|resend|test (orderline-partner webhooks create --help for their options).
 `;
 
 const OPTIONS = {
@@ -102,6 +106,8 @@ async function signCommand(io: CliIo, values: Values): Promise<number> {
 
 export async function webhooksCommand(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
+  if ((ENDPOINT_SUBCOMMANDS as readonly string[]).includes(sub ?? ""))
+    return webhookEndpointsCommand(sub as string, rest, io);
   const { values } = parse(rest, OPTIONS, WEBHOOKS_HELP);
   if (values.help || sub === "--help" || sub === "-h") {
     io.stdout(WEBHOOKS_HELP);
