@@ -264,6 +264,7 @@ function avoidBoxes(
       obstacles,
       fromUsed: used.get(e.from) ?? 0,
       toUsed: used.get(e.to) ?? 0,
+      lines: [...root.edges].filter(([id]) => id !== e.id).map(([, o]) => o.points),
     });
     if (!points) continue;
     used.set(e.from, (used.get(e.from) ?? 0) + 1);
