@@ -18,22 +18,19 @@ export interface Orderable {
 const SWEEPS = 8;
 
 /**
- * A neighbour across one segment: the node and where on it the segment ends, as a fraction of
+ * The layered graph being ordered, its nodes numbered: layers, each node's index in its layer,
+ * and its neighbours up and down with where on the neighbour each segment ends, as a fraction of
  * its width across (0.5 for a plain node; an edge into a compound node ends at the nested box).
  */
-interface Near<N> {
-  m: N;
-  off: number;
-}
-
-/** The layered graph being ordered: layers, each node's index, its neighbours up and down. */
-interface Ordering<N> {
-  layers: N[][];
-  index: Map<N, number>;
-  up: Map<N, Near<N>[]>;
-  down: Map<N, Near<N>[]>;
-  /** Segments between layer r and r + 1, with their ends' fractions. */
-  segments: { a: N; b: N; aOff: number; bOff: number }[][];
+interface Ordering {
+  layers: number[][];
+  index: Float64Array;
+  /** Scratch: each node's sort key in the current sweep. */
+  key: Float64Array;
+  up: { m: number[]; off: number[] }[];
+  down: { m: number[]; off: number[] }[];
+  /** Segments between layer r and r + 1: [a, b, aOff, bOff] each. */
+  segments: [number, number, number, number][][];
 }
 
 /**
@@ -47,7 +44,7 @@ export function orderLayers<N extends Orderable>(
 ): N[][] {
   const g = orderingOf(nodes, paths, offsets);
   const firsts = [g.layers.map((l) => [...l]), depthFirstOrder(g)];
-  let best = firsts[0] as N[][];
+  let best = firsts[0] as number[][];
   let bestCount = Number.POSITIVE_INFINITY;
   for (const first of firsts) {
     for (const key of [barycentre, median]) {
@@ -60,103 +57,113 @@ export function orderLayers<N extends Orderable>(
       }
     }
   }
-  setLayers(g, best);
-  for (const l of g.layers) {
-    l.forEach((n, i) => {
+  return best.map((l) =>
+    l.map((id, i) => {
+      const n = nodes[id] as N;
       n.order = i;
-    });
-  }
-  return g.layers;
+      return n;
+    }),
+  );
 }
 
 function orderingOf<N extends Orderable>(
   nodes: N[],
   paths: N[][],
   offsets: [number, number][] | undefined,
-): Ordering<N> {
+): Ordering {
   const count = Math.max(0, ...nodes.map((n) => n.rank)) + 1;
-  const layers: N[][] = Array.from({ length: count }, () => []);
-  const first = new Map<N, number>();
+  const id = new Map(nodes.map((n, i) => [n, i]));
+  const layers: number[][] = Array.from({ length: count }, () => []);
   nodes.forEach((n, i) => {
-    first.set(n, n.order * 1000 + i / 1000);
-    layers[n.rank]?.push(n);
+    layers[n.rank]?.push(i);
   });
-  for (const l of layers) l.sort((a, b) => (first.get(a) as number) - (first.get(b) as number));
-  const g: Ordering<N> = {
+  const first = (i: number) => (nodes[i] as N).order * 1000 + i / 1000;
+  for (const l of layers) l.sort((a, b) => first(a) - first(b));
+  const g: Ordering = {
     layers,
-    index: new Map(),
-    up: new Map(),
-    down: new Map(),
+    index: new Float64Array(nodes.length),
+    key: new Float64Array(nodes.length),
+    up: nodes.map(() => ({ m: [], off: [] })),
+    down: nodes.map(() => ({ m: [], off: [] })),
     segments: Array.from({ length: count }, () => []),
   };
   paths.forEach((p, k) => {
     const [o0, o1] = offsets?.[k] ?? [0.5, 0.5];
     for (let i = 1; i < p.length; i++) {
-      const a = p[i - 1] as N;
-      const b = p[i] as N;
+      const a = id.get(p[i - 1] as N) as number;
+      const b = id.get(p[i] as N) as number;
       const aOff = i === 1 ? o0 : 0.5;
       const bOff = i === p.length - 1 ? o1 : 0.5;
-      g.segments[a.rank]?.push({ a, b, aOff, bOff });
-      g.up.set(b, [...(g.up.get(b) ?? []), { m: a, off: aOff }]);
-      g.down.set(a, [...(g.down.get(a) ?? []), { m: b, off: bOff }]);
+      g.segments[(nodes[a] as N).rank]?.push([a, b, aOff, bOff]);
+      g.up[b]?.m.push(a);
+      g.up[b]?.off.push(aOff);
+      g.down[a]?.m.push(b);
+      g.down[a]?.off.push(bOff);
     }
   });
   setLayers(g, layers);
   return g;
 }
 
-function setLayers<N>(g: Ordering<N>, layers: N[][]): void {
+function setLayers(g: Ordering, layers: number[][]): void {
   g.layers = layers.map((l) => [...l]);
   for (const l of g.layers) {
     l.forEach((n, i) => {
-      g.index.set(n, i);
+      g.index[n] = i;
     });
   }
 }
 
 /** Nodes in the order a depth-first walk from the first layer's nodes meets them (dot's start). */
-function depthFirstOrder<N extends Orderable>(g: Ordering<N>): N[][] {
-  const out: N[][] = g.layers.map(() => []);
-  const seen = new Set<N>();
-  const visit = (start: N) => {
+function depthFirstOrder(g: Ordering): number[][] {
+  const out: number[][] = g.layers.map(() => []);
+  const seen = new Uint8Array(g.index.length);
+  const rankOf = new Int32Array(g.index.length);
+  g.layers.forEach((l, r) => {
+    for (const n of l) rankOf[n] = r;
+  });
+  const visit = (start: number) => {
     const stack = [start];
     while (stack.length > 0) {
-      const n = stack.pop() as N;
-      if (seen.has(n)) continue;
-      seen.add(n);
-      out[n.rank]?.push(n);
-      const next = (g.down.get(n) ?? []).map((x) => x.m).filter((m) => !seen.has(m));
-      for (let i = next.length - 1; i >= 0; i--) stack.push(next[i] as N);
+      const n = stack.pop() as number;
+      if (seen[n]) continue;
+      seen[n] = 1;
+      out[rankOf[n] as number]?.push(n);
+      const next = (g.down[n]?.m ?? []).filter((m) => !seen[m]);
+      for (let i = next.length - 1; i >= 0; i--) stack.push(next[i] as number);
     }
   };
-  for (const l of g.layers) for (const n of l) if (!g.up.has(n)) visit(n);
+  for (const l of g.layers) for (const n of l) if (g.up[n]?.m.length === 0) visit(n);
   for (const l of g.layers) for (const n of l) visit(n);
   return out;
 }
 
-const place = <N>(g: Ordering<N>, x: Near<N>): number => (g.index.get(x.m) as number) + x.off;
+type Side = { m: number[]; off: number[] };
 
-function barycentre<N>(g: Ordering<N>, list: Near<N>[]): number {
-  return list.reduce((s, x) => s + place(g, x), 0) / list.length;
+function barycentre(g: Ordering, s: Side): number {
+  let sum = 0;
+  for (let k = 0; k < s.m.length; k++)
+    sum += (g.index[s.m[k] as number] as number) + (s.off[k] as number);
+  return sum / s.m.length;
 }
 
 /** The median neighbour's place; of an even count, the two middle ones weighted as dot does. */
-function median<N>(g: Ordering<N>, list: Near<N>[]): number {
-  const p = list.map((x) => place(g, x)).sort((a, b) => a - b);
-  const m = Math.floor(p.length / 2);
-  if (p.length % 2 === 1) return p[m] as number;
+function median(g: Ordering, s: Side): number {
+  const p = s.m.map((m, k) => (g.index[m] as number) + (s.off[k] as number)).sort((a, b) => a - b);
+  const h = Math.floor(p.length / 2);
+  if (p.length % 2 === 1) return p[h] as number;
   if (p.length === 2) return ((p[0] as number) + (p[1] as number)) / 2;
-  const left = (p[m - 1] as number) - (p[0] as number);
-  const right = (p[p.length - 1] as number) - (p[m] as number);
-  if (left + right === 0) return ((p[m - 1] as number) + (p[m] as number)) / 2;
-  return ((p[m - 1] as number) * right + (p[m] as number) * left) / (left + right);
+  const left = (p[h - 1] as number) - (p[0] as number);
+  const right = (p[p.length - 1] as number) - (p[h] as number);
+  if (left + right === 0) return ((p[h - 1] as number) + (p[h] as number)) / 2;
+  return ((p[h - 1] as number) * right + (p[h] as number) * left) / (left + right);
 }
 
 /** Sweeps down and up from the current order; the best order met and its crossings. */
-function sweepFrom<N>(
-  g: Ordering<N>,
-  key: (g: Ordering<N>, list: Near<N>[]) => number,
-): { layers: N[][]; count: number } {
+function sweepFrom(
+  g: Ordering,
+  key: (g: Ordering, s: Side) => number,
+): { layers: number[][]; count: number } {
   transpose(g);
   let layers = g.layers.map((l) => [...l]);
   let count = crossings(g);
@@ -174,68 +181,85 @@ function sweepFrom<N>(
 }
 
 /** Sorts layer `r` by its nodes' keys; a node with no neighbours that side keeps its place. */
-function sortLayer<N>(
-  g: Ordering<N>,
+function sortLayer(
+  g: Ordering,
   r: number,
-  nb: Map<N, Near<N>[]>,
-  key: (g: Ordering<N>, list: Near<N>[]) => number,
+  nb: Side[],
+  key: (g: Ordering, s: Side) => number,
 ): void {
-  const l = g.layers[r] as N[];
-  const keyed = l.filter((n) => (nb.get(n) ?? []).length > 0);
-  const keys = new Map(keyed.map((n) => [n, key(g, nb.get(n) as Near<N>[])]));
-  const sorted = [...keyed].sort((a, b) => (keys.get(a) as number) - (keys.get(b) as number));
+  const l = g.layers[r] as number[];
+  const keyed: number[] = [];
+  for (const n of l) {
+    const s = nb[n] as Side;
+    if (s.m.length === 0) continue;
+    g.key[n] = key(g, s);
+    keyed.push(n);
+  }
+  keyed.sort((a, b) => (g.key[a] as number) - (g.key[b] as number));
   let k = 0;
-  const next = l.map((n) => (keys.has(n) ? (sorted[k++] as N) : n));
-  g.layers[r] = next;
-  next.forEach((n, i) => {
-    g.index.set(n, i);
-  });
+  for (let i = 0; i < l.length; i++) {
+    if ((nb[l[i] as number] as Side).m.length > 0) l[i] = keyed[k++] as number;
+    g.index[l[i] as number] = i;
+  }
 }
 
 /** Crossings between every two neighbouring layers, counting where segments end on a node. */
-function crossings<N>(g: Ordering<N>): number {
+function crossings(g: Ordering): number {
   let total = 0;
   for (const list of g.segments) {
-    const segs = list.map(
-      (s) =>
-        [(g.index.get(s.a) as number) + s.aOff, (g.index.get(s.b) as number) + s.bOff] as const,
-    );
-    for (let i = 0; i < segs.length; i++) {
-      const [a1, b1] = segs[i] as readonly [number, number];
-      for (let j = i + 1; j < segs.length; j++) {
-        const [a2, b2] = segs[j] as readonly [number, number];
-        if ((a1 - a2) * (b1 - b2) < 0) total++;
+    const n = list.length;
+    const xs = new Float64Array(n);
+    const ys = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const s = list[i] as [number, number, number, number];
+      xs[i] = (g.index[s[0]] as number) + s[2];
+      ys[i] = (g.index[s[1]] as number) + s[3];
+    }
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++) {
+        if (((xs[i] as number) - (xs[j] as number)) * ((ys[i] as number) - (ys[j] as number)) < 0)
+          total++;
       }
     }
   }
   return total;
 }
 
+/** Crossings among the segments of `u` and of `v` (on both sides) with u before v. */
+function pairCost(g: Ordering, u: number, v: number): number {
+  return (
+    sideCost(g, g.up[u] as Side, g.up[v] as Side) +
+    sideCost(g, g.down[u] as Side, g.down[v] as Side)
+  );
+}
+
+function sideCost(g: Ordering, su: Side, sv: Side): number {
+  let c = 0;
+  for (let i = 0; i < su.m.length; i++) {
+    const pu = (g.index[su.m[i] as number] as number) + (su.off[i] as number);
+    for (let j = 0; j < sv.m.length; j++) {
+      if (pu > (g.index[sv.m[j] as number] as number) + (sv.off[j] as number)) c++;
+    }
+  }
+  return c;
+}
+
 /**
  * Transposition: swaps two neighbours of a layer while that removes crossings with the layers
  * on both sides (as Graphviz dot does after each sweep). The index is kept in step.
  */
-function transpose<N>(g: Ordering<N>): void {
-  const pairCost = (u: N, v: N): number => {
-    let c = 0;
-    for (const nb of [g.up, g.down]) {
-      for (const a of nb.get(u) ?? []) {
-        for (const b of nb.get(v) ?? []) if (place(g, a) > place(g, b)) c++;
-      }
-    }
-    return c;
-  };
+function transpose(g: Ordering): void {
   for (let improved = true, round = 0; improved && round < 8; round++) {
     improved = false;
     for (const l of g.layers) {
       for (let i = 0; i + 1 < l.length; i++) {
-        const u = l[i] as N;
-        const v = l[i + 1] as N;
-        if (pairCost(v, u) < pairCost(u, v)) {
+        const u = l[i] as number;
+        const v = l[i + 1] as number;
+        if (pairCost(g, v, u) < pairCost(g, u, v)) {
           l[i] = v;
           l[i + 1] = u;
-          g.index.set(v, i);
-          g.index.set(u, i + 1);
+          g.index[v] = i;
+          g.index[u] = i + 1;
           improved = true;
         }
       }
