@@ -15,7 +15,7 @@ import { ports } from "./graph-layout/ports.js";
 import type { Region, RegionEdge, RegionState } from "./graph-layout/region.js";
 import { realise, route } from "./graph-layout/routes.js";
 import { measure, order, place, rank } from "./graph-layout/stages.js";
-import { wrapPlan } from "./graph-layout/wrap.js";
+import { WRAP_RATIO, type WrapPlan, wrapPlan } from "./graph-layout/wrap.js";
 import type { Point } from "./model.js";
 
 export type GraphDirection = "right" | "down" | "left" | "up";
@@ -93,26 +93,54 @@ export function layoutGraph(input: GraphLayoutInput): GraphLayout {
   if (!input.wrap) return layOnce(input, new Set(), true);
   // A first pass without the final routing tells whether the layers need to wrap.
   const trial = layOnce(input, new Set(), false);
-  const plan = wrapPlan(input.nodes, trial, frame(input.direction));
-  if (!plan) return layOnce(input, new Set(), true);
+  const f = frame(input.direction);
+  let last: GraphLayout | undefined;
+  // When only part of the drawing wraps (a chain inside a boundary), one more band may be
+  // needed for the whole to fit.
+  for (let more = 0; more <= MORE_BANDS; more++) {
+    const plan = wrapPlan(input.nodes, trial, f, more);
+    if (!plan) break;
+    const wrapped = layWrapped(input, plan);
+    if (!wrapped) break;
+    last = wrapped;
+    const s = f.size(wrapped);
+    if (s.along / Math.max(1, s.across) <= WRAP_RATIO) break;
+  }
+  return last ?? layOnce(input, new Set(), true);
+}
+
+/** How many bands beyond the first guess a partly wrapped drawing may take. */
+const MORE_BANDS = 2;
+
+/** The layout with its layers in the plan's bands, or undefined when too many lines join them. */
+function layWrapped(input: GraphLayoutInput, plan: WrapPlan<GraphNode>): GraphLayout | undefined {
   // Edges from one band to another are routed around everything once the bands are placed.
-  const top = new Map<string, string>();
+  const up = new Map<string, string | undefined>();
   const walk = (list: GraphNode[], at: string | undefined) => {
     for (const n of list) {
-      top.set(n.id, at ?? n.id);
-      walk(n.children ?? [], at ?? n.id);
+      up.set(n.id, at);
+      walk(n.children ?? [], n.id);
     }
   };
   walk(input.nodes, undefined);
-  const bandOf = (id: string) => plan.bandOf.get(top.get(id) as string);
+  const bandOf = (id: string): string | undefined => {
+    for (let at: string | undefined = id; at !== undefined; at = up.get(at)) {
+      const band = plan.bandOf.get(at);
+      if (band) return band;
+    }
+    return undefined;
+  };
   const across = new Set(
-    input.edges.filter((e) => bandOf(e.from) !== bandOf(e.to)).map((e) => e.id),
+    input.edges
+      .filter((e) => {
+        const [a, b] = [bandOf(e.from), bandOf(e.to)];
+        return a !== undefined && b !== undefined && a !== b;
+      })
+      .map((e) => e.id),
   );
   // Lines between bands are routed one by one round everything: beyond a few, the drawing
   // reads worse wrapped than long.
-  if (across.size > Math.max(MAX_BAND_LINES, input.edges.length / 4)) {
-    return layOnce(input, new Set(), true);
-  }
+  if (across.size > Math.max(MAX_BAND_LINES, input.edges.length / 4)) return undefined;
   const wrapped = layOnce({ ...input, nodes: plan.nodes }, across, true);
   for (const id of plan.bands) wrapped.nodes.delete(id);
   return wrapped;
