@@ -178,6 +178,7 @@ for (const [name, generate] of Object.entries(CORPUS)) {
     ours.push(ourCount);
     theirs.push(dotCount);
     if (ourCount <= dotCount) atMost++;
+    if (process.env.PER) console.log(name, seed, ourCount, dotCount);
   }
   console.log(
     `${name.padEnd(14)}${String(median(ours)).padStart(11)}${String(median(theirs)).padStart(12)}${mean(ours).toFixed(2).padStart(11)}${mean(theirs).toFixed(2).padStart(10)}${`${atMost}/${COUNT}`.padStart(11)}${(dotMs / COUNT).toFixed(1).padStart(14)}`,

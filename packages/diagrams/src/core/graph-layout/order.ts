@@ -27,10 +27,13 @@ interface Ordering {
   index: Float64Array;
   /** Scratch: each node's sort key in the current sweep. */
   key: Float64Array;
+  rankOf: Int32Array;
   up: { m: number[]; off: number[] }[];
   down: { m: number[]; off: number[] }[];
   /** Segments between layer r and r + 1: [a, b, aOff, bOff] each. */
   segments: [number, number, number, number][][];
+  /** The in-between nodes of each path of three layers or more (a long edge's points). */
+  runs: number[][];
 }
 
 /**
@@ -56,6 +59,11 @@ export function orderLayers<N extends Orderable>(
         best = found.layers;
       }
     }
+  }
+  if (bestCount > 0) {
+    setLayers(g, best);
+    const found = sweepFrom(g, barycentre, moveRuns(g, bestCount));
+    if (found.count < bestCount) best = found.layers;
   }
   return best.map((l) =>
     l.map((id, i) => {
@@ -83,11 +91,14 @@ function orderingOf<N extends Orderable>(
     layers,
     index: new Float64Array(nodes.length),
     key: new Float64Array(nodes.length),
+    rankOf: Int32Array.from(nodes, (n) => n.rank),
     up: nodes.map(() => ({ m: [], off: [] })),
     down: nodes.map(() => ({ m: [], off: [] })),
     segments: Array.from({ length: count }, () => []),
+    runs: [],
   };
   paths.forEach((p, k) => {
+    if (p.length > 2) g.runs.push(p.slice(1, -1).map((n) => id.get(n) as number));
     const [o0, o1] = offsets?.[k] ?? [0.5, 0.5];
     for (let i = 1; i < p.length; i++) {
       const a = id.get(p[i - 1] as N) as number;
@@ -163,10 +174,11 @@ function median(g: Ordering, s: Side): number {
 function sweepFrom(
   g: Ordering,
   key: (g: Ordering, s: Side) => number,
+  known?: number,
 ): { layers: number[][]; count: number } {
-  transpose(g);
+  if (known === undefined) transpose(g);
   let layers = g.layers.map((l) => [...l]);
-  let count = crossings(g);
+  let count = known ?? crossings(g);
   for (let s = 0; s < SWEEPS && count > 0; s++) {
     if (s % 2 === 0) for (let r = 1; r < g.layers.length; r++) sortLayer(g, r, g.up, key);
     else for (let r = g.layers.length - 2; r >= 0; r--) sortLayer(g, r, g.down, key);
@@ -178,6 +190,38 @@ function sweepFrom(
     }
   }
   return { layers, count };
+}
+
+/**
+ * A long edge's points all to one side: sweeps and transposition move one point at a time, and
+ * a long edge on the wrong side of a chain (a retry running back past the states it skips) only
+ * gets to the other side all at once. Each run is tried at the start and at the end of every
+ * layer it passes, kept where it crosses least. Returns the crossings of the order it leaves.
+ */
+function moveRuns(g: Ordering, count: number): number {
+  let best = count;
+  for (const run of g.runs) {
+    if (best === 0) break;
+    const was = g.layers.map((l) => [...l]);
+    for (const end of ["start", "end"] as const) {
+      for (const n of run) {
+        const l = g.layers[g.rankOf[n] as number] as number[];
+        l.splice(l.indexOf(n), 1);
+        if (end === "start") l.unshift(n);
+        else l.push(n);
+        l.forEach((m, i) => {
+          g.index[m] = i;
+        });
+      }
+      const c = crossings(g);
+      if (c < best) {
+        best = c;
+        for (let r = 0; r < was.length; r++) was[r] = [...(g.layers[r] as number[])];
+      }
+    }
+    setLayers(g, was);
+  }
+  return best;
 }
 
 /** Sorts layer `r` by its nodes' keys; a node with no neighbours that side keeps its place. */
