@@ -8,7 +8,7 @@
  * orthogonal routes with their bends in channels between layers. Reference: docs/decisions.md.
  */
 import { type Box, boxesOverlap, inflate } from "./geometry.js";
-import { labelOnPath, pathHits, routeAround } from "./graph-layout/avoid.js";
+import { labelOnPath, lineCrossings, pathHits, routeAround } from "./graph-layout/avoid.js";
 import { type Frame, frame } from "./graph-layout/frame.js";
 import { type NudgeEdge, nudgeApart } from "./graph-layout/nudge.js";
 import { ports } from "./graph-layout/ports.js";
@@ -261,8 +261,34 @@ function avoidBoxes(
     for (let at: string | undefined = id; at !== undefined; at = parent.get(at)) out.add(at);
     return out;
   };
+  // Lines rerouted one by one: the first takes the shortest way, the next goes round it. Both
+  // orders are tried (from the first edge and from the last); the one crossing less is kept.
+  const before = new Map(root.edges);
+  const tries = [input.edges, [...input.edges].reverse()].map((order) => {
+    root.edges = new Map(before);
+    rerouteEach(root, order, { compound, keepOut, around, parent, deferred });
+    const edges = root.edges;
+    return { edges, crossings: lineCrossings([...edges.values()].map((e) => e.points)) };
+  });
+  const [a, b] = tries as [(typeof tries)[0], (typeof tries)[0]];
+  root.edges = b.crossings < a.crossings ? b.edges : a.edges;
+  growToHold(root);
+}
+
+/** What rerouting needs to know of the graph: compound nodes, keep-out areas, ancestors. */
+interface RerouteContext {
+  compound: Set<string>;
+  keepOut: Map<string, Box>;
+  around: (id: string) => Set<string>;
+  parent: Map<string, string | undefined>;
+  deferred: Set<string>;
+}
+
+/** Reroutes, in the order given, each edge whose line passes through what it must not. */
+function rerouteEach(root: Region, edges: GraphEdge[], ctx: RerouteContext): void {
+  const { compound, keepOut, around, parent, deferred } = ctx;
   const used = new Map<string, number>();
-  for (const e of input.edges) {
+  for (const e of edges) {
     if (e.hidden || e.from === e.to) continue;
     const laid = root.edges.get(e.id) ?? (deferred.has(e.id) ? { points: [] } : undefined);
     if (!laid) continue;
@@ -305,7 +331,10 @@ function avoidBoxes(
     }
     root.edges.set(e.id, entry);
   }
-  // Lines routed round the outside may leave the drawing: grow it to hold them.
+}
+
+/** Lines routed round the outside may leave the drawing: grows it to hold them. */
+function growToHold(root: Region): void {
   let x0 = 0;
   let y0 = 0;
   let x1 = root.width;

@@ -436,3 +436,27 @@ export function labelOnPath(
   }
   return best ?? at((order[0] as { s: { a: Point; b: Point } }).s, 0.5, 0);
 }
+
+/** How many times lines of different edges cross (orthogonal pieces, away from their ends). */
+export function lineCrossings(lines: Point[][]): number {
+  const h: { at: number; lo: number; hi: number; line: number }[] = [];
+  const v: { at: number; lo: number; hi: number; line: number }[] = [];
+  lines.forEach((pts, line) => {
+    for (let i = 1; i < pts.length; i++) {
+      const a = pts[i - 1] as Point;
+      const b = pts[i] as Point;
+      if (Math.abs(a.y - b.y) < 0.01)
+        h.push({ at: a.y, lo: Math.min(a.x, b.x), hi: Math.max(a.x, b.x), line });
+      else if (Math.abs(a.x - b.x) < 0.01)
+        v.push({ at: a.x, lo: Math.min(a.y, b.y), hi: Math.max(a.y, b.y), line });
+    }
+  });
+  let n = 0;
+  for (const p of h) {
+    for (const q of v) {
+      if (p.line === q.line) continue;
+      if (q.at > p.lo + 0.5 && q.at < p.hi - 0.5 && p.at > q.lo + 0.5 && p.at < q.hi - 0.5) n++;
+    }
+  }
+  return n;
+}
