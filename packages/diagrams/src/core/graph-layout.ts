@@ -320,7 +320,11 @@ function rerouteEach(root: Region, edges: GraphEdge[], ctx: RerouteContext): voi
       toUsed: used.get(e.to) ?? 0,
       lines: [...root.edges].filter(([id]) => id !== e.id).map(([, o]) => o.points),
     });
-    if (!points) continue;
+    if (!points) {
+      // Walled in: a line left out of the layers still needs one (straight, then across).
+      if (laid.points.length === 0) root.edges.set(e.id, { points: elbow(from, to) });
+      continue;
+    }
     used.set(e.from, (used.get(e.from) ?? 0) + 1);
     used.set(e.to, (used.get(e.to) ?? 0) + 1);
     const entry: { points: Point[]; label?: Box } = { points };
@@ -331,6 +335,17 @@ function rerouteEach(root: Region, edges: GraphEdge[], ctx: RerouteContext): voi
     }
     root.edges.set(e.id, entry);
   }
+}
+
+/** A line from the middle of `a`'s side to `b`'s with one bend: the last resort. */
+function elbow(a: Box, b: Box): Point[] {
+  const ax = a.x + a.width / 2;
+  const by = b.y + b.height / 2;
+  const down = b.y + b.height / 2 > a.y + a.height / 2;
+  const start = { x: ax, y: down ? a.y + a.height : a.y };
+  const right = ax < b.x;
+  const end = { x: right ? b.x : b.x + b.width, y: by };
+  return [start, { x: ax, y: by }, end];
 }
 
 /** Lines routed round the outside may leave the drawing: grows it to hold them. */
