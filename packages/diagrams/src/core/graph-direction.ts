@@ -18,8 +18,8 @@ function misfit(l: { width: number; height: number }): number {
  * The layout in the writer's direction or, with none given, the first that fits a page of:
  * the type's natural direction (`first`), the other orientation, then each with its layers
  * wrapped into bands; none fitting, the one nearest to fitting. With `drawing` (what the
- * checker reads of a layout), a fitting layout whose lines cross or that the checker faults is
- * compared with the fitting ones after it (wrapped bands can join in more than one way): the
+ * checker reads of a layout), a fitting layout the checker faults, or a wrapped one whose lines
+ * cross, is compared with the fitting ones after it (bands can join in more than one way): the
  * first with the fewest findings, then crossings, wins.
  */
 export function chooseDirection<L extends { width: number; height: number }>(
@@ -49,7 +49,8 @@ export function chooseDirection<L extends { width: number; height: number }>(
     if (misfit(l) === 0) {
       const c = crossings ? crossings(l) : 0;
       if (!fit || c < fit.crossings) fit = { l, crossings: c };
-      if (fit.crossings === 0) break;
+      // An unwrapped drawing that fits and the checker passes is kept: only bands are weighed.
+      if (fit.crossings === 0 || (!wrap && fit.crossings < 1000)) break;
       continue;
     }
     if (!best || misfit(l) < misfit(best)) best = l;
