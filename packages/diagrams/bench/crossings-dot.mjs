@@ -5,7 +5,7 @@
 // edges' line pieces that cross, away from their ends (dot's curves sampled to polylines).
 // Needs `dot` on PATH (Debian: apt-get install graphviz) and a built dist/; dot is a benchmark
 // tool only, never a dependency of the package.
-//   node bench/crossings-dot.mjs [graphs per type, default 100]
+//   node bench/crossings-dot.mjs [graphs per type, default 100]   (PER=1: one line per graph)
 import { spawnSync } from "node:child_process";
 import { validateSource } from "../dist/index.js";
 import { loadType } from "../dist/types/index.js";
