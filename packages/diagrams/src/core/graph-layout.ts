@@ -15,7 +15,7 @@ import { ports } from "./graph-layout/ports.js";
 import type { Region, RegionEdge, RegionState } from "./graph-layout/region.js";
 import { realise, route } from "./graph-layout/routes.js";
 import { measure, order, place, rank } from "./graph-layout/stages.js";
-import { WRAP_RATIO, type WrapPlan, wrapPlan } from "./graph-layout/wrap.js";
+import { isBand, WRAP_RATIO, type WrapPlan, wrapPlan } from "./graph-layout/wrap.js";
 import type { Point } from "./model.js";
 
 export type GraphDirection = "right" | "down" | "left" | "up";
@@ -330,7 +330,9 @@ function rerouteEach(root: Region, edges: GraphEdge[], ctx: RerouteContext): voi
     const entry: { points: Point[]; label?: Box } = { points };
     if (e.label) {
       const lines = [...root.edges].filter(([id]) => id !== e.id).map(([, o]) => o.points);
-      const outlines = [...compound].map((id) => root.nodes.get(id) as Box);
+      const outlines = [...compound]
+        .filter((id) => !isBand(id))
+        .map((id) => root.nodes.get(id) as Box);
       entry.label = labelOnPath(points, e.label, [...obstacles, from, to], lines, outlines);
     }
     root.edges.set(e.id, entry);

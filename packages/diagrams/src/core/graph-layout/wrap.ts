@@ -8,6 +8,9 @@
 import type { Box } from "../geometry.js";
 import type { Frame } from "./frame.js";
 
+/** Whether a node is a band of a wrapped layout (invisible: its outline is drawn nowhere). */
+export const isBand = (id: string): boolean => id.startsWith("wrap:");
+
 /** Beyond this length-to-width ratio of the laid-out graph, its layers wrap. */
 export const WRAP_RATIO = 2.2;
 /** The ratio the bands aim at (a little taller than wide in a top-down drawing). */
