@@ -5,7 +5,7 @@
 // edges' line pieces that cross, away from their ends (dot's curves sampled to polylines).
 // Needs `dot` on PATH (Debian: apt-get install graphviz) and a built dist/; dot is a benchmark
 // tool only, never a dependency of the package.
-//   node bench/crossings-dot.mjs [graphs per type, default 100]
+//   node bench/crossings-dot.mjs [graphs per type, default 100]   (PER=1: one line per graph)
 import { spawnSync } from "node:child_process";
 import { validateSource } from "../dist/index.js";
 import { loadType } from "../dist/types/index.js";
@@ -178,6 +178,7 @@ for (const [name, generate] of Object.entries(CORPUS)) {
     ours.push(ourCount);
     theirs.push(dotCount);
     if (ourCount <= dotCount) atMost++;
+    if (process.env.PER) console.log(name, seed, ourCount, dotCount);
   }
   console.log(
     `${name.padEnd(14)}${String(median(ours)).padStart(11)}${String(median(theirs)).padStart(12)}${mean(ours).toFixed(2).padStart(11)}${mean(theirs).toFixed(2).padStart(10)}${`${atMost}/${COUNT}`.padStart(11)}${(dotMs / COUNT).toFixed(1).padStart(14)}`,

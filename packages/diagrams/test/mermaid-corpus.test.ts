@@ -33,7 +33,9 @@ const messages = (steps: Step[]): number =>
     (n, s) =>
       n +
       (isMessage(s) ? 1 : 0) +
-      (isFragment(s) ? messages(s.steps) : 0) +
+      (isFragment(s)
+        ? messages(s.steps) + (s.options ?? []).reduce((m, o) => m + messages(o.steps), 0)
+        : 0) +
       (isBranched(s) ? s.branches.reduce((m, b) => m + messages(b.steps), 0) : 0),
     0,
   );

@@ -17,7 +17,7 @@ import { layoutSequence } from "../src/types/sequence/layout.js";
 import type { SequenceDiagram } from "../src/types/sequence/model.js";
 import { renderSequenceSvg } from "../src/types/sequence/render.js";
 import { validateAs } from "../src/validate/as-type.js";
-import { EXAMPLES_DIR } from "./support/cases.js";
+import { EXAMPLES_DIR, TESTDATA_DIR } from "./support/cases.js";
 import { golden } from "./support/golden.js";
 import { base } from "./support/sequence-base.js";
 import { readSvg, type SvgGeometry, type SvgText } from "./support/svg-geometry.js";
@@ -46,6 +46,16 @@ describe("sequence golden SVGs", () => {
         render(load("partner-order-sequence"), { preset, quality: "standard" }),
       ));
   }
+  it("critical with options and a standalone reply", () => {
+    const file = join(TESTDATA_DIR, "sequence-critical", "description.json");
+    const result = validateAs<SequenceDiagram>(type, readFileSync(file, "utf8"), { file });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    const svg = render(result.diagram);
+    golden("sequence-critical", "exp.svg", svg);
+    // Each option is its own branch under a separator, named as an option.
+    expect(svg).toContain("option [network timeout]");
+    expect(svg).toContain("option [credentials rejected]");
+  });
   it("partner-order-sequence, showcase", () =>
     golden(
       "partner-order-sequence",

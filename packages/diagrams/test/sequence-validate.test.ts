@@ -126,6 +126,30 @@ const CASES: Case[] = [
     pass: (d) => set(d, "/steps/3/branches/1/steps/0/kind", "async"),
   },
   {
+    name: "a standalone reply answers no call; standalone is for replies only",
+    expect: one("message/standalone", "/steps/11/standalone"),
+    fail: (d) => set(d, "/steps/11/kind", "async"),
+    pass: (d) => set(d, "/steps/11/label", "webhook"),
+  },
+  {
+    name: "a reply without standalone must answer an open call",
+    expect: one("reply/no-open-call", "/steps/11"),
+    fail: (d) => del(d, "/steps/11/standalone"),
+    pass: (d) => set(d, "/steps/11/standalone", true),
+  },
+  {
+    name: "only a critical fragment has options",
+    expect: one("fragment/options", "/steps/10/options"),
+    fail: (d) => set(d, "/steps/10/kind", "opt"),
+    pass: (d) => set(d, "/steps/10/options/0/guard", "refused"),
+  },
+  {
+    name: "a critical option holds steps",
+    expect: one("fragment/empty", "/steps/10/options/0/steps"),
+    fail: (d) => set(d, "/steps/10/options/0/steps", []),
+    pass: (d) => set(d, "/steps/10/options/0/steps/0/label", "retry"),
+  },
+  {
     name: "a deactivation ends an open activation",
     // The deactivate step moves up to /steps/1 once the activate before it is gone.
     expect: one("activation/balance", "/steps/1"),
@@ -159,7 +183,7 @@ const CASES: Case[] = [
   },
   {
     name: "a destroyed participant sends and receives nothing afterwards",
-    expect: one("lifeline/destroyed", "/steps/10/to"),
+    expect: one("lifeline/destroyed", "/steps/12/to"),
     fail: (d) => d.steps.push({ kind: "async", from: "b", to: "w" }),
     pass: (d) => d.steps.push({ kind: "async", from: "b", to: "c" }),
   },
@@ -235,6 +259,13 @@ describe("sequence problems are located and explained", () => {
     set(d, "/steps/3/branches/0/steps/0/to", "b");
     const problem = check(d).find((p) => p.rule === "reply/no-open-call");
     expect(problem?.suggestion).toContain("swap from and to");
+  });
+
+  it("points a reply that answers nothing at standalone", () => {
+    const d = base();
+    del(d, "/steps/11/standalone");
+    const problem = check(d).find((p) => p.rule === "reply/no-open-call");
+    expect(problem?.suggestion).toContain('"standalone": true');
   });
 
   it("reports every problem at once", () => {

@@ -5,6 +5,7 @@ import {
   type GraphDrawing,
   type GraphFinding,
 } from "./graph-check.js";
+import { lineCrossings } from "./graph-layout/avoid.js";
 import type { GraphDirection } from "./graph-layout.js";
 
 /** How far a drawing's aspect lies outside 1:2.5 … 2.5:1 (0 inside), on a log scale. */
@@ -16,16 +17,28 @@ function misfit(l: { width: number; height: number }): number {
 /**
  * The layout in the writer's direction or, with none given, the first that fits a page of:
  * the type's natural direction (`first`), the other orientation, then each with its layers
- * wrapped into bands; none fitting, the one nearest to fitting.
+ * wrapped into bands; none fitting, the one nearest to fitting. With `drawing` (what the
+ * checker reads of a layout), a fitting layout the checker faults, or a wrapped one whose lines
+ * cross, is compared with the fitting ones after it (bands can join in more than one way): the
+ * first with the fewest findings, then crossings, wins.
  */
 export function chooseDirection<L extends { width: number; height: number }>(
   given: GraphDirection | undefined,
   first: GraphDirection,
   lay: (direction: GraphDirection, wrap: boolean) => L,
+  drawing?: (l: L) => GraphDrawing,
 ): L {
+  // A finding of the checker weighs more than any number of crossings.
+  const crossings = drawing
+    ? (l: L) => {
+        const d = drawing(l);
+        return lineCrossings(d.edges.map((e) => e.points)) + 1000 * checkGraphDrawing(d).length;
+      }
+    : undefined;
   if (given) return lay(given, false);
   const other: GraphDirection = first === "right" || first === "left" ? "down" : "right";
   let best: L | undefined;
+  let fit: { l: L; crossings: number } | undefined;
   for (const [direction, wrap] of [
     [first, false],
     [other, false],
@@ -33,10 +46,16 @@ export function chooseDirection<L extends { width: number; height: number }>(
     [other, true],
   ] as const) {
     const l = lay(direction, wrap);
-    if (misfit(l) === 0) return l;
+    if (misfit(l) === 0) {
+      const c = crossings ? crossings(l) : 0;
+      if (!fit || c < fit.crossings) fit = { l, crossings: c };
+      // An unwrapped drawing that fits and the checker passes is kept: only bands are weighed.
+      if (fit.crossings === 0 || (!wrap && fit.crossings < 1000)) break;
+      continue;
+    }
     if (!best || misfit(l) < misfit(best)) best = l;
   }
-  return best as L;
+  return fit?.l ?? (best as L);
 }
 
 /** The checker's findings as render warnings, located by the pointer `at` gives each id. */

@@ -8,14 +8,14 @@
  * orthogonal routes with their bends in channels between layers. Reference: docs/decisions.md.
  */
 import { type Box, boxesOverlap, inflate } from "./geometry.js";
-import { labelOnPath, pathHits, routeAround } from "./graph-layout/avoid.js";
+import { labelOnPath, lineCrossings, pathHits, routeAround } from "./graph-layout/avoid.js";
 import { type Frame, frame } from "./graph-layout/frame.js";
 import { type NudgeEdge, nudgeApart } from "./graph-layout/nudge.js";
 import { ports } from "./graph-layout/ports.js";
 import type { Region, RegionEdge, RegionState } from "./graph-layout/region.js";
 import { realise, route } from "./graph-layout/routes.js";
 import { measure, order, place, rank } from "./graph-layout/stages.js";
-import { wrapPlan } from "./graph-layout/wrap.js";
+import { isBand, WRAP_RATIO, type WrapPlan, wrapPlan } from "./graph-layout/wrap.js";
 import type { Point } from "./model.js";
 
 export type GraphDirection = "right" | "down" | "left" | "up";
@@ -93,26 +93,54 @@ export function layoutGraph(input: GraphLayoutInput): GraphLayout {
   if (!input.wrap) return layOnce(input, new Set(), true);
   // A first pass without the final routing tells whether the layers need to wrap.
   const trial = layOnce(input, new Set(), false);
-  const plan = wrapPlan(input.nodes, trial, frame(input.direction));
-  if (!plan) return layOnce(input, new Set(), true);
+  const f = frame(input.direction);
+  let last: GraphLayout | undefined;
+  // When only part of the drawing wraps (a chain inside a boundary), one more band may be
+  // needed for the whole to fit.
+  for (let more = 0; more <= MORE_BANDS; more++) {
+    const plan = wrapPlan(input.nodes, trial, f, more);
+    if (!plan) break;
+    const wrapped = layWrapped(input, plan);
+    if (!wrapped) break;
+    last = wrapped;
+    const s = f.size(wrapped);
+    if (s.along / Math.max(1, s.across) <= WRAP_RATIO) break;
+  }
+  return last ?? layOnce(input, new Set(), true);
+}
+
+/** How many bands beyond the first guess a partly wrapped drawing may take. */
+const MORE_BANDS = 2;
+
+/** The layout with its layers in the plan's bands, or undefined when too many lines join them. */
+function layWrapped(input: GraphLayoutInput, plan: WrapPlan<GraphNode>): GraphLayout | undefined {
   // Edges from one band to another are routed around everything once the bands are placed.
-  const top = new Map<string, string>();
+  const up = new Map<string, string | undefined>();
   const walk = (list: GraphNode[], at: string | undefined) => {
     for (const n of list) {
-      top.set(n.id, at ?? n.id);
-      walk(n.children ?? [], at ?? n.id);
+      up.set(n.id, at);
+      walk(n.children ?? [], n.id);
     }
   };
   walk(input.nodes, undefined);
-  const bandOf = (id: string) => plan.bandOf.get(top.get(id) as string);
+  const bandOf = (id: string): string | undefined => {
+    for (let at: string | undefined = id; at !== undefined; at = up.get(at)) {
+      const band = plan.bandOf.get(at);
+      if (band) return band;
+    }
+    return undefined;
+  };
   const across = new Set(
-    input.edges.filter((e) => bandOf(e.from) !== bandOf(e.to)).map((e) => e.id),
+    input.edges
+      .filter((e) => {
+        const [a, b] = [bandOf(e.from), bandOf(e.to)];
+        return a !== undefined && b !== undefined && a !== b;
+      })
+      .map((e) => e.id),
   );
   // Lines between bands are routed one by one round everything: beyond a few, the drawing
   // reads worse wrapped than long.
-  if (across.size > Math.max(MAX_BAND_LINES, input.edges.length / 4)) {
-    return layOnce(input, new Set(), true);
-  }
+  if (across.size > Math.max(MAX_BAND_LINES, input.edges.length / 4)) return undefined;
   const wrapped = layOnce({ ...input, nodes: plan.nodes }, across, true);
   for (const id of plan.bands) wrapped.nodes.delete(id);
   return wrapped;
@@ -233,8 +261,34 @@ function avoidBoxes(
     for (let at: string | undefined = id; at !== undefined; at = parent.get(at)) out.add(at);
     return out;
   };
+  // Lines rerouted one by one: the first takes the shortest way, the next goes round it. Both
+  // orders are tried (from the first edge and from the last); the one crossing less is kept.
+  const before = new Map(root.edges);
+  const tries = [input.edges, [...input.edges].reverse()].map((order) => {
+    root.edges = new Map(before);
+    rerouteEach(root, order, { compound, keepOut, around, parent, deferred });
+    const edges = root.edges;
+    return { edges, crossings: lineCrossings([...edges.values()].map((e) => e.points)) };
+  });
+  const [a, b] = tries as [(typeof tries)[0], (typeof tries)[0]];
+  root.edges = b.crossings < a.crossings ? b.edges : a.edges;
+  growToHold(root);
+}
+
+/** What rerouting needs to know of the graph: compound nodes, keep-out areas, ancestors. */
+interface RerouteContext {
+  compound: Set<string>;
+  keepOut: Map<string, Box>;
+  around: (id: string) => Set<string>;
+  parent: Map<string, string | undefined>;
+  deferred: Set<string>;
+}
+
+/** Reroutes, in the order given, each edge whose line passes through what it must not. */
+function rerouteEach(root: Region, edges: GraphEdge[], ctx: RerouteContext): void {
+  const { compound, keepOut, around, parent, deferred } = ctx;
   const used = new Map<string, number>();
-  for (const e of input.edges) {
+  for (const e of edges) {
     if (e.hidden || e.from === e.to) continue;
     const laid = root.edges.get(e.id) ?? (deferred.has(e.id) ? { points: [] } : undefined);
     if (!laid) continue;
@@ -264,19 +318,40 @@ function avoidBoxes(
       obstacles,
       fromUsed: used.get(e.from) ?? 0,
       toUsed: used.get(e.to) ?? 0,
+      lines: [...root.edges].filter(([id]) => id !== e.id).map(([, o]) => o.points),
     });
-    if (!points) continue;
+    if (!points) {
+      // Walled in: a line left out of the layers still needs one (straight, then across).
+      if (laid.points.length === 0) root.edges.set(e.id, { points: elbow(from, to) });
+      continue;
+    }
     used.set(e.from, (used.get(e.from) ?? 0) + 1);
     used.set(e.to, (used.get(e.to) ?? 0) + 1);
     const entry: { points: Point[]; label?: Box } = { points };
     if (e.label) {
       const lines = [...root.edges].filter(([id]) => id !== e.id).map(([, o]) => o.points);
-      const outlines = [...compound].map((id) => root.nodes.get(id) as Box);
+      const outlines = [...compound]
+        .filter((id) => !isBand(id))
+        .map((id) => root.nodes.get(id) as Box);
       entry.label = labelOnPath(points, e.label, [...obstacles, from, to], lines, outlines);
     }
     root.edges.set(e.id, entry);
   }
-  // Lines routed round the outside may leave the drawing: grow it to hold them.
+}
+
+/** A line from the middle of `a`'s side to `b`'s with one bend: the last resort. */
+function elbow(a: Box, b: Box): Point[] {
+  const ax = a.x + a.width / 2;
+  const by = b.y + b.height / 2;
+  const down = b.y + b.height / 2 > a.y + a.height / 2;
+  const start = { x: ax, y: down ? a.y + a.height : a.y };
+  const right = ax < b.x;
+  const end = { x: right ? b.x : b.x + b.width, y: by };
+  return [start, { x: ax, y: by }, end];
+}
+
+/** Lines routed round the outside may leave the drawing: grows it to hold them. */
+function growToHold(root: Region): void {
   let x0 = 0;
   let y0 = 0;
   let x1 = root.width;

@@ -57,6 +57,7 @@ function sequence(d: SequenceDiagram): SequenceDiagram {
       if (s.kind === "create" && !created.includes(s.to)) created.push(s.to);
       if (isFragment(s)) walk(s.steps);
       if (isBranched(s)) for (const b of s.branches) walk(b.steps);
+      if (isFragment(s)) for (const o of s.options ?? []) walk(o.steps);
     }
   };
   walk(d.steps);

@@ -49,6 +49,13 @@ export function base(): SequenceDiagram {
       { kind: "divider", label: "Later" },
       { kind: "create", from: "b", to: "w", label: "start" },
       { kind: "destroy", from: "b", to: "w", label: "stop" },
+      {
+        kind: "critical",
+        guard: "connect",
+        steps: [{ kind: "async", from: "a", to: "b" }],
+        options: [{ guard: "timeout", steps: [{ kind: "async", from: "a", to: "c" }] }],
+      },
+      { kind: "reply", from: "c", to: "a", label: "report", standalone: true },
     ],
   };
 }

@@ -19,6 +19,11 @@ import type { Point } from "../model.js";
 const MARGIN = 10;
 /** What a bend costs, in units of length: a few bends saved beat a slightly shorter line. */
 const BEND = 40;
+/** What crossing another line costs: a detour of a few bends reads better than a crossing. */
+const CROSS = 160;
+/** What running along another line costs (closer than NEAR it reads as that line). */
+const SHARE = 400;
+const NEAR = 6;
 
 export interface RouteRequest {
   /** The boxes the line joins (its ends). */
@@ -29,6 +34,8 @@ export interface RouteRequest {
   /** How many rerouted lines already leave or enter each end, to keep their ports apart. */
   fromUsed: number;
   toUsed: number;
+  /** Lines already drawn: crossing one costs CROSS. */
+  lines?: Point[][];
 }
 
 type Dir = 0 | 1 | 2 | 3; // right, down, left, up
@@ -205,6 +212,7 @@ function routeWithin(req: RouteRequest, window: Box | undefined): Point[] | unde
     const j1 = lowerBound(Y, b.y + b.height);
     for (let j = j0; j < j1; j++) for (let i = i0; i < i1; i++) blocked[j * W + i] = 1;
   }
+  const price = linePrices(X, Y, req.lines ?? []);
   const cell = (p: Point) => {
     const i = nearest(X, p.x);
     const j = nearest(Y, p.y);
@@ -272,7 +280,8 @@ function routeWithin(req: RouteRequest, window: Box | undefined): Point[] | unde
       const step =
         Math.abs((X[ni] as number) - (X[i] as number)) +
         Math.abs((Y[nj] as number) - (Y[j] as number)) +
-        ((nd & 1) === axis ? 0 : BEND);
+        ((nd & 1) === axis ? 0 : BEND) +
+        price(i, j, nd);
       const ns = nc * 2 + (nd & 1);
       const ng = cost + step;
       if (ng < (g[ns] as number)) {
@@ -295,6 +304,80 @@ function routeWithin(req: RouteRequest, window: Box | undefined): Point[] | unde
   cells.reverse();
   const start = startOf.get(first) as Port;
   return simplify([start.at, ...cells, bestGoal.at]);
+}
+
+/**
+ * What a step between neighbouring grid points costs beyond its length for the `lines` already
+ * drawn: CROSS per line it crosses, SHARE per line it runs along (closer than NEAR). `(i, j,
+ * dir)` steps from point (X[i], Y[j]) one line right, down, left or up.
+ */
+function linePrices(
+  X: number[],
+  Y: number[],
+  lines: Point[][],
+): (i: number, j: number, dir: Dir) => number {
+  const W = X.length;
+  // across[j * W + i]: the step from (i, j) to (i + 1, j); down[j * W + i]: to (i, j + 1).
+  const across = new Float64Array(W * Y.length);
+  const down = new Float64Array(W * Y.length);
+  for (const line of lines) {
+    for (let s = 1; s < line.length; s++) {
+      const a = line[s - 1] as Point;
+      const b = line[s] as Point;
+      if (Math.abs(a.x - b.x) < 0.01) {
+        const [lo, hi] = [Math.min(a.y, b.y), Math.max(a.y, b.y)];
+        priceRun(across, down, { fixed: X, run: Y, at: a.x, lo, hi }, (f, r) => r * W + f);
+      } else if (Math.abs(a.y - b.y) < 0.01) {
+        const [lo, hi] = [Math.min(a.x, b.x), Math.max(a.x, b.x)];
+        priceRun(down, across, { fixed: Y, run: X, at: a.y, lo, hi }, (f, r) => f * W + r);
+      }
+    }
+  }
+  return (i, j, dir) => {
+    if (dir === 0) return across[j * W + i] as number;
+    if (dir === 2) return i > 0 ? (across[j * W + i - 1] as number) : 0;
+    if (dir === 1) return down[j * W + i] as number;
+    return j > 0 ? (down[(j - 1) * W + i] as number) : 0;
+  };
+}
+
+/**
+ * Prices the steps one run of a drawn line meets: steps across it (in `across`, between the
+ * two grid lines `at` lies between) and steps along it on a grid line within NEAR (in `along`).
+ * `cell(fixed index, run index)` is the step's index.
+ */
+function priceRun(
+  across: Float64Array,
+  along: Float64Array,
+  r: { fixed: number[]; run: number[]; at: number; lo: number; hi: number },
+  cell: (f: number, k: number) => number,
+): void {
+  const k = lowerBound(r.fixed, r.at) - 1;
+  if (k >= 0 && k + 1 < r.fixed.length) {
+    for (
+      let q = lowerBound(r.run, r.lo + 0.5);
+      q < r.run.length && (r.run[q] as number) < r.hi - 0.5;
+      q++
+    ) {
+      const c = cell(k, q);
+      across[c] = (across[c] as number) + CROSS;
+    }
+  }
+  for (
+    let f = lowerBound(r.fixed, r.at - NEAR);
+    f < r.fixed.length && (r.fixed[f] as number) < r.at + NEAR;
+    f++
+  ) {
+    for (
+      let q = Math.max(0, lowerBound(r.run, r.lo) - 1);
+      q + 1 < r.run.length && (r.run[q] as number) < r.hi - 0.5;
+      q++
+    ) {
+      if ((r.run[q + 1] as number) <= r.lo + 0.5) continue;
+      const c = cell(f, q);
+      along[c] = (along[c] as number) + SHARE;
+    }
+  }
 }
 
 /**
@@ -352,4 +435,28 @@ export function labelOnPath(
     }
   }
   return best ?? at((order[0] as { s: { a: Point; b: Point } }).s, 0.5, 0);
+}
+
+/** How many times lines of different edges cross (orthogonal pieces, away from their ends). */
+export function lineCrossings(lines: Point[][]): number {
+  const h: { at: number; lo: number; hi: number; line: number }[] = [];
+  const v: { at: number; lo: number; hi: number; line: number }[] = [];
+  lines.forEach((pts, line) => {
+    for (let i = 1; i < pts.length; i++) {
+      const a = pts[i - 1] as Point;
+      const b = pts[i] as Point;
+      if (Math.abs(a.y - b.y) < 0.01)
+        h.push({ at: a.y, lo: Math.min(a.x, b.x), hi: Math.max(a.x, b.x), line });
+      else if (Math.abs(a.x - b.x) < 0.01)
+        v.push({ at: a.x, lo: Math.min(a.y, b.y), hi: Math.max(a.y, b.y), line });
+    }
+  });
+  let n = 0;
+  for (const p of h) {
+    for (const q of v) {
+      if (p.line === q.line) continue;
+      if (q.at > p.lo + 0.5 && q.at < p.hi - 0.5 && p.at > q.lo + 0.5 && p.at < q.hi - 0.5) n++;
+    }
+  }
+  return n;
 }

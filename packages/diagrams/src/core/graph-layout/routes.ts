@@ -17,51 +17,80 @@ import {
   type RegionState,
 } from "./region.js";
 import { endBox, reservedBox } from "./stages.js";
+import { type Bend, orderTracks } from "./tracks.js";
 
 export function route(st: RegionState): void {
-  const used = new Array<number>(st.layers.length).fill(0);
-  const bends = new Array<number>(st.layers.length).fill(0);
-  for (const c of st.chains) {
-    for (let i = 1; i < c.path.length; i++) {
-      const r = (c.path[i - 1] as LNode).rank;
-      bends[r] = (bends[r] as number) + 1;
-    }
-  }
-  // Each bend between layers r and r+1 gets its own track in that channel.
-  const track = (r: number): number => {
-    const k = (used[r] as number) + 1;
-    used[r] = k;
-    const g = st.gap[r] as number;
-    return (st.start[r] as number) + (st.thick[r] as number) + (g * k) / ((bends[r] as number) + 1);
-  };
-  for (const c of st.chains) st.routes.set(c.edge.id, chainRoute(st, c, track));
+  const bends = st.chains.map((c) => bendsOf(st, c));
+  const tracks = trackPlaces(st, bends);
+  st.chains.forEach((c, k) => {
+    st.routes.set(c.edge.id, chainRoute(st, c, bends[k] as ChainBend[], tracks));
+  });
   for (const e of st.loops) st.routes.set(e.id, loopRoute(st, e.id, e.endFrom, e.label));
 }
 
-function chainRoute(st: RegionState, c: Chain, track: (r: number) => number): AbstractEdge {
-  const e = c.edge;
-  const [fromEnd, toEnd] = c.reversed ? [e.to, e.from] : [e.from, e.to];
-  const first = c.path[0] as LNode;
-  const last = c.path[c.path.length - 1] as LNode;
-  const sBox = endBox(st, first.key, fromEnd);
-  const tBox = endBox(st, last.key, toEnd);
-  const sAcross = st.portOut.get(e.id) as number;
-  const tAcross = st.portIn.get(e.id) as number;
-  const pts: { along: number; across: number }[] = [
-    { along: sBox.along0 + sBox.along, across: sAcross },
-  ];
-  let across = sAcross;
+/** A chain's turn in the channel after layer `rank`, from one across value to another. */
+interface ChainBend extends Bend {
+  rank: number;
+  /** The path step (index of the node the chain reaches after the turn). */
+  step: number;
+}
+
+/** Where a chain turns: from its port through its dummies' middles to its far port. */
+function bendsOf(st: RegionState, c: Chain): ChainBend[] {
+  const out: ChainBend[] = [];
+  let across = st.portOut.get(c.edge.id) as number;
   for (let i = 1; i < c.path.length; i++) {
     const n = c.path[i] as LNode;
-    const isLast = i === c.path.length - 1;
-    const target = isLast ? tAcross : centre(n);
-    if (Math.abs(target - across) > 0.01) {
-      const ch = track(n.rank - 1);
-      pts.push({ along: ch, across }, { along: ch, across: target });
-      across = target;
-    }
-    if (isLast) pts.push({ along: tBox.along0, across });
+    const target = i === c.path.length - 1 ? (st.portIn.get(c.edge.id) as number) : centre(n);
+    if (Math.abs(target - across) > 0.01)
+      out.push({ rank: n.rank - 1, step: i, from: across, to: target });
+    across = target;
   }
+  return out;
+}
+
+/** Each bend's track: its own in its channel, the tracks ordered to cross least. */
+function trackPlaces(st: RegionState, bends: ChainBend[][]): Map<ChainBend, number> {
+  const byChannel = new Map<number, ChainBend[]>();
+  for (const list of bends)
+    for (const b of list) byChannel.set(b.rank, [...(byChannel.get(b.rank) ?? []), b]);
+  // The channel's room is shared by every chain that passes it (as place() sized it).
+  const passing = new Array<number>(st.layers.length).fill(0);
+  for (const c of st.chains) {
+    for (let i = 1; i < c.path.length; i++) {
+      const r = (c.path[i - 1] as LNode).rank;
+      passing[r] = (passing[r] as number) + 1;
+    }
+  }
+  const at = new Map<ChainBend, number>();
+  for (const [r, list] of byChannel) {
+    const g = st.gap[r] as number;
+    const base = (st.start[r] as number) + (st.thick[r] as number);
+    orderTracks(list).forEach((i, k) => {
+      at.set(list[i] as ChainBend, base + (g * (k + 1)) / ((passing[r] as number) + 1));
+    });
+  }
+  return at;
+}
+
+function chainRoute(
+  st: RegionState,
+  c: Chain,
+  bends: ChainBend[],
+  tracks: Map<ChainBend, number>,
+): AbstractEdge {
+  const e = c.edge;
+  const [fromEnd, toEnd] = c.reversed ? [e.to, e.from] : [e.from, e.to];
+  const sBox = endBox(st, (c.path[0] as LNode).key, fromEnd);
+  const tBox = endBox(st, (c.path[c.path.length - 1] as LNode).key, toEnd);
+  let across = st.portOut.get(e.id) as number;
+  const pts: { along: number; across: number }[] = [{ along: sBox.along0 + sBox.along, across }];
+  for (const b of bends) {
+    const ch = tracks.get(b) as number;
+    pts.push({ along: ch, across: b.from }, { along: ch, across: b.to });
+    across = b.to;
+  }
+  pts.push({ along: tBox.along0, across });
   const labelNode = c.path.find((n) => n.label === e.id);
   const out: AbstractEdge = { points: c.reversed ? pts.reverse() : pts };
   if (labelNode) out.label = reservedBox(st, labelNode);

@@ -118,6 +118,12 @@ export function order(st: RegionState): void {
   st.layers = orderLayers(
     st.lnodes,
     st.chains.map((c) => c.path),
+    st.chains.map((c) => {
+      const [fromEnd, toEnd] = c.reversed ? [c.edge.to, c.edge.from] : [c.edge.from, c.edge.to];
+      const first = c.path[0] as LNode;
+      const last = c.path[c.path.length - 1] as LNode;
+      return [nestedOffset(st, first.key, fromEnd), nestedOffset(st, last.key, toEnd)];
+    }),
   );
   for (const l of st.layers) {
     const slots = l.flatMap((n, i) => (n.hint === undefined ? [] : [i]));
@@ -130,6 +136,21 @@ export function order(st: RegionState): void {
       (l[slot] as LNode).order = slot;
     });
   }
+}
+
+/**
+ * Where across its node an edge's end lies, as a fraction of the node's width across: the middle
+ * of a plain node; for an end nested in a compound node, the middle of the nested box.
+ */
+function nestedOffset(st: RegionState, node: string, end: string): number {
+  const r = st.inner.get(node);
+  const b = node === end ? undefined : r?.nodes.get(end);
+  if (!b) return 0.5;
+  const i = st.index.get(node) as number;
+  const p = st.nodes[i]?.padding ?? NO_PADDING;
+  const a = st.f.fromReal({ ...b, x: b.x + p.left, y: b.y + p.top });
+  const size = st.f.size(st.sizes[i] as { width: number; height: number }).across;
+  return Math.min(0.99, Math.max(0.01, (a.across0 + a.across / 2) / Math.max(1, size)));
 }
 
 /**

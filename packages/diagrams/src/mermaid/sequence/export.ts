@@ -32,6 +32,7 @@ export function exportSequence(d: SequenceDiagram): string {
       if (s.kind === "create") created.add(s.to);
       if (isFragment(s)) walk(s.steps);
       if (isBranched(s)) for (const b of s.branches) walk(b.steps);
+      if (isFragment(s)) for (const o of s.options ?? []) walk(o.steps);
     }
   };
   walk(d.steps);
@@ -103,6 +104,8 @@ export function exportSequence(d: SequenceDiagram): string {
         if (s.label) read.label = s.label;
         if (mark === "+") read.activate = true;
         if (mark === "-") read.deactivate = true;
+        // The importer reads a dotted arrow answering no open call as a standalone reply.
+        if (s.standalone) read.standalone = true;
         out.push(...annotationLine(indent, annotationFor(s, read)));
         out.push(
           `${indent}${ids.of(s.from)}${ARROW[s.kind]}${mark}${ids.of(s.to)}: ${encodeText(s.label ?? "")}`,
@@ -127,10 +130,14 @@ export function exportSequence(d: SequenceDiagram): string {
         const where = position === "over" ? "over" : `${position} of`;
         out.push(`${indent}Note ${where} ${unique.map(ids.of).join(",")}: ${encodeText(text)}`);
       } else if (isFragment(s)) {
-        const read = { kind: s.kind, guard: s.guard, steps: s.steps };
+        const read = { kind: s.kind, guard: s.guard, steps: s.steps, options: s.options };
         out.push(...annotationLine(indent, annotationFor(s, read)));
         out.push(`${indent}${s.kind}${s.guard ? ` ${encodeText(s.guard)}` : ""}`);
         emit(s.steps, `${indent}  `);
+        for (const o of s.options ?? []) {
+          out.push(`${indent}option${o.guard ? ` ${encodeText(o.guard)}` : ""}`);
+          emit(o.steps, `${indent}  `);
+        }
         out.push(`${indent}end`);
       } else if (isBranched(s)) {
         const read = { kind: s.kind, branches: s.branches };

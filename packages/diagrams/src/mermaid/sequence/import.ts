@@ -97,7 +97,7 @@ export function importSequence(
   closeOpenBlocks(r);
   const diagram = describe(r, fallbackTitle);
   applyDiagramNote(diagram, scanned);
-  repliesToNobody(diagram, r.where, r.issues);
+  repliesToNobody(diagram, r.where);
   return { diagram, issues: r.issues };
 }
 
@@ -288,18 +288,14 @@ function readBranch(r: Reading, { s, word, rest }: Line): boolean {
     return true;
   }
   const guard = rest ? decodeText(rest) : undefined;
-  if (word === "option") {
-    // No option branches on critical yet: kept as a divider and the steps that follow.
-    report(
-      r,
-      s,
-      `critical option "${clip(rest)}" kept as a divider inside critical (no option branches in sequence descriptions)`,
-    );
-    open.steps.push({ kind: "divider", label: guard ?? "option" });
-    return true;
-  }
   const branch: Branch = { steps: [] };
   if (guard !== undefined) branch.guard = guard;
+  if (word === "option") {
+    const critical = open.fragment as Fragment;
+    critical.options = [...(critical.options ?? []), branch];
+    open.steps = branch.steps;
+    return true;
+  }
   (open.fragment as BranchedFragment).branches.push(branch);
   open.steps = branch.steps;
   return true;
@@ -322,6 +318,16 @@ function closeBlock(r: Reading, { s, word }: Line): boolean {
         report(r, s, `empty ${kind} branch "${x.guard ?? ""}" not carried over`);
         return false;
       });
+    }
+    const options = (open.fragment as Fragment).options;
+    if (options) {
+      (open.fragment as Fragment).options = options.filter((x) => {
+        if (x.steps.length > 0) return true;
+        report(r, s, `empty critical option "${x.guard ?? ""}" not carried over`);
+        return false;
+      });
+      if ((open.fragment as Fragment).options?.length === 0)
+        delete (open.fragment as Fragment).options;
     }
     outer.push(open.fragment);
   } else if (open.word === "rect") outer.push(...open.steps);
@@ -356,28 +362,17 @@ function describe(r: Reading, fallbackTitle: string): SequenceDiagram {
 }
 
 /**
- * Mermaid draws any dotted arrow as a reply; a description's reply answers an open call. One
- * that answers none (the sequence rules say which) is a message nobody waits for: read as
- * async, and reported. One at a time, in order, since each change may leave a call open.
+ * Mermaid draws any dotted arrow as a reply; a description's reply answers an open call unless
+ * it is `standalone`. One that answers none (the sequence rules say which) is read as a
+ * standalone reply. One at a time, in order, since each change may leave a call open.
  */
-function repliesToNobody(
-  d: SequenceDiagram,
-  where: Map<Message, Statement>,
-  issues: ImportIssue[],
-): void {
+function repliesToNobody(d: SequenceDiagram, where: Map<Message, Statement>): void {
   for (let round = 0; round < where.size; round++) {
     const orphan = sequenceRuleProblems(d).find((p) => p.rule === "reply/no-open-call");
     if (!orphan) return;
     const step = stepAt(d, orphan.path);
     if (step?.kind !== "reply") return;
-    step.kind = "async";
-    const s = where.get(step);
-    if (s)
-      issues.push({
-        line: s.line,
-        col: s.col,
-        message: "a dotted arrow answering no open call is read as an async message",
-      });
+    step.standalone = true;
   }
 }
 

@@ -1,5 +1,6 @@
 import { fitToViewBox } from "../../core/fit.js";
 import { type Box, round } from "../../core/geometry.js";
+import type { GraphDrawing } from "../../core/graph-check.js";
 import { chooseDirection, drawingWarnings } from "../../core/graph-direction.js";
 import {
   type GraphDirection,
@@ -195,18 +196,21 @@ export function pickView(d: ArchitectureDiagram, viewId?: string): View {
  */
 export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): ArchitectureLayout {
   // Callers before what they call, left to right, unless that is too wide for a page.
-  const layout = chooseDirection(d.meta.direction, "right", (dir, wrap) =>
-    layoutIn(d, viewId, dir, wrap),
+  const drawing = (l: ArchitectureLayout, checkAspect = false): GraphDrawing => ({
+    width: l.width,
+    height: l.height,
+    edges: l.relationships.map((r) => ({ id: r.id, points: r.points })),
+    checkAspect,
+  });
+  const layout = chooseDirection(
+    d.meta.direction,
+    "right",
+    (dir, wrap) => layoutIn(d, viewId, dir, wrap),
+    drawing,
   );
   const index = new Map((d.relationships ?? []).map((r, i) => [r.id ?? `r${i}`, i]));
-  const warnings = drawingWarnings(
-    {
-      width: layout.width,
-      height: layout.height,
-      edges: layout.relationships.map((r) => ({ id: r.id, points: r.points })),
-      checkAspect: d.meta.direction === undefined,
-    },
-    (id) => (id === undefined ? "/meta" : `/relationships/${index.get(id) ?? 0}`),
+  const warnings = drawingWarnings(drawing(layout, d.meta.direction === undefined), (id) =>
+    id === undefined ? "/meta" : `/relationships/${index.get(id) ?? 0}`,
   );
   if (warnings.length > 0) layout.warnings = warnings;
   return layout;

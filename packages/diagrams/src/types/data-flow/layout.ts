@@ -1,5 +1,6 @@
 import { fitToViewBox } from "../../core/fit.js";
 import { type Arrow, type Box, round } from "../../core/geometry.js";
+import type { GraphDrawing } from "../../core/graph-check.js";
 import { chooseDirection, drawingWarnings } from "../../core/graph-direction.js";
 import {
   type GraphDirection,
@@ -177,18 +178,21 @@ function flowLabel(f: DataFlowDiagram["flows"][number]): { name: TextBlock; deta
  */
 export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
   // Flows read left to right unless that makes the drawing too wide for a page.
-  const layout = chooseDirection(diagram.meta.direction, "right", (d, wrap) =>
-    layoutIn(diagram, d, wrap),
+  const drawing = (l: DataFlowLayout, checkAspect = false): GraphDrawing => ({
+    width: l.width,
+    height: l.height,
+    edges: l.flows.map((f) => ({ id: f.id, points: f.points })),
+    checkAspect,
+  });
+  const layout = chooseDirection(
+    diagram.meta.direction,
+    "right",
+    (d, wrap) => layoutIn(diagram, d, wrap),
+    drawing,
   );
   const index = new Map(diagram.flows.map((f, i) => [flowId(f, i), i]));
-  const warnings = drawingWarnings(
-    {
-      width: layout.width,
-      height: layout.height,
-      edges: layout.flows.map((f) => ({ id: f.id, points: f.points })),
-      checkAspect: diagram.meta.direction === undefined,
-    },
-    (id) => (id === undefined ? "/meta" : `/flows/${index.get(id) ?? 0}`),
+  const warnings = drawingWarnings(drawing(layout, diagram.meta.direction === undefined), (id) =>
+    id === undefined ? "/meta" : `/flows/${index.get(id) ?? 0}`,
   );
   if (warnings.length > 0) layout.warnings = warnings;
   return layout;

@@ -1,5 +1,6 @@
 import { fitToViewBox } from "../../core/fit.js";
 import { type Box, round } from "../../core/geometry.js";
+import type { GraphDrawing } from "../../core/graph-check.js";
 import { chooseDirection, drawingWarnings } from "../../core/graph-direction.js";
 import {
   type GraphDirection,
@@ -135,22 +136,25 @@ const SPACING = { node: LM.nodeGap, edge: 14, layer: LM.layerGap } as const;
  */
 export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<LifecycleLayout> {
   // A state machine reads top-down (as Mermaid draws it) unless that makes it too tall.
-  const layout = chooseDirection(diagram.meta.direction, "down", (d, wrap) =>
-    layoutIn(diagram, d, wrap),
+  const drawing = (l: LifecycleLayout, checkAspect = false): GraphDrawing => ({
+    width: l.width,
+    height: l.height,
+    edges: l.transitions.map((t) => ({ id: String(t.index), points: t.points })),
+    notes: l.notes.map((n, i) => ({
+      id: String(i),
+      box: n.box,
+      of: l.states.find((s) => s.id === n.state)?.box ?? n.box,
+    })),
+    checkAspect,
+  });
+  const layout = chooseDirection(
+    diagram.meta.direction,
+    "down",
+    (d, wrap) => layoutIn(diagram, d, wrap),
+    drawing,
   );
-  const warnings = drawingWarnings(
-    {
-      width: layout.width,
-      height: layout.height,
-      edges: layout.transitions.map((t) => ({ id: String(t.index), points: t.points })),
-      notes: layout.notes.map((n, i) => ({
-        id: String(i),
-        box: n.box,
-        of: layout.states.find((s) => s.id === n.state)?.box ?? n.box,
-      })),
-      checkAspect: diagram.meta.direction === undefined,
-    },
-    (id) => (id === undefined ? "/meta" : `/transitions/${id}`),
+  const warnings = drawingWarnings(drawing(layout, diagram.meta.direction === undefined), (id) =>
+    id === undefined ? "/meta" : `/transitions/${id}`,
   );
   // Note findings point at the note, transition findings at the transition.
   for (const w of warnings)

@@ -13,9 +13,12 @@ export const RULES = {
   "box/contiguous": "a box whose participants do not stand next to each other",
   "box/shared": "a participant listed in two boxes",
   "note/side": "a note left or right of a participant that names more than one",
-  "reply/no-open-call": "a reply that answers no open call from its receiver to its sender",
+  "reply/no-open-call":
+    "a reply that answers no open call from its receiver to its sender (and is not standalone)",
+  "message/standalone": "standalone on a message that is not a reply",
   "activation/balance": "a deactivation with nothing active, or an activation never ended",
   "fragment/empty": "a fragment or fragment branch without steps",
+  "fragment/options": "options on a fragment that is not critical",
   "lifeline/destroyed": "a participant taking part after the message that destroyed it",
   "lifeline/before-create": "a participant taking part before its create message, or created twice",
 } as const;

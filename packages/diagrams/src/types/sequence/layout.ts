@@ -12,6 +12,7 @@ import {
   type BranchedFragment,
   type Divider,
   type Fragment,
+  frameBranches,
   isBranched,
   isFragment,
   isMessage,
@@ -239,8 +240,7 @@ function labelOf(m: Message, numbered: boolean): LabelSize {
 function eachStep(steps: Step[], visit: (s: Step) => void): void {
   for (const s of steps) {
     visit(s);
-    if (isFragment(s)) eachStep(s.steps, visit);
-    else if (isBranched(s)) for (const b of s.branches) eachStep(b.steps, visit);
+    if (isFragment(s) || isBranched(s)) for (const b of frameBranches(s)) eachStep(b.steps, visit);
   }
 }
 
@@ -393,7 +393,7 @@ function stepsSpan(
     } else if (s.kind === "divider") {
       span = union(span, ctx.all);
     } else if (isFragment(s) || isBranched(s)) {
-      const branches: Branch[] = isFragment(s) ? [s] : s.branches;
+      const branches: Branch[] = frameBranches(s);
       let inner: Span | undefined;
       for (const b of branches) inner = union(inner, stepsSpan(b.steps, ctx));
       const tab = ctx.m.tabs.get(s) as TextBlock;
@@ -687,12 +687,17 @@ class Placing {
     const tabBlock = this.m.tabs.get(s) as TextBlock;
     const tabW = tabBlock.box.width + 20;
     const top = this.y;
-    const branches: Branch[] = isFragment(s) ? [s] : s.branches;
+    const branches: Branch[] = frameBranches(s);
     const guards: FrameLayout["guards"] = [];
     const separators: FrameLayout["separators"] = [];
     const guardAt = (guard: string | undefined, gx: number, gy: number, maxW: number) => {
       if (guard === undefined || guard === "") return 0;
-      const block = place(textBlock(`[${guard}]`, SEQ.labelSize, "regular", maxW, 100), gx, gy);
+      // A critical frame's later branches are its options: each says so before its guard.
+      const text =
+        s.kind === "critical" && guards.length + separators.length > 0
+          ? `option [${guard}]`
+          : `[${guard}]`;
+      const block = place(textBlock(text, SEQ.labelSize, "regular", maxW, 100), gx, gy);
       guards.push(backed(block, 3, 1));
       return block.box.height;
     };

@@ -43,6 +43,8 @@ export interface Message {
   activate?: boolean;
   /** Ends the sender's innermost activation where the message leaves. */
   deactivate?: boolean;
+  /** A reply that answers no open call (Mermaid's `-->>` used freely): drawn as any reply. */
+  standalone?: boolean;
 }
 
 export interface Activation {
@@ -69,6 +71,8 @@ export interface Fragment {
   /** The condition, shown as [guard]. */
   guard?: string;
   steps: Step[];
+  /** critical only: what runs instead when the critical part cannot (Mermaid's `option`). */
+  options?: Branch[];
 }
 
 export interface Branch {
@@ -101,3 +105,8 @@ export const isFragment = (s: Step): s is Fragment =>
   (FRAGMENT_KINDS as readonly string[]).includes(s.kind);
 export const isBranched = (s: Step): s is BranchedFragment =>
   (BRANCHED_KINDS as readonly string[]).includes(s.kind);
+
+/** A frame's branches in drawing order: a fragment's steps, then its options (critical). */
+export function frameBranches(s: Fragment | BranchedFragment): Branch[] {
+  return isFragment(s) ? [s, ...(s.options ?? [])] : s.branches;
+}

@@ -188,7 +188,15 @@ function message(ctx: Context, state: State, step: Obj, kind: string, path: stri
   }
   if (from === undefined || to === undefined) return;
   if (step.deactivate === true) deactivate(ctx, state, from, `${path}/deactivate`);
-  if (kind === "reply") {
+  if (step.standalone === true && kind !== "reply") {
+    ctx.problems.push({
+      path: `${path}/standalone`,
+      rule: "message/standalone",
+      message: `"standalone" is for replies that answer no call; this is a ${kind} message`,
+      suggestion: 'remove "standalone", or make the message a "reply"',
+    });
+  }
+  if (kind === "reply" && step.standalone !== true) {
     let k = state.open.length - 1;
     while (k >= 0 && !(state.open[k]?.from === to && state.open[k]?.to === from)) k--;
     if (k < 0) {
@@ -199,7 +207,7 @@ function message(ctx: Context, state: State, step: Obj, kind: string, path: stri
         message: `reply from "${from}" to "${to}" answers no open call from "${to}" to "${from}"`,
         suggestion: reverse
           ? `the open call goes from "${from}" to "${to}": swap from and to`
-          : 'add the call before it, or use "async" for a message nobody waits for',
+          : 'add the call before it, or "standalone": true for a dashed reply that answers no call',
       });
     } else state.open.splice(k, 1);
   }
@@ -254,6 +262,21 @@ function walk(ctx: Context, state: State, steps: unknown, base: string): State {
           suggestion: `keep one participant, or use "position": "over" to span several`,
         });
       }
+    } else if (FRAGMENTS.has(kind) && Array.isArray(step.options)) {
+      if (kind !== "critical") {
+        ctx.problems.push({
+          path: `${path}/options`,
+          rule: "fragment/options",
+          message: `only a critical fragment has options; this is ${kind}`,
+          suggestion: 'use "kind": "critical", or an "alt" with branches',
+        });
+      }
+      const first = { steps: step.steps, at: `${path}/steps` };
+      const rest = objects(step.options).map(([o, b]) => ({
+        steps: o.steps,
+        at: `${path}/options/${b}/steps`,
+      }));
+      current = walkBranches(ctx, current, [first, ...rest], kind);
     } else if (FRAGMENTS.has(kind) || (BRANCHED.has(kind) && !Array.isArray(step.branches))) {
       // An alt written with steps (a schema problem) is still walked, as one branch.
       if (Array.isArray(step.steps) && step.steps.length === 0) {
@@ -261,21 +284,36 @@ function walk(ctx: Context, state: State, steps: unknown, base: string): State {
       }
       current = walk(ctx, current, step.steps, `${path}/steps`);
     } else if (BRANCHED.has(kind)) {
-      // Each branch starts from the state before the fragment; what follows continues from the
-      // first branch (the others describe the same point in other runs).
-      let after: State | undefined;
-      const seen = new Set(current.seen);
-      for (const [branch, b] of objects(step.branches)) {
-        const p = `${path}/branches/${b}/steps`;
-        if (Array.isArray(branch.steps) && branch.steps.length === 0) emptyBranch(ctx, p, kind);
-        const end = walk(ctx, clone(current), branch.steps, p);
-        for (const id of end.seen) seen.add(id);
-        after ??= end;
-      }
-      if (after) current = { ...after, seen };
+      const list = objects(step.branches).map(([branch, b]) => ({
+        steps: branch.steps,
+        at: `${path}/branches/${b}/steps`,
+      }));
+      current = walkBranches(ctx, current, list, kind);
     }
   }
   return current;
+}
+
+/**
+ * Branches of an alt, a par or a critical with options: each starts from the state before the
+ * frame; what follows continues from the first (the others describe the same point in other
+ * runs).
+ */
+function walkBranches(
+  ctx: Context,
+  current: State,
+  branches: { steps: unknown; at: string }[],
+  kind: string,
+): State {
+  let after: State | undefined;
+  const seen = new Set(current.seen);
+  for (const { steps, at } of branches) {
+    if (Array.isArray(steps) && steps.length === 0) emptyBranch(ctx, at, kind);
+    const end = walk(ctx, clone(current), steps, at);
+    for (const id of end.seen) seen.add(id);
+    after ??= end;
+  }
+  return after ? { ...after, seen } : current;
 }
 
 function emptyBranch(ctx: Context, path: string, kind: string): void {
@@ -297,6 +335,7 @@ export function viewTargets(value: unknown): ViewTargets {
       if (kind !== undefined && MESSAGES.has(kind) && isId(step.id)) messageIds.add(step.id);
       collect(step.steps);
       for (const [branch] of objects(step.branches)) collect(branch.steps);
+      for (const [option] of objects(step.options)) collect(option.steps);
     }
   };
   collect(root.steps);
@@ -316,6 +355,7 @@ export function sequenceRuleProblems(value: unknown): UnlocatedProblem[] {
       if (kindOf(step) === "create" && isId(step.to)) created.add(step.to);
       collect(step.steps);
       for (const [branch] of objects(step.branches)) collect(branch.steps);
+      for (const [option] of objects(step.options)) collect(option.steps);
     }
   };
   collect(value.steps);

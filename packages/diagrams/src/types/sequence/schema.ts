@@ -164,6 +164,11 @@ export const schema = typeSchema(
             description: "End the sender's innermost activation.",
             type: "boolean",
           },
+          standalone: {
+            description:
+              "reply only: true for a reply that answers no open call (drawn as any reply, dashed).",
+            type: "boolean",
+          },
         },
       },
       activation: {
@@ -217,7 +222,8 @@ export const schema = typeSchema(
         },
       },
       fragment: {
-        description: "opt, loop, critical or break around steps, with an optional guard.",
+        description:
+          "opt, loop, critical or break around steps, with an optional guard; a critical one may have options (what runs instead).",
         type: "object",
         required: ["kind", "steps"],
         additionalProperties: false,
@@ -235,6 +241,14 @@ export const schema = typeSchema(
             type: "array",
             items: {
               $ref: "#/$defs/step",
+            },
+          },
+          options: {
+            description: "critical only: option branches, each with a guard and its steps.",
+            type: "array",
+            minItems: 1,
+            items: {
+              $ref: "#/$defs/branch",
             },
           },
         },
