@@ -80,7 +80,8 @@ describe.each(storeKinds)("tenant event stream over a real socket (%s store)", (
   beforeAll(async () => {
     gw = await startGateway({
       store: kind,
-      config: { users: TEST_USERS_CONFIG, events: EVENTS, drainSeconds: 2 },
+      // A handler timeout far shorter than a stream: an open stream is not a hung handler.
+      config: { users: TEST_USERS_CONFIG, events: EVENTS, drainSeconds: 2, requestTimeoutMs: 300 },
     });
     base = await gw.app.listen({ port: 0, host: "127.0.0.1" });
     a = await createTenant(gw, "Stream Alpha");
@@ -114,6 +115,7 @@ describe.each(storeKinds)("tenant event stream over a real socket (%s store)", (
     expect(streamA.headers["x-request-id"]).toBeDefined();
 
     const pToken = await partnerToken(base, partnerA);
+    await new Promise((r) => setTimeout(r, 600)); // past the handler timeout
     const created = await createOrder(base, partnerA, pToken, "PO-STREAM-1");
     const event = await streamA.next("order.created");
     const listed = await fetch(`${base}/v1/orders`, {

@@ -17,7 +17,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../../gateway/src/gateway.js";
 import { createPartner, startGateway } from "../../gateway/test/helpers.js";
 import { storeKinds } from "../../gateway/test/support/stores.js";
-import { createPartnerClient, type PartnerClient, type SalesOrderInput } from "../src/index.js";
+import {
+  createPartnerClient,
+  type ForwardResult,
+  listen,
+  newListenSecret,
+  type PartnerClient,
+  type SalesOrderInput,
+} from "../src/index.js";
 import { order, type TestPartner } from "./support/gateway.js";
 
 const BIN = fileURLToPath(new URL("../bin/orderline-partner.js", import.meta.url));
@@ -89,7 +96,10 @@ async function verifyingReceiver(verify: Verify) {
     useSecret: (s: string) => {
       secret = s;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      server.closeAllConnections(); // the in-process listen() keeps its forwards' sockets alive
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 
@@ -150,7 +160,46 @@ describe.each(storeKinds)("orderline-partner listen (%s store)", (kind) => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("listen() forwards only the --events types; a refusal no retry fixes is thrown", async () => {
+    const secret = newListenSecret();
+    receiver.useSecret(secret);
+    const before = receiver.received.length;
+    const stop = new AbortController();
+    const forwarded: ForwardResult[] = [];
+    const listening = listen(client, {
+      forwardTo: receiver.url,
+      secret,
+      events: ["order.cancelled"],
+      signal: stop.signal,
+      onForward: (r) => forwarded.push(r),
+    });
+    await until("the stream", () => gw.streams.open === 1);
+    const made = await client.salesOrders.create(
+      order({ purchase_order_no: "PO-L-FILTER" }) as unknown as SalesOrderInput,
+    );
+    await client.salesOrders.cancel(made.id, { reason: "test" });
+    await until("the cancellation", () => forwarded.length >= 1);
+    stop.abort();
+    await listening;
+    await until("the stream's end", () => gw.streams.open === 0);
+    const got = receiver.received.slice(before);
+    expect(got).toHaveLength(1);
+    expect(got[0]?.verified).toBe(true);
+    expect(JSON.parse(got[0]?.body ?? "{}")).toMatchObject({
+      type: "order.cancelled",
+      data: { order: { id: made.id } },
+    });
+    expect(forwarded[0]).toMatchObject({ type: "order.cancelled", status: 204 });
+
+    await expect(client.events.stream({ lastEventId: "evt_unknown" }).next()).rejects.toMatchObject(
+      {
+        code: "last_event_id_invalid",
+      },
+    );
+  });
+
   it("forwards signed events the documented code verifies, survives a cut connection, stops on Ctrl+C", async () => {
+    receiver.received.length = 0; // what the earlier test forwarded
     const keyFile = join(dir, "partner.pem");
     writeFileSync(keyFile, partner.keys.privatePem, { mode: 0o600 });
     child = spawn(process.execPath, [BIN, "listen", "--forward-to", receiver.url], {

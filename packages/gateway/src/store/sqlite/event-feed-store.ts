@@ -5,8 +5,9 @@ import { SqlEventFeedStore } from "../sql-event-feed-store.js";
 import { SqliteRunner } from "./runner.js";
 
 /**
- * The event feed on the embedded store: one process owns the file, so signals stay in it. No
- * notification of new outbox rows (the order writer runs in its own thread): readers poll.
+ * The event feed on the embedded store: one process owns the file, so signals stay in it, and
+ * the store tells the feed when an order or a move of this process committed (`written`);
+ * readers poll too, for rows written by another process (the admin CLI).
  */
 export class SqliteEventFeedStore extends SqlEventFeedStore {
   readonly #signals = new EventEmitter().setMaxListeners(0);
@@ -17,6 +18,18 @@ export class SqliteEventFeedStore extends SqlEventFeedStore {
 
   async publish(signal: TenantSignal): Promise<void> {
     this.#signals.emit("signal", { ...signal });
+  }
+
+  /** Called by the store once an outbox row of this process committed. */
+  written(): void {
+    this.#signals.emit("written");
+  }
+
+  onEvents(listener: () => void): () => Promise<void> {
+    this.#signals.on("written", listener);
+    return async () => {
+      this.#signals.off("written", listener);
+    };
   }
 
   onSignal(listener: (signal: TenantSignal) => void): () => Promise<void> {

@@ -214,7 +214,9 @@ export class SqliteStore extends SqlCredentialStore implements Store {
     order: NewSalesOrder,
     idempotency?: IdempotencyClaim,
   ): Promise<CreateOrderOutcome> {
-    return this.#orders.submit({ order: storableOrder(order), idempotency });
+    const outcome = await this.#orders.submit({ order: storableOrder(order), idempotency });
+    this.events.written();
+    return outcome;
   }
 
   async findOrder(partnerId: string, orderId: string): Promise<SalesOrderRecord | undefined> {
@@ -250,7 +252,9 @@ export class SqliteStore extends SqlCredentialStore implements Store {
       this.#prepare(QUEUE_EVENT).run(move.at, move.at, move.at, eventId);
       return { kind: "moved", order: toOrder(moved) };
     });
-    return run.immediate();
+    const outcome = run.immediate();
+    if (outcome.kind === "moved") this.events.written();
+    return outcome;
   }
 
   async orderHistory(orderId: string): Promise<OrderChangeRecord[]> {
