@@ -50,7 +50,7 @@ describe("the partner API reference document", () => {
     );
     expect(doc.servers).toEqual([{ url: base, description: "This gateway" }]);
     expect(doc.info.title).toBe("Orderline Partner API");
-    for (const section of ["# Signing requests", "# Errors", "# Idempotency", "# Webhooks"]) {
+    for (const section of ["# Signing requests", "# Errors", "# Idempotency", "# Webhook events"]) {
       expect(doc.info.description).toContain(section);
     }
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(
