@@ -2,7 +2,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadConfig } from "@orderline/gateway";
-import { INPUT_LIMITS } from "@orderline/gateway/limits";
+import { INPUT_LIMITS } from "@orderline/gateway/contract";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import {

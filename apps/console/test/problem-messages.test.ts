@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { ERROR_CATALOGUE } from "@orderline/gateway";
-import { INPUT_LIMITS } from "@orderline/gateway/limits";
+import { INPUT_LIMITS } from "@orderline/gateway/contract";
 import { createInstance } from "i18next";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../src/lib/api.js";

@@ -15,6 +15,10 @@ describe("the gateway contract (@orderline/gateway/contract)", () => {
       "contract/index",
       "domain/orders/lifecycle",
       "domain/webhooks/event-types",
+      // The console's field limits: data only.
+      "lib/input-limits",
+      // TEST_EVENT_TYPE: the store's record types and this one constant, no statements.
+      "store/webhook-store",
     ]);
   });
 

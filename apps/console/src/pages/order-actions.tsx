@@ -1,4 +1,4 @@
-import { INPUT_LIMITS } from "@orderline/gateway/limits";
+import { INPUT_LIMITS } from "@orderline/gateway/contract";
 import { useEnterpriseModuleTranslationContext } from "@orderline/i18n/react";
 import { type FormEvent, useId, useState } from "react";
 import { Dialog } from "../dialog.js";

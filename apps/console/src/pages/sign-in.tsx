@@ -1,4 +1,4 @@
-import { INPUT_LIMITS } from "@orderline/gateway/limits";
+import { INPUT_LIMITS } from "@orderline/gateway/contract";
 import {
   EnterpriseModuleProvider,
   useEnterpriseModuleTranslationContext,

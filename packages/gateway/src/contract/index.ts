@@ -26,3 +26,4 @@ export {
   WEBHOOK_EVENT_TYPES,
   type WebhookEventType,
 } from "../domain/webhooks/event-types.js";
+export { INPUT_LIMITS } from "../lib/input-limits.js";

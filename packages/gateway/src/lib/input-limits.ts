@@ -1,7 +1,7 @@
 /**
  * The longest text the gateway accepts in the fields people type into the console. The route
  * schemas take their `maxLength` from here, and the console imports this module (package export
- * `@orderline/gateway/limits`) to show the same limits beside its fields: one number per field,
+ * `@orderline/gateway/contract`) to show the same limits beside its fields: one number per field,
  * so the form and the API cannot disagree. Pure data: no imports, safe for a browser bundle.
  */
 export const INPUT_LIMITS = {
