@@ -10,7 +10,7 @@ import {
   screenshot,
   untranslated,
 } from "./support/browser.js";
-import { openPage, signIn } from "./support/console-page.js";
+import { openPage, revealInMenu, signIn } from "./support/console-page.js";
 import { createOrders, PASSWORD, startTestGateway, type TestGateway } from "./support/gateway.js";
 
 /**
@@ -72,11 +72,12 @@ for (const kind of storeKinds)
       page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
     const rows = (page: Page) => page.locator("table.orders-table tbody tr");
     const language = async (page: Page, tag: string) => {
-      await page
+      const select = page
         .locator("select")
         .filter({ has: page.locator(`option[value="${tag}"]`) })
-        .first()
-        .selectOption(tag);
+        .first();
+      await revealInMenu(page, select);
+      await select.selectOption(tag);
       await page.waitForFunction((lang) => document.documentElement.lang === lang, tag);
     };
 

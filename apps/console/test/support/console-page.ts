@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { PASSWORD } from "./gateway.js";
 
 /**
@@ -33,15 +33,20 @@ export const signIn = async (page: Page, base: string, email: string): Promise<v
   await page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
 };
 
+/** Opens the phone's menu (by its button) when `target`, which lives in it, is not shown. */
+export const revealInMenu = async (page: Page, target: Locator): Promise<void> => {
+  if (!(await target.isVisible())) await page.locator(".menu-toggle").click();
+};
+
 /**
  * Follows a link of the header's navigation. On a phone the links are in the menu: opened
  * first (by its button) when they are not shown.
  */
 export const goTo = async (page: Page, link: string): Promise<void> => {
-  const target = page.getByRole("navigation").getByRole("link", { name: link, exact: true });
-  if (!(await target.isVisible())) {
-    await page.locator(".menu-toggle").click();
-  }
+  // The name may go on with what the link counts ("Orders 3 orders awaiting action").
+  const name = new RegExp(`^${link.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s|$)`);
+  const target = page.getByRole("navigation").getByRole("link", { name });
+  await revealInMenu(page, target);
   await target.click();
 };
 
