@@ -252,6 +252,26 @@ async function wireGateway(
   const streams = new EventStreams(store, config.events, now, logger);
   vocabulary.onChanged(streams.announceVocabulary);
 
+  const api: ApiDeps = {
+    config,
+    store,
+    now,
+    directory,
+    partners,
+    vocabulary,
+    webhooks,
+    audit,
+    team,
+    sessions,
+    signingKeys,
+    rateLimiter,
+    orders,
+    authenticator,
+    requestLog,
+    streams,
+    userSessions,
+    userAuthenticator,
+  };
   const app = await buildApp({
     logger,
     beforeDrain: () => streams.closeAll(),
@@ -269,45 +289,8 @@ async function wireGateway(
       await installCors(instance, config.corsOrigins);
       if (config.consoleDir) await instance.register(consoleRoutes, { root: config.consoleDir });
       await instance.register(healthRoutes, { store, readiness });
-      await instance.register(authRoutes, {
-        sessions,
-        signingKeys,
-        rateLimiter,
-        jwksMaxAgeSeconds: config.jwksMaxAgeSeconds,
-        proveLogin: (headers, clientId) =>
-          verifyLoginProof(headers, clientId, directory, config.signature.maxSkewSeconds, now),
-      });
-      await instance.register(orderRoutes, { orders, authenticator, rateLimiter, requestLog });
-      await instance.register(partnerWebhookRoutes, {
-        webhooks,
-        partnerTenant: (partnerId) => store.tenants.partnerTenant(partnerId),
-        authenticator,
-        rateLimiter,
-        requestLog,
-      });
-      await instance.register(requestLogRoutes, { requestLog, authenticator, rateLimiter });
-      await instance.register(partnerEventRoutes, { streams, authenticator });
-      // The tenant API (/v1/…): tenant users, with user tokens.
-      await instance.register(userAuthRoutes, { sessions: userSessions, rateLimiter });
-      await instance.register(profileRoutes, {
-        authenticator: userAuthenticator,
-        store: store.tenants,
-        languages: config.users.languages,
-        now,
-      });
-      await instance.register(tenantRoutes, { vocabulary, authenticator: userAuthenticator });
-      await instance.register(tenantOrderRoutes, { orders, authenticator: userAuthenticator });
-      await instance.register(tenantOrderBulkRoutes, { orders, authenticator: userAuthenticator });
-      await instance.register(tenantOrderExportRoutes, {
-        orders,
-        authenticator: userAuthenticator,
-      });
-      await instance.register(tenantPartnerRoutes, { partners, authenticator: userAuthenticator });
-      await instance.register(tenantWebhookRoutes, { webhooks, authenticator: userAuthenticator });
-      await instance.register(tenantAuditRoutes, { audit, authenticator: userAuthenticator });
-      await instance.register(tenantEventRoutes, { streams, authenticator: userAuthenticator });
-      await instance.register(tenantTeamRoutes, { team, authenticator: userAuthenticator });
-      await instance.register(passwordLinkRoutes, { team, rateLimiter });
+      await registerPartnerApi(instance, api);
+      await registerTenantApi(instance, api);
     },
   });
 
@@ -345,4 +328,76 @@ async function wireGateway(
       if (!options.store) await store.close();
     },
   };
+}
+
+/** What the two API surfaces' routes are built from. */
+interface ApiDeps {
+  config: GatewayConfig;
+  store: Store;
+  now: Clock;
+  directory: PartnerDirectory;
+  partners: PartnerAdmin;
+  vocabulary: VocabularyService;
+  webhooks: WebhookEndpoints;
+  audit: AuditTrail;
+  team: TeamService;
+  sessions: SessionService;
+  signingKeys: SigningKeyRing;
+  rateLimiter: ClientRateLimiter;
+  orders: OrderService;
+  authenticator: SignedRequestAuthenticator;
+  requestLog: RequestLog;
+  streams: EventStreams;
+  userSessions: UserSessionService;
+  userAuthenticator: UserAuthenticator;
+}
+
+/** The partner API (/api/v1/…): partners' systems, with partner tokens and signed requests. */
+async function registerPartnerApi(instance: FastifyInstance, api: ApiDeps): Promise<void> {
+  const { config, store, now, directory, webhooks, sessions, signingKeys, rateLimiter } = api;
+  const { orders, authenticator, requestLog, streams } = api;
+  await instance.register(authRoutes, {
+    sessions,
+    signingKeys,
+    rateLimiter,
+    jwksMaxAgeSeconds: config.jwksMaxAgeSeconds,
+    proveLogin: (headers, clientId) =>
+      verifyLoginProof(headers, clientId, directory, config.signature.maxSkewSeconds, now),
+  });
+  await instance.register(orderRoutes, { orders, authenticator, rateLimiter, requestLog });
+  await instance.register(partnerWebhookRoutes, {
+    webhooks,
+    partnerTenant: (partnerId) => store.tenants.partnerTenant(partnerId),
+    authenticator,
+    rateLimiter,
+    requestLog,
+  });
+  await instance.register(requestLogRoutes, { requestLog, authenticator, rateLimiter });
+  await instance.register(partnerEventRoutes, { streams, authenticator });
+}
+
+/** The tenant API (/v1/…): tenant users, with user tokens. */
+async function registerTenantApi(instance: FastifyInstance, api: ApiDeps): Promise<void> {
+  const { config, store, now, partners, vocabulary, webhooks, audit, team, rateLimiter } = api;
+  const { orders, streams, userSessions, userAuthenticator } = api;
+  await instance.register(userAuthRoutes, { sessions: userSessions, rateLimiter });
+  await instance.register(profileRoutes, {
+    authenticator: userAuthenticator,
+    store: store.tenants,
+    languages: config.users.languages,
+    now,
+  });
+  await instance.register(tenantRoutes, { vocabulary, authenticator: userAuthenticator });
+  await instance.register(tenantOrderRoutes, { orders, authenticator: userAuthenticator });
+  await instance.register(tenantOrderBulkRoutes, { orders, authenticator: userAuthenticator });
+  await instance.register(tenantOrderExportRoutes, {
+    orders,
+    authenticator: userAuthenticator,
+  });
+  await instance.register(tenantPartnerRoutes, { partners, authenticator: userAuthenticator });
+  await instance.register(tenantWebhookRoutes, { webhooks, authenticator: userAuthenticator });
+  await instance.register(tenantAuditRoutes, { audit, authenticator: userAuthenticator });
+  await instance.register(tenantEventRoutes, { streams, authenticator: userAuthenticator });
+  await instance.register(tenantTeamRoutes, { team, authenticator: userAuthenticator });
+  await instance.register(passwordLinkRoutes, { team, rateLimiter });
 }

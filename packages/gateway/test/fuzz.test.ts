@@ -224,7 +224,7 @@ describe.each(storeKinds)("fuzzing every documented operation (%s store)", (kind
       }
     }
     expect(cases.length).toBeGreaterThan(100);
-    expect(cases.length).toBeLessThan(300);
+    expect(cases.length).toBeLessThan(700);
     const failures: string[] = [];
     const statuses = new Map<number, number>();
 

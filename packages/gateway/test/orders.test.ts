@@ -160,11 +160,9 @@ describe.each(storeKinds)("%s store", (kind) => {
     it("refuses a missing required field by name", async () => {
       const { address: _, ...body } = order();
       const response = await create(body);
-      expect(json(response).errors).toContainEqual({
-        in: "body",
-        pointer: "/address",
-        message: "is required",
-      });
+      expect(json(response).errors).toContainEqual(
+        expect.objectContaining({ in: "body", pointer: "/address", message: "is required" }),
+      );
     });
 
     it("answers 413 for a body over 1 MiB and 415 for another content type", async () => {

@@ -81,3 +81,10 @@ export type I18nextPlugin = Parameters<i18n["use"]>[0];
 
 /** The application's own sync, e.g. `PATCH /v1/user/profile { language }`. */
 export type LanguageSyncCallback = (lng: string) => Promise<unknown> | unknown;
+
+/** A translated string's origin, as the in-context mode records it. */
+export interface InContextKey {
+  namespace: string;
+  /** The key that was found, plural or context suffix included (`table.guests_other`). */
+  key: string;
+}

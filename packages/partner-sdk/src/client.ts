@@ -1,6 +1,14 @@
 import type { KeyObject } from "node:crypto";
 import { type EventStreamOptions, type StreamEvent, streamEvents } from "./lib/event-stream.js";
-import { salesOrdersOf } from "./lib/sales-orders.js";
+import {
+  type CancelOptions,
+  type CreateOptions,
+  type IterateOptions,
+  type ListOptions,
+  type OrderFilters,
+  type SalesOrderCalls,
+  salesOrdersOf,
+} from "./lib/sales-orders.js";
 import { Session, type TokenResponse } from "./lib/session.js";
 import { signedCaller } from "./lib/signed-call.js";
 import { timestampSource } from "./lib/timestamps.js";
@@ -12,13 +20,6 @@ import {
   webhookEndpointsOf,
 } from "./lib/webhook-endpoints.js";
 import { privateKeyOf, type SignatureVersion, signatureHeaders } from "./signing.js";
-import type {
-  OrderStatus,
-  SalesOrder,
-  SalesOrderDetail,
-  SalesOrderInput,
-  SalesOrderPage,
-} from "./types.js";
 
 export interface PartnerClientOptions {
   /** The gateway, e.g. `https://gateway.example.com` (no trailing path). */
@@ -54,58 +55,12 @@ export interface PartnerClientOptions {
   now?: () => number;
 }
 
-export interface CreateOptions {
-  /** Reused on every retry of this create; a fresh UUID when omitted. */
-  idempotencyKey?: string;
-}
-
-/** Filters of the order listing, combined with AND. */
-export interface OrderFilters {
-  status?: OrderStatus;
-  /** Created at or after this instant (a Date, or RFC 3339 text with `Z` or an offset). */
-  createdFrom?: Date | string;
-  /** Created before this instant (exclusive). */
-  createdTo?: Date | string;
-  /** The order with this purchase_order_no: at most one, they are unique per partner. */
-  purchaseOrderNo?: string;
-}
-
-export interface ListOptions extends OrderFilters {
-  /** 1–100 (the gateway's default is 20). */
-  limit?: number;
-  /** `next_cursor` of the previous page, sent with the same filters. */
-  cursor?: string;
-}
-
-export interface IterateOptions extends OrderFilters {
-  /** Orders per request, 1–100 (the gateway's default is 20). */
-  pageSize?: number;
-}
-
-export interface CancelOptions {
-  /** Why (1–500 characters): kept in the order's history, shown to the tenant. */
-  reason: string;
-}
-
 export interface PartnerClient {
   /** Logs in now (otherwise the first call does); returns the token response. */
   login(): Promise<TokenResponse>;
   /** The signature version the client currently uses. */
   readonly signatureVersion: SignatureVersion;
-  salesOrders: {
-    create(order: SalesOrderInput, options?: CreateOptions): Promise<SalesOrder>;
-    get(id: string): Promise<SalesOrderDetail>;
-    list(options?: ListOptions): Promise<SalesOrderPage>;
-    /** Every order of the partner (that the filters let through), newest first, page after page. */
-    iterate(options?: IterateOptions): AsyncIterableIterator<SalesOrder>;
-    /**
-     * Withdraws an order the tenant has not accepted yet (status `received`); resolves to the
-     * cancelled order. Later, 409 `order_transition_invalid` with `current_status`. Retried on
-     * 429, 503 and network errors like every call: when an earlier attempt did cancel the order
-     * but its answer was lost, the cancelled order is returned, not the retry's 409.
-     */
-    cancel(id: string, options: CancelOptions): Promise<SalesOrderDetail>;
-  };
+  salesOrders: SalesOrderCalls;
   /** The partner's own webhook endpoints: register, test, inspect, resend, rotate. */
   webhookEndpoints: WebhookEndpointCalls;
   /** The partner's own refused requests of the last 7 days. */
@@ -120,7 +75,16 @@ export interface PartnerClient {
   };
 }
 
-const USER_AGENT = "orderline-partner-sdk/0.1.0";
+export type {
+  CancelOptions,
+  CreateOptions,
+  IterateOptions,
+  ListOptions,
+  OrderFilters,
+  SalesOrderCalls,
+};
+
+const USER_AGENT = "orderline-partner-sdk/1.0.0";
 
 /** The gateway's origin without trailing slashes; throws on anything but http(s). */
 function checkedBaseUrl(given: string): string {

@@ -14,11 +14,9 @@ import { useSession } from "../session.js";
 import { refreshVocabulary } from "../tenant-words.js";
 import { wordProblem } from "./check-word.js";
 import { WordHistory } from "./word-history.js";
+import type { WordPlace } from "./word-place.js";
 
-export interface WordPlace {
-  namespace: string;
-  key: string;
-}
+export type { WordPlace };
 
 /** The standard text of a key in a language. */
 export const standardText = ({ namespace, key }: WordPlace, language: string): string =>

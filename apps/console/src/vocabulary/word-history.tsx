@@ -8,7 +8,7 @@ import { revertWord, type WordChange, wordHistory } from "../lib/vocabulary-api.
 import type { vocabularyModule } from "../modules.js";
 import { useSession } from "../session.js";
 import { refreshVocabulary } from "../tenant-words.js";
-import type { WordPlace } from "./word-dialog.js";
+import type { WordPlace } from "./word-place.js";
 
 /** A key's changes in every language, newest first, each with a button that puts it back. */
 export const WordHistory = ({

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { exportDiagram } from "../export/index.js";
 import { formatProblems, validateSource } from "../validate/index.js";
-import type { PreviewOptions, PreviewState } from "./server.js";
+import type { PreviewOptions, PreviewState } from "./state.js";
 
 type Failure = Extract<PreviewState, { ok: false }>;
 /** A step's outcome: what it hands to the next step, or the problems the page shows instead. */

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { PreviewState } from "./server.js";
+import type { PreviewState } from "./state.js";
 
 /** Pushes one rendered state to a browser listening on /events. */
 export function sendState(res: ServerResponse, state: PreviewState): void {

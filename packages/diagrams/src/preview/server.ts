@@ -2,28 +2,12 @@ import { type FSWatcher, watch } from "node:fs";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { basename, dirname, resolve } from "node:path";
-import type { VisualPreset } from "../core/model.js";
-import type { TypeName } from "../types/index.js";
 import { buildPreviewState } from "./build.js";
 import { previewPage } from "./page.js";
 import { previewRoutes, sendState } from "./routes.js";
+import type { PreviewOptions, PreviewState } from "./state.js";
 
-/** What the page shows: the drawing, or the problems that stop it being drawn. */
-export type PreviewState =
-  | { version: number; ok: true; svg: string; title: string; warnings?: string }
-  | { version: number; ok: false; problems: string; count: number };
-
-export interface PreviewOptions {
-  file: string;
-  /** 0 (the default) picks a free port. */
-  port?: number;
-  host?: string;
-  preset?: VisualPreset;
-  /** Of a type with views: the one shown (default the first). */
-  view?: string;
-  /** Of a Mermaid flowchart (.mmd): the type it is imported as (default architecture). */
-  type?: TypeName;
-}
+export type { PreviewOptions, PreviewState };
 
 export interface PreviewServer {
   url: string;

@@ -1,4 +1,4 @@
-import type { JsonSchema } from "./schema.js";
+import type { JsonSchema } from "./json-schema.js";
 
 /**
  * Writing `allOf` branches of `if`/`then`, the one way the schemas pick a shape by a property's

@@ -1,9 +1,10 @@
 import { createRequire } from "node:module";
 import type { ErrorObject } from "ajv";
+import type { JsonSchema } from "./json-schema.js";
 import { pointerTokens } from "./pointer.js";
 import { SHARED_DEFS } from "./shared-schema.js";
 
-export type JsonSchema = { [key: string]: unknown };
+export type { JsonSchema };
 
 export interface SchemaValidator {
   (data: unknown): boolean;

@@ -8,7 +8,7 @@ import {
   VISUAL_PRESETS,
 } from "../core/model.js";
 import { whenPropertyIs } from "./branches.js";
-import type { JsonSchema } from "./schema.js";
+import type { JsonSchema } from "./json-schema.js";
 
 /**
  * The JSON Schema definitions every diagram type shares (2020-12 `$defs`): ids, locales,

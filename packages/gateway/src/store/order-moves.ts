@@ -1,4 +1,3 @@
-import { type OrderRow, toOrder } from "./rows.js";
 import type {
   OrderChangeRecord,
   OrderEventRecord,
@@ -6,7 +5,9 @@ import type {
   OrderMove,
   OrderMoveOutcome,
   OrderScope,
-} from "./store.js";
+} from "./records.js";
+import { type OrderRow, toOrder } from "./rows.js";
+import type { Statement } from "./sql-runner.js";
 
 /**
  * The SQL of order moves, history and list filters, in `?` placeholders both dialects run (the
@@ -15,10 +16,7 @@ import type {
  * the history row.
  */
 
-export interface Statement {
-  sql: string;
-  params: unknown[];
-}
+export type { Statement };
 
 /** The orders a scope reaches: a partner's own, or those of every partner of a tenant. */
 function scoped(scope: OrderScope): Statement {

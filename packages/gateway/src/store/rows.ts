@@ -9,7 +9,7 @@ import type {
   ProductLine,
   SalesOrderRecord,
   SigningKeyRecord,
-} from "./store.js";
+} from "./records.js";
 
 /** Table rows as both SQL stores return them (snake_case columns), and their records. */
 

@@ -1,4 +1,8 @@
-import type { Statement } from "./order-moves.js";
+/** One SQL statement with its `?` parameters. */
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
 
 /** What one statement of a batch gave back: its rows (RETURNING or SELECT) and changed rows. */
 export interface StatementResult {

@@ -75,6 +75,14 @@ export interface TenantPartnerRoutesOptions {
 /** What the tenant's admins see of a partner: no tenant id (it is theirs), keys without PEM. */
 const view = ({ tenant_id: _tenant, ...partner }: PartnerSummary) => partner;
 
+/** What every partner route shares: the admin check, the tenant's own partner, refusals. */
+interface PartnerRouteKit {
+  partners: PartnerAdmin;
+  admin: (request: FastifyRequest, action: string) => UserContext;
+  ownPartner: (context: UserContext, clientId: string) => Promise<PartnerSummary>;
+  refused: (error: unknown) => never;
+}
+
 /**
  * /v1/tenant/partners: a tenant's admins manage the partners whose orders come to the tenant,
  * with the admin CLI's operations and messages (PartnerAdmin). Another tenant's partner answers
@@ -103,7 +111,19 @@ export async function tenantPartnerRoutes(
     [PublicKeyError, "partner_key_invalid"],
     [PartnerAdminError, "partner_change_refused"],
   );
+  const kit: PartnerRouteKit = { partners, admin, ownPartner, refused };
+  for (const route of [
+    listPartners,
+    createPartner,
+    addPartnerKey,
+    revokePartnerKey,
+    rotatePartnerSecret,
+    setPartnerStatus,
+  ])
+    route(app, kit);
+}
 
+function listPartners(app: FastifyInstance, { partners, admin }: PartnerRouteKit): void {
   app.get(
     "/v1/tenant/partners",
     {
@@ -128,7 +148,9 @@ export async function tenantPartnerRoutes(
       return { data: all.filter((p) => p.tenant_id === context.tenant.id).map(view) };
     },
   );
+}
 
+function createPartner(app: FastifyInstance, { partners, admin, refused }: PartnerRouteKit): void {
   app.post<{ Body: { name: string; public_key?: string } }>(
     "/v1/tenant/partners",
     {
@@ -169,7 +191,12 @@ export async function tenantPartnerRoutes(
       };
     },
   );
+}
 
+function addPartnerKey(
+  app: FastifyInstance,
+  { partners, admin, ownPartner, refused }: PartnerRouteKit,
+): void {
   app.post<{ Params: { client_id: string }; Body: { public_key: string } }>(
     "/v1/tenant/partners/:client_id/keys",
     {
@@ -208,7 +235,12 @@ export async function tenantPartnerRoutes(
       return { data: { key_id: keyId } };
     },
   );
+}
 
+function revokePartnerKey(
+  app: FastifyInstance,
+  { partners, admin, ownPartner, refused }: PartnerRouteKit,
+): void {
   app.delete<{ Params: { client_id: string; key_id: string } }>(
     "/v1/tenant/partners/:client_id/keys/:key_id",
     {
@@ -240,7 +272,12 @@ export async function tenantPartnerRoutes(
       return reply.code(204).send();
     },
   );
+}
 
+function rotatePartnerSecret(
+  app: FastifyInstance,
+  { partners, admin, ownPartner }: PartnerRouteKit,
+): void {
   app.post<{ Params: { client_id: string } }>(
     "/v1/tenant/partners/:client_id/secret",
     {
@@ -264,7 +301,12 @@ export async function tenantPartnerRoutes(
       return { data: { client_id, client_secret: secret } };
     },
   );
+}
 
+function setPartnerStatus(
+  app: FastifyInstance,
+  { partners, admin, ownPartner }: PartnerRouteKit,
+): void {
   app.patch<{ Params: { client_id: string }; Body: { status: "active" | "disabled" } }>(
     "/v1/tenant/partners/:client_id",
     {

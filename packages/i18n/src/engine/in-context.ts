@@ -1,11 +1,7 @@
+import type { InContextKey } from "../types.js";
 import type { EngineState } from "./state.js";
 
-/** A translated string's origin, as the in-context mode records it. */
-export interface InContextKey {
-  namespace: string;
-  /** The key that was found, plural or context suffix included (`table.guests_other`). */
-  key: string;
-}
+export type { InContextKey };
 
 // A mark is U+2063 (invisible separator) followed by the registry index of the key in binary,
 // written with U+200C (0) and U+200D (1): invisible on screen, kept by copy and the DOM.

@@ -1,7 +1,6 @@
 import type { i18n as I18nInstance } from "i18next";
 import { mergeDictionary } from "../lib/dictionary.js";
-import type { Dictionary, EngineWarning, SetupOptions } from "../types.js";
-import type { InContextKey } from "./in-context.js";
+import type { Dictionary, EngineWarning, InContextKey, SetupOptions } from "../types.js";
 
 /** One optimistic language change: what a revert needs to know about it. */
 export interface LanguageChange {

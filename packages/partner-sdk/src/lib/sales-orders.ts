@@ -1,9 +1,63 @@
 import { randomUUID } from "node:crypto";
-import type { ListOptions, PartnerClient } from "../client.js";
 import { PartnerApiError } from "../errors.js";
-import type { SalesOrder, SalesOrderDetail, SalesOrderPage } from "../types.js";
+import type {
+  OrderStatus,
+  SalesOrder,
+  SalesOrderDetail,
+  SalesOrderInput,
+  SalesOrderPage,
+} from "../types.js";
 import { isOwnCancellation } from "./own-cancellation.js";
 import type { SignedCall } from "./signed-call.js";
+
+export interface CreateOptions {
+  /** Reused on every retry of this create; a fresh UUID when omitted. */
+  idempotencyKey?: string;
+}
+
+/** Filters of the order listing, combined with AND. */
+export interface OrderFilters {
+  status?: OrderStatus;
+  /** Created at or after this instant (a Date, or RFC 3339 text with `Z` or an offset). */
+  createdFrom?: Date | string;
+  /** Created before this instant (exclusive). */
+  createdTo?: Date | string;
+  /** The order with this purchase_order_no: at most one, they are unique per partner. */
+  purchaseOrderNo?: string;
+}
+
+export interface ListOptions extends OrderFilters {
+  /** 1–100 (the gateway's default is 20). */
+  limit?: number;
+  /** `next_cursor` of the previous page, sent with the same filters. */
+  cursor?: string;
+}
+
+export interface IterateOptions extends OrderFilters {
+  /** Orders per request, 1–100 (the gateway's default is 20). */
+  pageSize?: number;
+}
+
+export interface CancelOptions {
+  /** Why (1–500 characters): kept in the order's history, shown to the tenant. */
+  reason: string;
+}
+
+/** What `client.salesOrders` offers. */
+export interface SalesOrderCalls {
+  create(order: SalesOrderInput, options?: CreateOptions): Promise<SalesOrder>;
+  get(id: string): Promise<SalesOrderDetail>;
+  list(options?: ListOptions): Promise<SalesOrderPage>;
+  /** Every order of the partner (that the filters let through), newest first, page after page. */
+  iterate(options?: IterateOptions): AsyncIterableIterator<SalesOrder>;
+  /**
+   * Withdraws an order the tenant has not accepted yet (status `received`); resolves to the
+   * cancelled order. Later, 409 `order_transition_invalid` with `current_status`. Retried on
+   * 429, 503 and network errors like every call: when an earlier attempt did cancel the order
+   * but its answer was lost, the cancelled order is returned, not the retry's 409.
+   */
+  cancel(id: string, options: CancelOptions): Promise<SalesOrderDetail>;
+}
 
 function instant(name: string, value: Date | string | undefined): string | undefined {
   if (!(value instanceof Date)) return value;
@@ -45,8 +99,8 @@ function mayBeOwnEarlierCancel(error: unknown): boolean {
 }
 
 /** The `salesOrders` calls of a client, each made through `signed`. */
-export function salesOrdersOf(signed: SignedCall): PartnerClient["salesOrders"] {
-  const salesOrders: PartnerClient["salesOrders"] = {
+export function salesOrdersOf(signed: SignedCall): SalesOrderCalls {
+  const salesOrders: SalesOrderCalls = {
     async create(order, createOptions = {}) {
       const key = createOptions.idempotencyKey ?? randomUUID();
       const response = await signed("POST", "/api/v1/sales-orders", JSON.stringify(order), {

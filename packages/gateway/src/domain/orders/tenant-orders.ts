@@ -1,7 +1,7 @@
 import { lineTotal, sumOf } from "../../lib/money.js";
 import type { TenantListOptions, TenantOrderRecord } from "../../store/tenant-store.js";
 import { filterOf, type ListQuery } from "./list-filter.js";
-import { type OrderData, toOrderData } from "./service.js";
+import { type OrderData, toOrderData } from "./representation.js";
 
 /** The tenant listing's filters, as the schema let them through (TENANT_FILTER_PROPERTIES). */
 export interface TenantFilterQuery extends Omit<ListQuery, "limit" | "cursor"> {
