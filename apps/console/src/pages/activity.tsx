@@ -1,3 +1,4 @@
+import type { AuditEventView } from "@orderline/gateway/contract";
 import {
   EnterpriseModuleProvider,
   useEnterpriseModuleTranslationContext,
@@ -10,15 +11,7 @@ import { useLoad } from "../lib/use-load.js";
 import { activityModule } from "../modules.js";
 import { useSession } from "../session.js";
 
-interface AuditEvent {
-  id: string;
-  at: string;
-  actor: { kind: string; id: string; label: string | null };
-  action: string;
-  subject: { type: string; id: string } | null;
-  details: Record<string, unknown>;
-  source_address: string | null;
-}
+type AuditEvent = AuditEventView;
 
 interface Page {
   data: AuditEvent[];

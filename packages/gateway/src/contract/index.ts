@@ -6,6 +6,7 @@
  * test/contract.test.ts checks that importing this pulls in no server module.
  */
 
+export type { AuditEventView } from "../domain/audit/views.js";
 export {
   type Mover,
   nextStatuses,

@@ -80,6 +80,13 @@ export function requireRole(context: UserContext, role: UserRole, action: string
   }
 }
 
+/** The caller, who must be one of the tenant's admins to do `action`. */
+export function requireAdmin(request: FastifyRequest, action: string): UserContext {
+  const context = userOf(request);
+  requireRole(context, "admin", action);
+  return context;
+}
+
 declare module "fastify" {
   interface FastifyInstance {
     /** The gateway's audit trail (domain/audit/), decorated on the app by gateway.ts. */

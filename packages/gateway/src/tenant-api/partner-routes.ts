@@ -13,10 +13,9 @@ import {
   auditTenantChange,
   NO_QUERY,
   refusedAs,
-  requireRole,
+  requireAdmin,
   requireUser,
   USER_SECURITY,
-  userOf,
 } from "./guard.js";
 
 const TAGS = ["Tenant partners"];
@@ -95,11 +94,6 @@ export async function tenantPartnerRoutes(
 ): Promise<void> {
   requireUser(app, authenticator);
 
-  const admin = (request: FastifyRequest, action: string): UserContext => {
-    const context = userOf(request);
-    requireRole(context, "admin", action);
-    return context;
-  };
   const ownPartner = async (context: UserContext, clientId: string) => {
     const found = (await partners.list()).find(
       (p) => p.client_id === clientId && p.tenant_id === context.tenant.id,
@@ -111,7 +105,7 @@ export async function tenantPartnerRoutes(
     [PublicKeyError, "partner_key_invalid"],
     [PartnerAdminError, "partner_change_refused"],
   );
-  const kit: PartnerRouteKit = { partners, admin, ownPartner, refused };
+  const kit: PartnerRouteKit = { partners, admin: requireAdmin, ownPartner, refused };
   for (const route of [
     listPartners,
     createPartner,

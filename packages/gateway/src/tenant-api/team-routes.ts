@@ -14,7 +14,7 @@ import type { UserAuthenticator, UserContext } from "./authenticate.js";
 import {
   auditTenantChange,
   NO_QUERY,
-  requireRole,
+  requireAdmin,
   requireUser,
   USER_SECURITY,
   userOf,
@@ -166,11 +166,6 @@ export async function tenantTeamRoutes(
   { team, authenticator }: TeamRoutesOptions,
 ): Promise<void> {
   requireUser(app, authenticator);
-  const admin = (request: FastifyRequest, action: string): UserContext => {
-    const context = userOf(request);
-    requireRole(context, "admin", action);
-    return context;
-  };
 
   app.get(
     "/v1/tenant/users",
@@ -210,7 +205,7 @@ export async function tenantTeamRoutes(
       },
     },
     async (request, reply) => {
-      const context = admin(request, "invite users");
+      const context = requireAdmin(request, "invite users");
       const invited = await team.invite(context.tenant, request.body);
       await auditTenantChange(request, context, "user_invited", {
         ...about(invited.member),
@@ -244,7 +239,7 @@ export async function tenantTeamRoutes(
       },
     },
     async (request) => ({
-      data: await changeMember(team, request, admin(request, "change users")),
+      data: await changeMember(team, request, requireAdmin(request, "change users")),
     }),
   );
 
@@ -264,7 +259,7 @@ export async function tenantTeamRoutes(
       },
     },
     async (request, reply) => {
-      const context = admin(request, "reset passwords");
+      const context = requireAdmin(request, "reset passwords");
       const user = await team.member(context.tenant.id, request.params.user_id);
       const link: IssuedLink = await team.resetLink(context.tenant, user.id);
       await auditTenantChange(request, context, "user_password_link_created", {
