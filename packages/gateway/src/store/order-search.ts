@@ -69,14 +69,16 @@ export function windowFloorStatement(
 }
 
 /**
- * How many of a partner's orders the listing (without cursor) shows, counting at most
- * COUNT_CAP + 1 index entries; with `q`, the matches within the first search window.
+ * How many of a partner's orders the listing (without cursor) shows, counting at most `cap`
+ * index entries (COUNT_CAP + 1 unless the tenant's other partners used part of it); with `q`,
+ * the matches within the first search window.
  */
 export function countStatement(
   partnerId: string,
   q: string | undefined,
   options: ListWindow,
   dialect: ListDialect = {},
+  cap = COUNT_CAP + 1,
 ): Statement {
   if (q !== undefined) {
     const from = window(partnerId, options, dialect);
@@ -88,6 +90,6 @@ export function countStatement(
   const range = partnerRange(partnerId, options, dialect);
   return {
     sql: `SELECT count(*) AS n FROM (SELECT seq FROM sales_orders${range.sql} LIMIT ?) c`,
-    params: [...range.params, COUNT_CAP + 1],
+    params: [...range.params, cap],
   };
 }
