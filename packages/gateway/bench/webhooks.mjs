@@ -1,4 +1,5 @@
 // node bench/webhooks.mjs [--runs 3 --seconds 10 --connections 64 --store sqlite|postgres]
+//                         [--sections outbox,delivery,fairness]
 // (run by `npm run bench:gateway` after the order benchmark; needs the built package)
 //
 // 1. Outbox cost, side by side in one run: order creation over HTTP (bench/driver.mjs) against
@@ -33,8 +34,11 @@ const { values } = parseArgs({
     connections: { type: "string", default: "64" },
     store: { type: "string" },
     "before-cli": { type: "string" },
+    // Which parts to run: outbox,delivery,fairness (all by default).
+    sections: { type: "string", default: "outbox,delivery,fairness" },
   },
 });
+const sections = new Set(values.sections.split(","));
 const runs = Number(values.runs);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
@@ -146,54 +150,57 @@ console.log(
   `Webhooks benchmark: ${runs} runs, ${connections} connections, ${seconds} s each, Node ${process.version}, ${cpus().length} CPUs`,
 );
 
-// 1. Outbox cost.
-const before = buildBefore();
 const after = join(dist, "cli/main.js");
-const setups = [];
-const rates = new Map();
-try {
-  for (const store of STORES) {
-    for (const [label, cli, extra] of [
-      ["before", before, {}],
-      ["after", after, {}],
-      ...(process.env.BENCH_OFF
-        ? [["after-nodelivery", after, { GATEWAY_WEBHOOK_POLL_MS: "0" }]]
-        : []),
-    ]) {
-      const { env, credentials } = await setUp(cli, store, `${label}_${store}`);
-      const server = await serve(cli, { ...env, ...extra });
-      setups.push({ key: `${store} ${label}`, server, credentials });
-    }
-  }
-  // Paired: each run measures before and after of a store back to back (alternating which goes
-  // first), and the ratio is taken per pair, so the machine's drift cancels out of it.
-  for (let r = 1; r <= runs; r++) {
-    const line = [];
+
+// 1. Outbox cost.
+if (sections.has("outbox")) {
+  const before = buildBefore();
+  const setups = [];
+  const rates = new Map();
+  try {
     for (const store of STORES) {
-      const pair = setups.filter((s) => s.key.startsWith(`${store} `));
-      for (const setup of r % 2 ? pair : [...pair].reverse()) {
-        const result = driveOrders(setup.server.url, setup.credentials, seconds, connections);
-        if (!rates.has(setup.key)) rates.set(setup.key, []);
-        rates.get(setup.key).push(result);
-        line.push(
-          `${setup.key}: ${result.ordersPerSecond.toFixed(0)} orders/s p99 ${result.p99.toFixed(1)} ms`,
-        );
+      for (const [label, cli, extra] of [
+        ["before", before, {}],
+        ["after", after, {}],
+        ...(process.env.BENCH_OFF
+          ? [["after-nodelivery", after, { GATEWAY_WEBHOOK_POLL_MS: "0" }]]
+          : []),
+      ]) {
+        const { env, credentials } = await setUp(cli, store, `${label}_${store}`);
+        const server = await serve(cli, { ...env, ...extra });
+        setups.push({ key: `${store} ${label}`, server, credentials });
       }
     }
-    console.log(`run ${r}: ${line.join("  |  ")}`);
+    // Paired: each run measures before and after of a store back to back (alternating which goes
+    // first), and the ratio is taken per pair, so the machine's drift cancels out of it.
+    for (let r = 1; r <= runs; r++) {
+      const line = [];
+      for (const store of STORES) {
+        const pair = setups.filter((s) => s.key.startsWith(`${store} `));
+        for (const setup of r % 2 ? pair : [...pair].reverse()) {
+          const result = driveOrders(setup.server.url, setup.credentials, seconds, connections);
+          if (!rates.has(setup.key)) rates.set(setup.key, []);
+          rates.get(setup.key).push(result);
+          line.push(
+            `${setup.key}: ${result.ordersPerSecond.toFixed(0)} orders/s p99 ${result.p99.toFixed(1)} ms`,
+          );
+        }
+      }
+      console.log(`run ${r}: ${line.join("  |  ")}`);
+    }
+  } finally {
+    for (const setup of setups) await stop(setup.server);
   }
-} finally {
-  for (const setup of setups) await stop(setup.server);
-}
-console.log("\noutbox cost (medians; after/before taken pair by pair):");
-for (const store of STORES) {
-  const b = rates.get(`${store} before`).map((x) => x.ordersPerSecond);
-  const a = rates.get(`${store} after`).map((x) => x.ordersPerSecond);
-  const ratios = a.map((x, i) => (x / b[i]) * 100);
-  const p99 = (label) => median(rates.get(`${store} ${label}`).map((x) => x.p99)).toFixed(1);
-  console.log(
-    `  ${store.padEnd(8)} before ${median(b).toFixed(0)} orders/s (p99 ${p99("before")} ms)  after ${median(a).toFixed(0)} orders/s (p99 ${p99("after")} ms)  after/before median ${median(ratios).toFixed(1)}% (pairs ${Math.min(...ratios).toFixed(0)}–${Math.max(...ratios).toFixed(0)}%)`,
-  );
+  console.log("\noutbox cost (medians; after/before taken pair by pair):");
+  for (const store of STORES) {
+    const b = rates.get(`${store} before`).map((x) => x.ordersPerSecond);
+    const a = rates.get(`${store} after`).map((x) => x.ordersPerSecond);
+    const ratios = a.map((x, i) => (x / b[i]) * 100);
+    const p99 = (label) => median(rates.get(`${store} ${label}`).map((x) => x.p99)).toFixed(1);
+    console.log(
+      `  ${store.padEnd(8)} before ${median(b).toFixed(0)} orders/s (p99 ${p99("before")} ms)  after ${median(a).toFixed(0)} orders/s (p99 ${p99("after")} ms)  after/before median ${median(ratios).toFixed(1)}% (pairs ${Math.min(...ratios).toFixed(0)}–${Math.max(...ratios).toFixed(0)}%)`,
+    );
+  }
 }
 
 // 2. Delivery.
@@ -246,7 +253,8 @@ async function steadyOrders(url, credentials, perSecond, forSeconds) {
   let sent = 0;
   const started = Date.now();
   while (Date.now() - started < forSeconds * 1000) {
-    const ts = String(Math.floor(Date.now() / 1000));
+    // Milliseconds: two orders of one second are distinct signed requests (the replay guard).
+    const ts = String(Date.now());
     const response = await fetch(`${url}/api/v1/sales-orders`, {
       method: "POST",
       headers: {
@@ -277,9 +285,9 @@ async function steadyOrders(url, credentials, perSecond, forSeconds) {
   return sent;
 }
 
-console.log("\nwebhook delivery to a local receiver:");
 try {
-  for (const store of STORES) {
+  if (sections.has("delivery")) console.log("\nwebhook delivery to a local receiver:");
+  for (const store of sections.has("delivery") ? STORES : []) {
     const hooks = await receiver();
     const { env, credentials } = await setUp(after, store, `delivery_${store}`);
     run(after, env, ["webhooks", "add", credentials.client_id, "--url", hooks.url, "--json"]);
@@ -305,12 +313,13 @@ try {
       `  ${store.padEnd(8)} latency at 20 events/s (${sent} events): p50 ${percentile(latencies, 50)} ms  p99 ${percentile(latencies, 99)} ms  |  backlog of ${drained} drained at ${(drained / drainSeconds).toFixed(0)} events/s (from process start)`,
     );
   }
-  console.log("\nfairness: a 2-s receiver with a backlog beside a prompt one:");
+  if (sections.has("fairness"))
+    console.log("\nfairness: a 2-s receiver with a backlog beside a prompt one:");
   const builds = [
     ["after", after],
     ...(values["before-cli"] ? [["before", values["before-cli"]]] : []),
   ];
-  for (const store of STORES)
+  for (const store of sections.has("fairness") ? STORES : [])
     for (const [label, cli] of builds) {
       const slowHooks = await receiver(2000);
       const fastHooks = await receiver();
