@@ -11,7 +11,7 @@ const DISPATCH = `WITH batch AS (${UNDISPATCHED} FOR UPDATE SKIP LOCKED),
   queued AS (${queueStatement("batch")})
   UPDATE order_events SET dispatched_at = ? WHERE seq IN (SELECT seq FROM batch)`;
 
-/** The channel migration 013's triggers notify (orderline_webhooks_notify). */
+/** The channel the triggers of migrations 013 and 018 notify when rows are written. */
 export const WORK_CHANNEL = "orderline_webhooks";
 
 /** The webhook store on PostgreSQL: claims skip rows other instances hold. */
