@@ -133,7 +133,7 @@ export class RedisRateCounter implements RateCounter {
       redis.olConsume(`orderline:ratelimit:${key}`, windowMs, waiters.length).then(
         ([count, ttl]) => {
           const first = count - waiters.length;
-          waiters.forEach((w, i) => w.resolve({ count: first + i + 1, resetMs: ttl }));
+          for (const [i, w] of waiters.entries()) w.resolve({ count: first + i + 1, resetMs: ttl });
         },
         (error: unknown) => {
           for (const w of waiters) w.reject(error);
