@@ -1,4 +1,4 @@
-// npm run bench:pg-instances -w @orderline/gateway [-- --rounds 8 --seconds 5 --connections 64]
+// node packages/gateway/bench/pg-instances.mjs [--rounds 8 --seconds 5 --connections 64 --pool-max N]
 //
 // PostgreSQL with one gateway instance against two (issue 30): both setups run at once on
 // databases of their own (two instances share theirs and a Redis rate-limit counter when Redis
