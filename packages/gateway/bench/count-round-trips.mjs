@@ -1,8 +1,9 @@
 // Loaded into a bench server with `node --import` (bench/pg-instances.mjs sets it): counts the
 // round trips this process makes to PostgreSQL (queries, by kind) and Redis (commands), and
-// writes them with its CPU time to $BENCH_COUNT_DIR/<pid>.json every 200 ms, so the bench can
+// writes them with its CPU time to $BENCH_COUNT_DIR/<pid>.json on SIGUSR2, so the bench can
 // say what each created order cost in round trips and CPU — figures machine load does not move.
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import pg from "pg";
@@ -41,6 +42,26 @@ if (dir) {
       // The bench removed its directory while this server was stopping.
     }
   };
-  setInterval(write, 200).unref();
+  // On request only (the bench sends SIGUSR2 before it reads): a write every 200 ms cost
+  // each server more CPU than some of the differences measured.
+  process.on("SIGUSR2", write);
   process.on("exit", write);
+  write();
+}
+
+// BENCH_CPU_PROF_DIR: a V8 CPU profile of the whole life of this server, written as it exits
+// (--cpu-prof cannot go through NODE_OPTIONS).
+const profDir = process.env.BENCH_CPU_PROF_DIR;
+if (profDir) {
+  mkdirSync(profDir, { recursive: true });
+  const session = new Session();
+  session.connect();
+  session.post("Profiler.enable");
+  session.post("Profiler.start");
+  process.on("exit", () => {
+    session.post("Profiler.stop", (error, result) => {
+      if (!error)
+        writeFileSync(join(profDir, `${process.pid}.cpuprofile`), JSON.stringify(result.profile));
+    });
+  });
 }

@@ -23,6 +23,8 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "5" },
     connections: { type: "string", default: "64" },
     "pool-max": { type: "string" },
+    // A directory: each server writes a V8 CPU profile there when it stops.
+    "cpu-prof": { type: "string" },
   },
 });
 const PG_SERVER = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -91,6 +93,7 @@ async function startSetup(instances, redis) {
     ...env,
     BENCH_COUNT_DIR: countDir,
     NODE_OPTIONS: `--import=${join(here, "count-round-trips.mjs")}`,
+    BENCH_CPU_PROF_DIR: values["cpu-prof"] ? join(values["cpu-prof"], `x${instances}`) : "",
   };
   const servers = [];
   for (let i = 0; i < instances; i++) servers.push(await spawnServer(cli, serverEnv));
@@ -112,6 +115,8 @@ function procCpuMs(pid) {
 
 /** What the setup's servers and their PostgreSQL backends have spent so far. */
 async function snapshot(setup) {
+  for (const s of setup.servers) s.child.kill("SIGUSR2");
+  await new Promise((r) => setTimeout(r, 100));
   const servers = setup.servers.map((s) =>
     JSON.parse(readFileSync(join(countDir, `${s.child.pid}.json`), "utf8")),
   );
@@ -178,7 +183,6 @@ async function measure(setup, tag) {
   const waits = sampleWaits(setup, done);
   const http = await done;
   const samples = await waits;
-  await new Promise((r) => setTimeout(r, 300)); // the counters are written every 200 ms
   const after = await snapshot(setup);
   const orders = after.orders - before.orders;
   let backendMs = 0;
