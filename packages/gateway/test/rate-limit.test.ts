@@ -159,6 +159,25 @@ describe("rate limiting per client_id", () => {
     }
   });
 
+  it.skipIf(!redisUp)(
+    "refuses exactly the requests over the limit when many arrive at once on two instances",
+    async () => {
+      const { dir } = tempDir();
+      const a = await start({ rateLimit: limits(10), redisUrl: REDIS_URL }, dir);
+      const b = await start({ rateLimit: limits(10), redisUrl: REDIS_URL }, dir);
+      const partner = await createPartner(a);
+      const token = await login(a, partner);
+      // Requests of one event-loop turn share one Redis round trip; each still gets its own count.
+      const statuses = await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          listOrders(i % 2 ? b : a, partner, token).then((r) => r.statusCode),
+        ),
+      );
+      expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(6);
+    },
+  );
+
   it("lets requests through when Redis does not answer, rather than failing them", async () => {
     const gw = await start({ rateLimit: limits(1), redisUrl: "redis://127.0.0.1:1" });
     const partner = await createPartner(gw);

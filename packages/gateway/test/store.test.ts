@@ -161,6 +161,27 @@ describe.each(storeKinds)("Store contract (%s)", (kind) => {
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 
+  it("lets each request nonce be claimed once, when the same and other requests race on two instances", async () => {
+    const { open } = await fresh(kind);
+    const [a, b] = [await open(), await open()];
+    const expiresAt = Date.now() + 60_000;
+    // Claims arriving together go in one statement on PostgreSQL: a repeat inside one batch,
+    // in another batch of the same instance, or on the other instance must all be refused.
+    const same = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        (i % 2 ? a : b).tenants.claimRequestNonce("n-1", expiresAt),
+      ),
+    );
+    expect(same.filter(Boolean)).toHaveLength(1);
+    const distinct = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        (i % 2 ? a : b).tenants.claimRequestNonce(`n-${i + 2}`, expiresAt),
+      ),
+    );
+    expect(distinct.every(Boolean)).toBe(true);
+    expect(await a.tenants.claimRequestNonce("n-5", expiresAt)).toBe(false);
+  });
+
   it("makes one order per purchase_order_no and replays an Idempotency-Key, under races", async () => {
     const { open } = await fresh(kind);
     const [a, b] = [await withPartner(await open()), await open()];

@@ -51,19 +51,28 @@ export class MemoryRateCounter implements RateCounter {
 }
 
 /**
- * INCR and, on a window's first hit, PEXPIRE, in one atomic script: every instance counts in
- * the same window, and a key never outlives its window.
+ * INCRBY the requests counted together and, on a window's first hit, PEXPIRE, in one atomic
+ * script: every instance counts in the same window, and a key never outlives its window.
  */
 const CONSUME = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local n = tonumber(ARGV[2])
+local count = redis.call('INCRBY', KEYS[1], n)
+if count == n then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {count, ttl}`;
 
+interface Waiting {
+  key: string;
+  windowMs: number;
+  waiters: { resolve: (consumed: Consumed) => void; reject: (error: unknown) => void }[];
+}
+
 export class RedisRateCounter implements RateCounter {
   readonly kind = "redis";
   readonly #redis: Redis;
+  /** Requests of one key that arrived in this event-loop turn: counted with one round trip. */
+  readonly #waiting = new Map<string, Waiting>();
 
   constructor(url: string) {
     this.#redis = new Redis(url, {
@@ -95,14 +104,42 @@ export class RedisRateCounter implements RateCounter {
     return this.#redis.status === "ready";
   }
 
+  /**
+   * Counts this request with the others of its key in this event-loop turn (one INCRBY for
+   * all): under load a round trip per request was a Redis command per order on every instance.
+   * Each still learns its own exact count: the n-th of the group is the total less those after it.
+   */
   async consume(key: string, windowMs: number): Promise<Consumed> {
     await this.#connected;
-    const [count, ttl] = (await (
-      this.#redis as unknown as {
-        olConsume(key: string, windowMs: number): Promise<[number, number]>;
+    return new Promise((resolve, reject) => {
+      const id = `${windowMs}:${key}`;
+      let waiting = this.#waiting.get(id);
+      if (waiting === undefined) {
+        waiting = { key, windowMs, waiters: [] };
+        this.#waiting.set(id, waiting);
+        if (this.#waiting.size === 1) setImmediate(() => this.#flush());
       }
-    ).olConsume(`orderline:ratelimit:${key}`, windowMs)) as [number, number];
-    return { count, resetMs: ttl };
+      waiting.waiters.push({ resolve, reject });
+    });
+  }
+
+  #flush(): void {
+    const groups = [...this.#waiting.values()];
+    this.#waiting.clear();
+    const redis = this.#redis as unknown as {
+      olConsume(key: string, windowMs: number, n: number): Promise<[number, number]>;
+    };
+    for (const { key, windowMs, waiters } of groups) {
+      redis.olConsume(`orderline:ratelimit:${key}`, windowMs, waiters.length).then(
+        ([count, ttl]) => {
+          const first = count - waiters.length;
+          for (const [i, w] of waiters.entries()) w.resolve({ count: first + i + 1, resetMs: ttl });
+        },
+        (error: unknown) => {
+          for (const w of waiters) w.reject(error);
+        },
+      );
+    }
   }
 
   async close(): Promise<void> {

@@ -98,11 +98,12 @@ const DELIVERED_TYPE =
  * Queues the outbox rows of `batch` (a subquery aliased `e`) for every enabled endpoint of their
  * partner that subscribes to their type. `events` is a JSON array of fixed `order.<word>` names,
  * so looking for the quoted name in its text is an exact match in both dialects. (`WHERE 1 = 1`
- * lets SQLite parse ON CONFLICT after INSERT … SELECT.)
+ * lets SQLite parse ON CONFLICT after INSERT … SELECT.) `at`: the queueing time, three `?`
+ * params by default, or an expression over `e` (`e.created_at`).
  */
-export const queueStatement = (batch: string): string =>
+export const queueStatement = (batch: string, at = "?"): string =>
   `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, state, attempts, next_attempt_at, locked_until, lease, created_at, updated_at)
-   SELECT w.id, e.id, ${DELIVERED_TYPE}, 'pending', 0, CAST(? AS BIGINT), 0, NULL, CAST(? AS BIGINT), CAST(? AS BIGINT)
+   SELECT w.id, e.id, ${DELIVERED_TYPE}, 'pending', 0, CAST(${at} AS BIGINT), 0, NULL, CAST(${at} AS BIGINT), CAST(${at} AS BIGINT)
    FROM ${batch} e JOIN webhook_endpoints w ON w.partner_id = e.partner_id AND w.enabled = 1
      AND (w.events = '["*"]' OR w.events LIKE '%"' || ${DELIVERED_TYPE} || '"%')
    WHERE 1 = 1

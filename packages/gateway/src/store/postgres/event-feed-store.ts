@@ -3,14 +3,16 @@ import type { TenantSignal } from "../event-feed-store.js";
 import { parseSignal, SqlEventFeedStore } from "../sql-event-feed-store.js";
 import { listenOn } from "./listen.js";
 import { PostgresRunner } from "./runner.js";
-import { WORK_CHANNEL } from "./webhook-store.js";
 
 /** Tenant signals between instances: NOTIFY payloads (small JSON, well under 8000 bytes). */
 const SIGNAL_CHANNEL = "orderline_tenant_events";
 
+/** What migration 018's trigger notifies for every statement that writes outbox rows. */
+const EVENTS_CHANNEL = "orderline_events";
+
 /**
  * The event feed on PostgreSQL: signals travel by NOTIFY to every instance, and new outbox rows
- * wake readers through the webhook worker's channel (migration 013's triggers), not a second one.
+ * wake readers on their own channel (the webhook workers' channel is only for webhook work).
  * A feed that wants both holds one connection for both (`onEvents` with `onSignal`).
  */
 export class PostgresEventFeedStore extends SqlEventFeedStore {
@@ -39,9 +41,9 @@ export class PostgresEventFeedStore extends SqlEventFeedStore {
     set.add(listener);
     this.#stop ??= listenOn(
       this.pool,
-      [WORK_CHANNEL, SIGNAL_CHANNEL],
+      [EVENTS_CHANNEL, SIGNAL_CHANNEL],
       (channel, payload) => {
-        if (channel === WORK_CHANNEL) for (const wake of this.#eventListeners) wake();
+        if (channel === EVENTS_CHANNEL) for (const wake of this.#eventListeners) wake();
         const signal = channel === SIGNAL_CHANNEL ? parseSignal(payload) : undefined;
         if (signal) for (const tell of this.#signalListeners) tell(signal);
       },

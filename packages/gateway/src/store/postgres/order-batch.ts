@@ -1,6 +1,7 @@
 import type pg from "pg";
 import type { BatchOutcome } from "../group-commit.js";
 import { createdOrder, orderParams } from "../rows.js";
+import { queueStatement } from "../sql-webhook-store.js";
 import type { CreateOrderOutcome, NewSalesOrder } from "../store.js";
 
 /**
@@ -12,7 +13,10 @@ import type { CreateOrderOutcome, NewSalesOrder } from "../store.js";
  * ON CONFLICT still catches a duplicate committed by another instance after this statement's
  * snapshot; its number is then skipped, never reused. RETURNING says which rows went in, with
  * their seqs (assigned in batch order) and numbers; each inserted order also gets its
- * `order.created` outbox event in the same statement, hence the same commit.
+ * `order.created` outbox event in the same statement, hence the same commit, and the event's
+ * webhook deliveries are queued there too (usually none: no endpoint subscribes), so it is born
+ * dispatched, as on SQLite. A worker fan-out per batch was a statement more per batch on every
+ * instance, and the event's notification woke every instance's worker for it (migration 018).
  */
 const INSERT_MANY = `WITH input AS (
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::jsonb[], $9::text[], $10::bigint[], $11::text[])
@@ -37,9 +41,10 @@ const INSERT_MANY = `WITH input AS (
   ON CONFLICT (partner_id, purchase_order_no) DO NOTHING
   RETURNING id, seq, partner_seq, partner_id, status, created_at
   ), events AS (
-    INSERT INTO order_events (id, partner_id, order_id, type, from_status, to_status, reason, created_at)
-    SELECT gen_random_uuid()::text, partner_id, id, 'order.created', NULL, status, NULL, created_at FROM inserted ORDER BY seq
-  )
+    INSERT INTO order_events (id, partner_id, order_id, type, from_status, to_status, reason, created_at, dispatched_at)
+    SELECT gen_random_uuid()::text, partner_id, id, 'order.created', NULL, status, NULL, created_at, created_at FROM inserted ORDER BY seq
+    RETURNING id, partner_id, type, to_status, created_at
+  ), queued AS (${queueStatement("events", "e.created_at")})
   SELECT id, seq, partner_seq FROM inserted`;
 
 /** Runs INSERT_MANY for `orders` on a pool or a client in a transaction. */
@@ -50,7 +55,7 @@ export async function insertOrderRows(
   // Column-wise arrays for unnest: the i-th array holds every order's i-th value.
   const rows = orders.map(orderParams);
   const { rows: inserted } = await db.query<{ id: string; seq: number; partner_seq: number }>({
-    name: "orderline_insert_orders_v3",
+    name: "orderline_insert_orders_v4",
     text: INSERT_MANY,
     values: (rows[0] ?? []).map((_, column) => rows.map((row) => row[column])),
   });

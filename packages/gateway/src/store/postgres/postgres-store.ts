@@ -104,7 +104,9 @@ export class PostgresStore extends SqlCredentialStore implements Store {
 
   #closed: Promise<void> | undefined;
   close(): Promise<void> {
-    this.#closed ??= this.#orders.drain().then(() => this.pool.end());
+    this.#closed ??= Promise.all([this.#orders.drain(), this.tenants.drain()]).then(() =>
+      this.pool.end(),
+    );
     return this.#closed;
   }
 

@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { GroupCommit } from "../group-commit.js";
 import type { Statement } from "../order-moves.js";
 import type { StatementResult } from "../sql-runner.js";
 import {
@@ -8,15 +9,38 @@ import {
   upsertParams,
 } from "../sql-tenant-store.js";
 import type { ExpiringTable, OverridesRecord } from "../tenant-store.js";
+import { claimNonces, type NonceClaim } from "./nonce-batch.js";
 import { PostgresRunner } from "./runner.js";
+
+/** Nonce batches in flight at once: each holds a pooled connection for one short INSERT. */
+const NONCE_BATCHES_IN_FLIGHT = 2;
 
 /** The tenant store on a PostgreSQL pool. */
 export class PostgresTenantStore extends SqlTenantStore {
   readonly #sql: PostgresRunner;
+  /**
+   * Every signed write claims a nonce before it acts: one commit (one WAL flush) per request
+   * cost as much as the order's own batch. Claims waiting together go in one statement.
+   */
+  readonly #nonces: GroupCommit<NonceClaim, boolean>;
 
   constructor(pool: pg.Pool) {
     super();
     this.#sql = new PostgresRunner(pool);
+    this.#nonces = new GroupCommit(
+      (claims) => claimNonces(pool, claims),
+      512,
+      NONCE_BATCHES_IN_FLIGHT,
+    );
+  }
+
+  override claimRequestNonce(key: string, expiresAt: number): Promise<boolean> {
+    return this.#nonces.submit({ key, expiresAt });
+  }
+
+  /** Resolves once every nonce claim made so far is settled (before the pool closes). */
+  drain(): Promise<void> {
+    return this.#nonces.drain();
   }
 
   protected rows<R>(sql: string, params: unknown[]): Promise<R[]> {

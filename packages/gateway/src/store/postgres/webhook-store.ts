@@ -11,7 +11,7 @@ const DISPATCH = `WITH batch AS (${UNDISPATCHED} FOR UPDATE SKIP LOCKED),
   queued AS (${queueStatement("batch")})
   UPDATE order_events SET dispatched_at = ? WHERE seq IN (SELECT seq FROM batch)`;
 
-/** The channel migration 013's triggers notify (orderline_webhooks_notify). */
+/** What migration 018's triggers notify when webhook work is written (deliveries, events to fan out). */
 export const WORK_CHANNEL = "orderline_webhooks";
 
 /** The webhook store on PostgreSQL: claims skip rows other instances hold. */
@@ -25,8 +25,8 @@ export class PostgresWebhookStore extends SqlWebhookStore {
   }
 
   /**
-   * Wakes `listener` on the notifications migration 013's triggers send when events or
-   * deliveries are written, on any instance (listen.ts holds the connection); once more each time
+   * Wakes `listener` on the notifications migration 018's triggers send when deliveries or
+   * events still to fan out are written, on any instance (listen.ts holds the connection); once more each time
    * the LISTEN is (re)established, for work written while no one listened.
    */
   onWork(listener: () => void): () => Promise<void> {

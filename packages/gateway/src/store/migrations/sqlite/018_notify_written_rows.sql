@@ -1,0 +1,3 @@
+-- PostgreSQL only: its webhook wake-up triggers now notify only when a statement wrote rows.
+-- The embedded store has no notifications (its writer wakes the worker in process); this
+-- version keeps both dialects at the same schema version.
