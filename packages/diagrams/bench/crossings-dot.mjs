@@ -6,6 +6,7 @@
 // Needs `dot` on PATH (Debian: apt-get install graphviz) and a built dist/; dot is a benchmark
 // tool only, never a dependency of the package.
 //   node bench/crossings-dot.mjs [graphs per type, default 100]   (PER=1: one line per graph)
+//   TYPES=architecture,data-flow: only those types
 import { spawnSync } from "node:child_process";
 import { validateSource } from "../dist/index.js";
 import { loadType } from "../dist/types/index.js";
@@ -156,7 +157,9 @@ console.log(`crossings per drawing, ${COUNT} seeded graphs per type (ours vs Gra
 console.log(
   "type          median ours  median dot  mean ours  mean dot  ours<=dot  dot ms/graph\n",
 );
+const only = process.env.TYPES?.split(",");
 for (const [name, generate] of Object.entries(CORPUS)) {
+  if (only && !only.includes(name)) continue;
   const loaded = await loadType(name);
   const type = loaded.type ?? loaded;
   const ours = [];

@@ -9,6 +9,7 @@
  */
 import { type Box, boxesOverlap, inflate } from "./geometry.js";
 import { labelOnPath, lineCrossings, pathHits, routeAround } from "./graph-layout/avoid.js";
+import { edgesOnCycles } from "./graph-layout/cycles.js";
 import { type Frame, frame } from "./graph-layout/frame.js";
 import { type NudgeEdge, nudgeApart } from "./graph-layout/nudge.js";
 import { ports } from "./graph-layout/ports.js";
@@ -83,6 +84,8 @@ export interface GraphLayout {
   /** Every node, nested ones included, from the drawing's top left corner. */
   nodes: Map<string, Box>;
   edges: Map<string, LaidEdge>;
+  /** Edges drawn against the main direction (laid out from head to tail to break a cycle). */
+  against: Set<string>;
 }
 
 /** How many lines between bands a wrapped drawing may have (more: a quarter of its edges). */
@@ -159,10 +162,15 @@ function layOnce(input: GraphLayoutInput, deferred: Set<string>, finish: boolean
     }
   };
   walk(input.nodes, undefined);
-  const byRegion = edgesByRegion(input.edges, parent, deferred);
+  const cyclic = edgesOnCycles(input.nodes, input.edges);
+  const byRegion = edgesByRegion(input.edges, parent, deferred, cyclic);
   const f = frame(input.direction);
   const root = layoutRegion(input.nodes, undefined, byRegion, f, input.spacing);
-  for (const e of input.edges) if (e.hidden) root.edges.delete(e.id);
+  for (const e of input.edges) {
+    if (!e.hidden) continue;
+    root.edges.delete(e.id);
+    root.against.delete(e.id);
+  }
   if (!finish) return root;
   avoidBoxes(root, input, parent, deferred);
   separateLines(root, input);
@@ -201,6 +209,7 @@ function edgesByRegion(
   edges: GraphEdge[],
   parent: Map<string, string | undefined>,
   deferred: Set<string>,
+  cyclic: Set<string>,
 ): Map<string | undefined, RegionEdge[]> {
   const chain = (id: string): string[] => {
     const out: string[] = [];
@@ -226,7 +235,12 @@ function edgesByRegion(
           : a[i - 1];
     const depth = region === undefined ? 0 : chain(region).length;
     const list = byRegion.get(region) ?? [];
-    list.push({ ...e, endFrom: a[depth] as string, endTo: b[depth] as string });
+    list.push({
+      ...e,
+      endFrom: a[depth] as string,
+      endTo: b[depth] as string,
+      cyclic: cyclic.has(e.id),
+    });
     byRegion.set(region, list);
   }
   return byRegion;
@@ -263,15 +277,19 @@ function avoidBoxes(
   };
   // Lines rerouted one by one: the first takes the shortest way, the next goes round it. Both
   // orders are tried (from the first edge and from the last); the one crossing less is kept.
+  // The other order can only differ when two lines or more were rerouted, and only wins with
+  // fewer crossings: without either, it is not tried (most drawings; routing is the costly part).
+  const ctx = { compound, keepOut, around, parent, deferred };
   const before = new Map(root.edges);
-  const tries = [input.edges, [...input.edges].reverse()].map((order) => {
+  const moved = rerouteEach(root, input.edges, ctx);
+  const first = root.edges;
+  const crossings = moved > 1 ? lineCrossings([...first.values()].map((e) => e.points)) : 0;
+  if (crossings > 0) {
     root.edges = new Map(before);
-    rerouteEach(root, order, { compound, keepOut, around, parent, deferred });
-    const edges = root.edges;
-    return { edges, crossings: lineCrossings([...edges.values()].map((e) => e.points)) };
-  });
-  const [a, b] = tries as [(typeof tries)[0], (typeof tries)[0]];
-  root.edges = b.crossings < a.crossings ? b.edges : a.edges;
+    rerouteEach(root, [...input.edges].reverse(), ctx);
+    const other = lineCrossings([...root.edges.values()].map((e) => e.points));
+    if (other >= crossings) root.edges = first;
+  }
   growToHold(root);
 }
 
@@ -284,10 +302,14 @@ interface RerouteContext {
   deferred: Set<string>;
 }
 
-/** Reroutes, in the order given, each edge whose line passes through what it must not. */
-function rerouteEach(root: Region, edges: GraphEdge[], ctx: RerouteContext): void {
+/**
+ * Reroutes, in the order given, each edge whose line passes through what it must not; returns
+ * how many it tried to reroute.
+ */
+function rerouteEach(root: Region, edges: GraphEdge[], ctx: RerouteContext): number {
   const { compound, keepOut, around, parent, deferred } = ctx;
   const used = new Map<string, number>();
+  let moved = 0;
   for (const e of edges) {
     if (e.hidden || e.from === e.to) continue;
     const laid = root.edges.get(e.id) ?? (deferred.has(e.id) ? { points: [] } : undefined);
@@ -310,6 +332,7 @@ function rerouteEach(root: Region, edges: GraphEdge[], ctx: RerouteContext): voi
       !pathHits(laid.points, obstacles) &&
       !(laid.label && obstacles.some((o) => boxesOverlap(o, laid.label as Box)));
     if (clear) continue;
+    moved++;
     const from = root.nodes.get(e.from) as Box;
     const to = root.nodes.get(e.to) as Box;
     const points = routeAround({
@@ -337,6 +360,7 @@ function rerouteEach(root: Region, edges: GraphEdge[], ctx: RerouteContext): voi
     }
     root.edges.set(e.id, entry);
   }
+  return moved;
 }
 
 /** A line from the middle of `a`'s side to `b`'s with one bend: the last resort. */

@@ -6,11 +6,13 @@ const SPAN = 2;
  * one are turned round, then a depth-first walk from the first-ranked nodes (then the rest, in
  * order) turns round the edges that close a cycle, so back edges are the ones met last.
  * Longest-path layering; last-ranked nodes go to the last layer, other sources move up to just
- * before what they point at.
+ * before what they point at. Pairs of nodes joined both ways by lines that close no cycle of
+ * the description are then laid the way most of their lines go.
  */
 export function rankNodes(
   constraint: ("first" | "last" | undefined)[],
   links: [number, number][],
+  cyclic: boolean[] = links.map(() => true),
 ): { rank: number[]; reversed: boolean[] } {
   const n = constraint.length;
   const reversed = links.map(
@@ -47,6 +49,7 @@ export function rankNodes(
   };
   for (let v = 0; v < n; v++) if (constraint[v] === "first" && state[v] === 0) visit(v);
   for (let v = 0; v < n; v++) if (state[v] === 0) visit(v);
+  turnToMajority(n, links, reversed, constraint, cyclic);
 
   const preds: number[][] = Array.from({ length: n }, () => []);
   const succs: number[][] = Array.from({ length: n }, () => []);
@@ -82,4 +85,58 @@ export function rankNodes(
   }
   const min = Math.min(0, ...rank);
   return { rank: rank.map((r) => r - min), reversed };
+}
+
+/**
+ * Two nodes joined both ways where the description has no cycle (a boundary, and a box beside it
+ * with lines to and from different members): the depth-first walk turned round whichever line
+ * it met last, though most may run the other way. Such a pair is laid the way most of its lines
+ * go, when that keeps the layers free of cycles. A pair with a line on a real cycle is left as
+ * the walk laid it (turning it would run that cycle's other lines backwards).
+ */
+function turnToMajority(
+  n: number,
+  links: [number, number][],
+  reversed: boolean[],
+  constraint: ("first" | "last" | undefined)[],
+  cyclic: boolean[],
+): void {
+  const pairs = new Map<number, number[]>();
+  links.forEach(([a, b], k) => {
+    if (a === b || constraint[a] !== undefined || constraint[b] !== undefined) return;
+    const key = Math.min(a, b) * n + Math.max(a, b);
+    pairs.set(key, [...(pairs.get(key) ?? []), k]);
+  });
+  for (const group of pairs.values()) {
+    if (group.some((k) => cyclic[k])) continue;
+    // Without a cycle between them, the group is laid one way; the other way turns the rest.
+    const now = group.filter((k) => reversed[k]).length;
+    if (2 * now <= group.length) continue;
+    for (const k of group) reversed[k] = !reversed[k];
+    if (hasCycle(n, links, reversed)) for (const k of group) reversed[k] = !reversed[k];
+  }
+}
+
+/** Whether the links, each laid as `reversed` says, hold a cycle (Kahn's algorithm). */
+function hasCycle(n: number, links: [number, number][], reversed: boolean[]): boolean {
+  const outs: number[][] = Array.from({ length: n }, () => []);
+  const indeg = new Array<number>(n).fill(0);
+  links.forEach(([a, b], k) => {
+    if (a === b) return;
+    const [x, y] = reversed[k] ? [b, a] : [a, b];
+    outs[x]?.push(y);
+    indeg[y] = (indeg[y] as number) + 1;
+  });
+  const queue: number[] = [];
+  for (let v = 0; v < n; v++) if (indeg[v] === 0) queue.push(v);
+  let seen = 0;
+  while (queue.length > 0) {
+    const v = queue.pop() as number;
+    seen++;
+    for (const w of outs[v] as number[]) {
+      indeg[w] = (indeg[w] as number) - 1;
+      if (indeg[w] === 0) queue.push(w);
+    }
+  }
+  return seen < n;
 }

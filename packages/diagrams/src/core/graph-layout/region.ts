@@ -23,6 +23,8 @@ export interface RegionEdge {
   /** The region's own nodes the edge joins (the ends themselves, or the nodes holding them). */
   endFrom: string;
   endTo: string;
+  /** Closes a cycle of the described graph (graph-layout/cycles.ts). */
+  cyclic: boolean;
 }
 
 export interface Spacing {
@@ -37,6 +39,8 @@ export interface Region {
   height: number;
   nodes: Map<string, Box>;
   edges: Map<string, { points: Point[]; label?: Box }>;
+  /** Edges laid out from head to tail (drawn against the main direction), nested ones included. */
+  against: Set<string>;
 }
 
 /** A node of the layered graph: a region's node, or an edge's point in a layer. */

@@ -150,7 +150,13 @@ function besideBox(st: RegionState, n: LNode): Abstract | undefined {
 /** Real coordinates, shifted so the region starts at (0, 0), with nested regions moved in. */
 export function realise(st: RegionState): Region {
   const { f } = st;
-  const out: Region = { width: 0, height: 0, nodes: new Map(), edges: new Map() };
+  const out: Region = {
+    width: 0,
+    height: 0,
+    nodes: new Map(),
+    edges: new Map(),
+    against: new Set(st.chains.filter((c) => c.reversed).map((c) => c.edge.id)),
+  };
   const nodes = new Map<string, Box>();
   for (const [k, a] of st.own) nodes.set(k, f.toReal(a));
   for (const n of st.lnodes) {
@@ -194,6 +200,7 @@ function edgeBoxes(e: { points: Point[]; label?: Box }): Box[] {
 function moveIn(out: Region, r: Region, p: { top: number; left: number }, at: Box): void {
   const dx = at.x + p.left;
   const dy = at.y + p.top;
+  for (const id of r.against) out.against.add(id);
   for (const [k, b] of r.nodes) out.nodes.set(k, { ...b, x: b.x + dx, y: b.y + dy });
   for (const [k, e] of r.edges) {
     const moved: { points: Point[]; label?: Box } = {

@@ -59,6 +59,7 @@ export function rank(st: RegionState): void {
   const ranks = rankNodes(
     st.nodes.map((n) => n.rank),
     st.links.map((e) => [index.get(e.endFrom) as number, index.get(e.endTo) as number]),
+    st.links.map((e) => e.cyclic),
   );
   st.lnodes = st.nodes.map((n, i) => {
     const s = f.size(st.sizes[i] as { width: number; height: number });

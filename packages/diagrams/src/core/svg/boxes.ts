@@ -52,6 +52,8 @@ export interface ArrowLine {
   /** Where the arrow ends (the last point) and the direction it points. */
   arrow: Arrow;
   label?: BackedLabel;
+  /** Drawn against the drawing's main direction (the layout turned it round to break a cycle). */
+  against?: true;
 }
 
 /** A line with an arrowhead, laid out as a polyline, as `renderEdge` draws it. */

@@ -429,6 +429,7 @@ function placeRelationships(st: PlacedView): RelationshipLayout[] {
       out.label = labelOn(block, st.move(e.label));
       out.text = [line.label, line.technology].filter(Boolean).join(" ");
     }
+    if (st.laid.against.has(line.id)) out.against = true;
     return out;
   });
 }

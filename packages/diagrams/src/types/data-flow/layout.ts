@@ -89,7 +89,8 @@ export interface FlowLayout {
   /** The data (first line) and "protocol · classification" (second line) on a background. */
   label: { name: TextBlock; detail: TextBlock; background: Box };
   /** Where the line crosses a trust boundary's border, one per boundary crossed. */
-  crossings: Crossing[];
+  crossings: Crossing[] /** Drawn against the main direction (the layout turned it round to break a cycle). */;
+  against?: true;
 }
 
 export interface LegendEntry {
@@ -409,6 +410,7 @@ function placeFlow(
   const centre = (t: TextBlock) => round(bg.x + (bg.width - t.box.width) / 2);
   const crossed = boundaryCrossings(f.from, f.to, st.parentOf);
   return {
+    ...(st.laid.against.has(id) ? { against: true as const } : {}),
     id,
     index,
     from: f.from,

@@ -284,6 +284,7 @@ function layoutIn(
     const block = labels.get(`t${index}`);
     const placed = e.label;
     if (block && placed) out.label = labelOn(block, move(placed));
+    if (laid.against.has(`t${index}`)) out.against = true;
     return out;
   });
 
