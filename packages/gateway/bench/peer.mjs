@@ -1,5 +1,5 @@
 // node bench/peer.mjs [--rounds 5 --seconds 10 --connections 64 --synchronous full|normal --deps DIR]
-// (also the first part of `npm run bench:gateway`, unless --peer off)
+// (also run by `npm run bench:gateway`, unless --peer off)
 //
 // Signed order creation over HTTP, the built gateway against the conventional peer
 // (bench/peer/server.mjs: Express 5 + jsonwebtoken + better-sqlite3), both on SQLite WAL with
