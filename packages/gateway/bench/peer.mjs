@@ -1,4 +1,5 @@
-// node bench/peer.mjs [--rounds 5 --seconds 10 --connections 64 --synchronous full|normal --deps DIR]
+// node bench/peer.mjs [--rounds 5 --seconds 10 --connections 64 --synchronous full|normal --deps DIR
+//                      --before-cli OTHER_BUILD/dist/cli/main.js]
 // (also run by `npm run bench:gateway`, unless --peer off)
 //
 // Signed order creation over HTTP, the built gateway against the conventional peer
@@ -23,6 +24,8 @@ const { values } = parseArgs({
     connections: { type: "string", default: "64" },
     synchronous: { type: "string", default: "full" },
     deps: { type: "string", default: join(tmpdir(), "orderline-bench-peer-deps") },
+    // Another build's dist/cli/main.js, measured in the same rounds (e.g. the previous release).
+    "before-cli": { type: "string" },
   },
 });
 const here = new URL(".", import.meta.url).pathname;
@@ -79,7 +82,6 @@ const dir = mkdtempSync(join(tmpdir(), "orderline-peer-bench-"));
 partnerKeys(dir);
 const env = {
   ...process.env,
-  DATABASE_URL: `sqlite:${join(dir, "gateway.db")}`,
   GATEWAY_MASTER_KEY: "be".repeat(32),
   GATEWAY_DATA_DIR: dir,
   GATEWAY_SQLITE_SYNCHRONOUS: values.synchronous,
@@ -88,33 +90,46 @@ const env = {
   GATEWAY_METRICS_LISTEN: "127.0.0.1:0",
   REDIS_URL: "",
 };
-execFileSync("node", [cli, "migrate"], { env, stdio: "ignore" });
-const credentials = JSON.parse(
-  execFileSync(
-    "node",
-    [
-      cli,
-      "partners",
-      "create",
-      "--name",
-      "Bench",
-      "--public-key",
-      join(dir, "public.pem"),
-      "--json",
-    ],
-    { env, encoding: "utf8" },
-  ),
-);
+/** A fresh SQLite store for the gateway build at `cliPath`, with the bench partner. */
+function gatewayStore(cliPath, name) {
+  const storeEnv = { ...env, DATABASE_URL: `sqlite:${join(dir, `${name}.db`)}` };
+  execFileSync("node", [cliPath, "migrate"], { env: storeEnv, stdio: "ignore" });
+  const credentials = JSON.parse(
+    execFileSync(
+      "node",
+      [
+        cliPath,
+        "partners",
+        "create",
+        "--name",
+        "Bench",
+        "--public-key",
+        join(dir, "public.pem"),
+        "--json",
+      ],
+      { env: storeEnv, encoding: "utf8" },
+    ),
+  );
+  return { storeEnv, credentials, db: join(dir, `${name}.db`), table: "sales_orders" };
+}
+
 const servers = [];
-const results = { gateway: [], peer: [], ratio: [], cpuRatio: [] };
+const targets = [];
 console.log(
   `Signed create against the peer: ${rounds} rounds, ${connections} connections, ${seconds} s each, Node ${process.version}, SQLite synchronous=${values.synchronous}, load ${loadavg()
     .map((l) => l.toFixed(2))
     .join(" ")}`,
 );
 try {
-  const gateway = await spawnServer(cli, env);
-  servers.push(gateway);
+  const builds = [{ name: "gateway", cli }];
+  if (values["before-cli"]) builds.push({ name: "before", cli: values["before-cli"] });
+  for (const build of builds) {
+    const store = gatewayStore(build.cli, build.name);
+    const server = await spawnServer(build.cli, store.storeEnv);
+    servers.push(server);
+    targets.push({ ...store, name: build.name, server });
+  }
+  const { credentials } = targets[0];
   const peer = await spawnPeer({
     ...process.env,
     PEER_DEPS: values.deps,
@@ -125,55 +140,67 @@ try {
     PEER_PUBLIC_KEY: join(dir, "public.pem"),
   });
   servers.push(peer);
-  const targets = {
-    gateway: { server: gateway, db: join(dir, "gateway.db"), table: "sales_orders" },
-    peer: { server: peer, db: join(dir, "peer.db"), table: "orders" },
-  };
-  // Server CPU per created order (warm-up included on both sides): what the load of the other
-  // processes on this machine changes least.
-  const run = (who, tag) => {
-    const { server, db, table } = targets[who];
-    const [cpu, rows] = [cpuMicros(server.child.pid), countRows(db, table)];
-    const result = drive({
-      url: server.url,
-      credentials,
-      key: join(dir, "private.pem"),
-      connections,
-      seconds,
-      tag,
-      env,
-    });
-    const created = countRows(db, table) - rows;
-    return { ...result, cpuPerOrder: (cpuMicros(server.child.pid) - cpu) / created };
-  };
+  targets.push({
+    name: "peer",
+    server: peer,
+    credentials,
+    db: join(dir, "peer.db"),
+    table: "orders",
+  });
+  for (const target of targets) target.results = [];
   for (let round = 1; round <= rounds; round++) {
-    const order = round % 2 ? ["gateway", "peer"] : ["peer", "gateway"];
-    const got = {};
-    for (const who of order) got[who] = run(who, `${who}${round}`);
-    const ratio = got.gateway.ordersPerSecond / got.peer.ordersPerSecond;
-    const cpuRatio = got.peer.cpuPerOrder / got.gateway.cpuPerOrder;
-    results.gateway.push(got.gateway);
-    results.peer.push(got.peer);
-    results.ratio.push(ratio);
-    results.cpuRatio.push(cpuRatio);
-    const show = (r) =>
-      `${r.ordersPerSecond.toFixed(0)} orders/s p99 ${r.p99.toFixed(1)} ms ${r.cpuPerOrder.toFixed(0)} µs CPU/order${r.failed ? ` (${r.failed} failed)` : ""}`;
-    console.log(
-      `round ${round}: gateway ${show(got.gateway)}  |  peer ${show(got.peer)}  |  ${ratio.toFixed(2)}x orders/s, ${cpuRatio.toFixed(2)}x CPU/order  (load ${loadavg()[0].toFixed(2)})`,
-    );
+    // Reversed every other round (ABBA), so a drift of the machine favours no one.
+    const order = round % 2 ? targets : [...targets].reverse();
+    for (const target of order) target.results.push(run(target, `${target.name}${round}`));
+    const peerResult = targets.at(-1).results.at(-1);
+    const parts = targets.map((t) => {
+      const r = t.results.at(-1);
+      const vs =
+        t.name === "peer"
+          ? ""
+          : `, ${(r.ordersPerSecond / peerResult.ordersPerSecond).toFixed(2)}x peer orders/s, ${(peerResult.cpuPerOrder / r.cpuPerOrder).toFixed(2)}x CPU`;
+      return `${t.name} ${r.ordersPerSecond.toFixed(0)} orders/s p99 ${r.p99.toFixed(1)} ms ${r.cpuPerOrder.toFixed(0)} µs CPU/order${r.failed ? ` (${r.failed} failed)` : ""}${vs}`;
+    });
+    console.log(`round ${round}: ${parts.join("  |  ")}  (load ${loadavg()[0].toFixed(2)})`);
   }
 } finally {
   for (const server of servers) server.child.kill("SIGTERM");
   await new Promise((r) => setTimeout(r, 500));
   rmSync(dir, { recursive: true, force: true });
 }
-const m = (who, key) => median(results[who].map((r) => r[key]));
-console.log("\nmedians:");
-for (const who of ["gateway", "peer"])
-  console.log(
-    `  ${who.padEnd(8)} ${m(who, "ordersPerSecond").toFixed(0).padStart(6)} orders/s  p50 ${m(who, "p50").toFixed(2)} ms  p99 ${m(who, "p99").toFixed(2)} ms  ${m(who, "cpuPerOrder").toFixed(0)} µs CPU/order`,
-  );
+
+/** One driver run against `target`, with its server's CPU per created order (warm-up included). */
+function run(target, tag) {
+  const { server, db, table, credentials } = target;
+  const [cpu, rows] = [cpuMicros(server.child.pid), countRows(db, table)];
+  const result = drive({
+    url: server.url,
+    credentials,
+    key: join(dir, "private.pem"),
+    connections,
+    seconds,
+    tag,
+    env,
+  });
+  const created = countRows(db, table) - rows;
+  return { ...result, cpuPerOrder: (cpuMicros(server.child.pid) - cpu) / created };
+}
+
+const m = (target, key) => median(target.results.map((r) => r[key]));
+const peer = targets.at(-1);
 const range = (ratios) =>
   `${median(ratios).toFixed(2)}x (median of the rounds; ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`;
-console.log(`  gateway/peer orders/s: ${range(results.ratio)}`);
-console.log(`  peer/gateway CPU per order: ${range(results.cpuRatio)}`);
+console.log("\nmedians:");
+for (const target of targets)
+  console.log(
+    `  ${target.name.padEnd(8)} ${m(target, "ordersPerSecond").toFixed(0).padStart(6)} orders/s  p50 ${m(target, "p50").toFixed(2)} ms  p99 ${m(target, "p99").toFixed(2)} ms  ${m(target, "cpuPerOrder").toFixed(0)} µs CPU/order`,
+  );
+for (const target of targets.slice(0, -1)) {
+  const each = (f) => target.results.map((r, i) => f(r, peer.results[i]));
+  console.log(
+    `  ${target.name}/peer orders/s: ${range(each((r, p) => r.ordersPerSecond / p.ordersPerSecond))}`,
+  );
+  console.log(
+    `  peer/${target.name} CPU per order: ${range(each((r, p) => p.cpuPerOrder / r.cpuPerOrder))}`,
+  );
+}
