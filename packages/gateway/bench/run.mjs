@@ -1,4 +1,4 @@
-// npm run bench:gateway [-- --runs 3 --seconds 10 --connections 64 --store sqlite|postgres --instances N]
+// npm run bench:gateway [-- --runs 3 --seconds 10 --connections 64 --store sqlite|postgres --instances N --peer on|off]
 //
 // Per run, side by side:
 //   http     the built gateway (`orderline-gateway serve`, log level warn) on 127.0.0.1, driven
@@ -9,7 +9,8 @@
 //            --store and --instances, only that setup.
 //   ceiling  in this process, no HTTP: the same authenticator (JWT verify + RSA verify) and one
 //            order insert through the SQLite store, at the same concurrency.
-// Then bench/webhooks.mjs (outbox cost before/after, webhook delivery, two-receiver fairness),
+// Then bench/peer.mjs (signed create against the conventional peer, alternated; --peer off skips
+// it), bench/webhooks.mjs (outbox cost before/after, webhook delivery, two-receiver fairness),
 // unless --webhooks off, and bench/growing-store.mjs (creation and every listing at each store
 // size in --sizes, default 0,100000; add 1000000 for the issue-30 figure), unless --growing off.
 // Prints each run and the medians. PostgreSQL: BENCH_DATABASE_URL (default
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     synchronous: { type: "string", default: "full" },
     store: { type: "string" },
     instances: { type: "string" },
+    peer: { type: "string", default: "on" },
     webhooks: { type: "string", default: "on" },
     growing: { type: "string", default: "on" },
     sizes: { type: "string", default: "0,100000" },
@@ -243,6 +245,24 @@ for (const setup of setups) {
 }
 console.log(`  ceiling (in-process, SQLite) ${ceilingMedian.toFixed(0)} orders/s`);
 rmSync(dir, { recursive: true, force: true });
+
+if (values.peer !== "off" && (values.store ?? "sqlite") === "sqlite") {
+  execFileSync(
+    "node",
+    [
+      join(here, "peer.mjs"),
+      "--rounds",
+      String(Math.max(runs, 3)),
+      "--seconds",
+      String(seconds),
+      "--connections",
+      String(connections),
+      "--synchronous",
+      values.synchronous,
+    ],
+    { stdio: "inherit", env: process.env },
+  );
+}
 
 if (values.webhooks !== "off") {
   execFileSync(

@@ -5,6 +5,7 @@ import { nameRequestSpan, tracingEnabled } from "../observability/tracing.js";
 import { trackAllowedMethods } from "./allowed-methods.js";
 import { installErrorHandling } from "./error-handler.js";
 import { installGracefulClose } from "./graceful-close.js";
+import { abortSignalOnDisconnectOnly } from "./handler-timeout.js";
 import { installOpenApi } from "./openapi.js";
 import { clientErrorHandler, frameworkErrors } from "./raw-errors.js";
 import { requestIdOf } from "./request-id.js";
@@ -60,6 +61,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Only JSON bodies are accepted; anything else (text/plain included) is a 415.
   app.removeContentTypeParser(["text/plain"]);
+  abortSignalOnDisconnectOnly(app);
   installValidators(app);
   installErrorHandling(app, trackAllowedMethods(app));
   app.addHook("onRequest", (request, reply, done) => {

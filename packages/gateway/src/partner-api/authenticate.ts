@@ -206,8 +206,9 @@ export class SignedRequestAuthenticator {
     request: SignedRequestLine,
   ): Promise<void> {
     const v1 = stringToSign(clientId, timestamp);
-    const v2 = stringToSignV2(clientId, timestamp, request);
-    const expected = version === 2 ? v2 : v1;
+    // Version 2's text only when it is signed or a refusal's hints name it.
+    const v2 = () => stringToSignV2(clientId, timestamp, request);
+    const expected = version === 2 ? v2() : v1;
     const details = { signature_version: version, string_to_sign: expected };
     const signature = decodeSignature(signatureHeader);
     if (signature === undefined) {
@@ -226,7 +227,7 @@ export class SignedRequestAuthenticator {
         expected,
         otherVersion:
           version === 1
-            ? { version: 2, text: v2, howTo: "send 'X-SIGNATURE-VERSION: 2' with it." }
+            ? { version: 2, text: v2(), howTo: "send 'X-SIGNATURE-VERSION: 2' with it." }
             : { version: 1, text: v1, howTo: "with version 2, sign string_to_sign as shown." },
       });
       throw new ApiError(

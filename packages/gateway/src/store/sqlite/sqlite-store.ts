@@ -42,6 +42,7 @@ import type {
 } from "../store.js";
 import { openConnection } from "./connection.js";
 import { SqliteEventFeedStore } from "./event-feed-store.js";
+import { createNonceWriter, type NonceClaim } from "./nonce-writer.js";
 import {
   type BatchResult,
   type CreateJob,
@@ -66,7 +67,8 @@ class WriterThread {
   readonly #worker: Worker;
   readonly #pending = new Map<
     number,
-    { resolve: (r: BatchResult[]) => void; reject: (e: Error) => void }
+    // biome-ignore lint/suspicious/noExplicitAny: each request's own answer type (write, claim)
+    { resolve: (r: any) => void; reject: (e: Error) => void }
   >();
   #nextId = 1;
 
@@ -74,10 +76,11 @@ class WriterThread {
     this.#worker = new Worker(WRITER_THREAD, { workerData: { path, synchronous } });
     this.#worker.on(
       "message",
-      (message: { id: number; results?: WireResult[]; error?: WireError }) => {
+      (message: { id: number; results?: WireResult[]; claimed?: boolean[]; error?: WireError }) => {
         const pending = this.#pending.get(message.id);
         this.#pending.delete(message.id);
-        if (message.results)
+        if (message.claimed) pending?.resolve(message.claimed);
+        else if (message.results)
           pending?.resolve(
             message.results.map((r) => (r.ok ? r : { ok: false, error: fromWire(r.error) })),
           );
@@ -96,10 +99,19 @@ class WriterThread {
   }
 
   write(jobs: CreateJob[]): Promise<BatchOutcome<CreateOrderOutcome>[]> {
+    return this.#ask({ jobs });
+  }
+
+  /** For each nonce, whether it was new (see createNonceWriter). */
+  claim(nonces: NonceClaim[]): Promise<boolean[]> {
+    return this.#ask({ nonces });
+  }
+
+  #ask<R>(message: object): Promise<R> {
     return new Promise((resolve, reject) => {
       const id = this.#nextId++;
       this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ id, jobs });
+      this.#worker.postMessage({ id, ...message });
     });
   }
 
@@ -139,6 +151,8 @@ export class SqliteStore extends SqlCredentialStore implements Store {
   readonly #db: Database.Database;
   readonly #orders: GroupCommit<CreateJob, CreateOrderOutcome>;
   readonly #writer: WriterThread | undefined;
+  readonly #nonces: GroupCommit<NonceClaim, boolean>;
+  #inlineNonces: ((claims: NonceClaim[]) => boolean[]) | undefined;
 
   constructor(
     readonly path: string,
@@ -148,21 +162,33 @@ export class SqliteStore extends SqlCredentialStore implements Store {
     const db = openConnection(path, options.synchronous);
     super(new SqliteRunner(db));
     this.#db = db;
-    this.tenants = new SqliteTenantStore(this.#db);
+    const useThread =
+      (options.writerThread ?? true) && path !== ":memory:" && existsSync(WRITER_THREAD);
+    this.#writer = useThread ? new WriterThread(path, options.synchronous ?? "full") : undefined;
+    this.#nonces = new GroupCommit<NonceClaim, boolean>((claims) => this.#claimNonces(claims));
+    this.tenants = new SqliteTenantStore(this.#db, (claim) => this.#nonces.submit(claim));
     this.webhooks = new SqliteWebhookStore(this.#db);
     this.events = new SqliteEventFeedStore(this.#db);
     this.audit = new SqlAuditStore(new SqliteRunner(this.#db));
     this.team = new SqlTeamStore(new SqliteRunner(this.#db));
     this.requestLog = new SqlRequestLogStore(new SqliteRunner(this.#db));
-    const useThread =
-      (options.writerThread ?? true) && path !== ":memory:" && existsSync(WRITER_THREAD);
-    this.#writer = useThread ? new WriterThread(path, options.synchronous ?? "full") : undefined;
     const inline = useThread ? undefined : createOrderWriter(this.#db);
     this.#orders = new GroupCommit<CreateJob, CreateOrderOutcome>((jobs) =>
       this.#writer
         ? this.#writer.write(jobs)
         : new Promise((resolve) => resolve((inline as (j: CreateJob[]) => BatchResult[])(jobs))),
     );
+  }
+
+  /** Replay-guard nonces, claimed in batches on the writer thread (or inline without one). */
+  async #claimNonces(claims: NonceClaim[]): Promise<BatchOutcome<boolean>[]> {
+    let claimed: boolean[];
+    if (this.#writer) claimed = await this.#writer.claim(claims);
+    else {
+      this.#inlineNonces ??= createNonceWriter(this.#db);
+      claimed = this.#inlineNonces(claims);
+    }
+    return claimed.map((value) => ({ ok: true, value }));
   }
 
   async migrate(): Promise<void> {
@@ -195,6 +221,7 @@ export class SqliteStore extends SqlCredentialStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.#nonces.drain();
     await this.#orders.drain();
     await this.#writer?.close();
     if (this.#db.open) this.#db.close();

@@ -3,15 +3,26 @@ import type { Statement } from "../order-moves.js";
 import type { StatementResult } from "../sql-runner.js";
 import { SqlTenantStore, UPSERT_OVERRIDES, upsertParams } from "../sql-tenant-store.js";
 import type { OverridesRecord } from "../tenant-store.js";
+import type { NonceClaim } from "./nonce-writer.js";
 import { SqliteRunner } from "./runner.js";
 
 /** The tenant store on the embedded connection (statements run synchronously). */
 export class SqliteTenantStore extends SqlTenantStore {
   readonly #sql: SqliteRunner;
 
-  constructor(db: Database.Database) {
+  constructor(
+    db: Database.Database,
+    /** Where nonces are claimed: batched off the event loop by the store (see nonce-writer.ts). */
+    private readonly claimNonce?: (claim: NonceClaim) => Promise<boolean>,
+  ) {
     super({ sqlite: true });
     this.#sql = new SqliteRunner(db);
+  }
+
+  override async claimRequestNonce(key: string, expiresAt: number): Promise<boolean> {
+    return this.claimNonce
+      ? this.claimNonce({ key, expiresAt })
+      : super.claimRequestNonce(key, expiresAt);
   }
 
   protected rows<R>(sql: string, params: unknown[]): Promise<R[]> {

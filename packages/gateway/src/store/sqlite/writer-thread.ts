@@ -1,21 +1,36 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { SqliteSynchronous } from "../../config/config.js";
 import { openConnection } from "./connection.js";
+import { createNonceWriter, type NonceClaim } from "./nonce-writer.js";
 import { type CreateJob, createOrderWriter, toWire } from "./order-writer.js";
 
 /**
- * The order writer thread: owns one connection and commits batches of order creations, so the
- * fsync of each commit blocks this thread, never the one serving HTTP.
+ * The order writer thread: owns one connection and commits batches of order creations (and of
+ * replay-guard nonces), so the fsync of each commit and the wait for the write lock block this
+ * thread, never the one serving HTTP.
  */
 const port = parentPort;
 if (port) {
   const { path, synchronous } = workerData as { path: string; synchronous: SqliteSynchronous };
   const db = openConnection(path, synchronous);
   const write = createOrderWriter(db);
-  port.on("message", (message: { id: number; jobs: CreateJob[] } | { close: true }) => {
+  const claim = createNonceWriter(db);
+  type Message =
+    | { id: number; jobs: CreateJob[] }
+    | { id: number; nonces: NonceClaim[] }
+    | { close: true };
+  port.on("message", (message: Message) => {
     if ("close" in message) {
       db.close();
       port.close();
+      return;
+    }
+    if ("nonces" in message) {
+      try {
+        port.postMessage({ id: message.id, claimed: claim(message.nonces) });
+      } catch (error) {
+        port.postMessage({ id: message.id, error: toWire(error) });
+      }
       return;
     }
     try {
