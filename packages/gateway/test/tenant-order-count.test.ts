@@ -10,11 +10,11 @@ import { seedOrdersStatement } from "../bench/seed-orders.mjs";
 import { sqlitePathOf } from "../src/config/config.js";
 import type { Gateway } from "../src/gateway.js";
 import { startGateway } from "./helpers.js";
-import { storeKinds } from "./support/stores.js";
+import { type StoreKind, storeKinds } from "./support/stores.js";
 import { createTenant, TEST_USERS_CONFIG, tenantPartner, userToken } from "./support/tenants.js";
 
 /** Inserts `count` orders of the partner straight into the gateway's store. */
-async function seed(gw: Gateway, kind: string, clientId: string, count: number): Promise<void> {
+async function seed(gw: Gateway, kind: StoreKind, clientId: string, count: number): Promise<void> {
   const partner = await gw.store.findPartnerByClientId(clientId);
   if (!partner) throw new Error("partner missing");
   const statement = seedOrdersStatement(kind, { partnerId: partner.id, count, endAt: Date.now() });
