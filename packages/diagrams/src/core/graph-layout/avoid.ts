@@ -254,10 +254,13 @@ function routeWithin(req: RouteRequest, window: Box | undefined): Point[] | unde
   let bestState = -1;
   let bestGoal: Port | undefined;
   while (heap.size > 0 && heap.peekKey() < best) {
+    const key = heap.peekKey();
     const st = heap.pop();
     const c = st >> 1;
     const axis = st & 1;
     const cost = g[st] as number;
+    // A state reached again more cheaply was expanded at that cost already: this entry is stale.
+    if (key > cost + h(c)) continue;
     const here = goalAt.get(c);
     if (here) {
       for (const goal of here) {
