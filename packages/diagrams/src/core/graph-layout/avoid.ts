@@ -228,11 +228,12 @@ function routeWithin(req: RouteRequest, window: Box | undefined): Point[] | unde
   const tx = req.to.x + req.to.width / 2;
   const ty = req.to.y + req.to.height / 2;
   // Distance to the target's box, and a bend when it lies neither across nor along the way.
+  // Each grid line's share is computed once: the search asks for it at every step.
+  const hx = Float64Array.from(X, (x) => Math.max(0, Math.abs(x - tx) - req.to.width / 2));
+  const hy = Float64Array.from(Y, (y) => Math.max(0, Math.abs(y - ty) - req.to.height / 2));
   const h = (c: number) => {
-    const x = X[c % W] as number;
-    const y = Y[Math.floor(c / W)] as number;
-    const dx = Math.max(0, Math.abs(x - tx) - req.to.width / 2);
-    const dy = Math.max(0, Math.abs(y - ty) - req.to.height / 2);
+    const dx = hx[c % W] as number;
+    const dy = hy[(c / W) | 0] as number;
     return dx + dy + (dx > 0 && dy > 0 ? BEND : 0);
   };
   // A state is a grid point and the axis the line arrived along (0 across, 1 up or down).
