@@ -229,8 +229,12 @@ function routeWithin(req: RouteRequest, window: Box | undefined): Point[] | unde
   const ty = req.to.y + req.to.height / 2;
   // Distance to the target's box, and a bend when it lies neither across nor along the way.
   // Each grid line's share is computed once: the search asks for it at every step.
-  const hx = Float64Array.from(X, (x) => Math.max(0, Math.abs(x - tx) - req.to.width / 2));
-  const hy = Float64Array.from(Y, (y) => Math.max(0, Math.abs(y - ty) - req.to.height / 2));
+  const hx = new Float64Array(W);
+  for (let i = 0; i < W; i++)
+    hx[i] = Math.max(0, Math.abs((X[i] as number) - tx) - req.to.width / 2);
+  const hy = new Float64Array(H);
+  for (let j = 0; j < H; j++)
+    hy[j] = Math.max(0, Math.abs((Y[j] as number) - ty) - req.to.height / 2);
   const h = (c: number) => {
     const dx = hx[c % W] as number;
     const dy = hy[(c / W) | 0] as number;
