@@ -22,14 +22,20 @@ function misfit(l: { width: number; height: number }): number {
 const ROUGH_SLACK = 0.1;
 
 /**
+ * Left to right is the try that misses the page (a long chain of layers); a top-down try
+ * mostly fits, and a rough pass before it would only add the type's placing once more.
+ */
+const across = (d: GraphDirection) => d === "right" || d === "left";
+
+/**
  * The layout in the writer's direction or, with none given, the first that fits a page of:
  * the type's natural direction (`first`), the other orientation, then each with its layers
  * wrapped into bands; none fitting, the one nearest to fitting. With `drawing` (what the
  * checker reads of a layout), a fitting layout the checker faults, or a wrapped one whose lines
  * cross, is compared with the fitting ones after it (bands can join in more than one way): the
- * first with the fewest findings, then crossings, wins. An unwrapped try is first laid out
- * roughly (`lay`'s `rough`: sizes only); one far from fitting is not laid out in full unless
- * no try fits.
+ * first with the fewest findings, then crossings, wins. An unwrapped left-to-right try is
+ * first laid out roughly (`lay`'s `rough`: sizes only); one far from fitting is not laid out in
+ * full unless no try fits.
  */
 export function chooseDirection<L extends { width: number; height: number }>(
   given: GraphDirection | undefined,
@@ -55,7 +61,7 @@ export function chooseDirection<L extends { width: number; height: number }>(
     [first, true],
     [other, true],
   ] as const) {
-    if (!wrap && misfit(lay(direction, false, true)) > ROUGH_SLACK) {
+    if (!wrap && across(direction) && misfit(lay(direction, false, true)) > ROUGH_SLACK) {
       missed.push({ direction, wrap });
       continue;
     }

@@ -203,7 +203,7 @@ export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): Arc
     edges: l.relationships.map((r) => ({ id: r.id, points: r.points })),
     checkAspect,
   });
-  // Each unwrapped try is first laid out roughly (sizes only); the one kept finishes that layout.
+  // A left-to-right try is first laid out roughly (sizes only); if kept, it finishes that layout.
   // Every try measures the same view: once is enough.
   const layoutWith = finishingLayouter();
   const graph = viewGraph(d, pickView(d, viewId));

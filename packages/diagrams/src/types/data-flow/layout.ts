@@ -186,7 +186,7 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
     edges: l.flows.map((f) => ({ id: f.id, points: f.points })),
     checkAspect,
   });
-  // Each unwrapped try is first laid out roughly (sizes only); the one kept finishes that layout.
+  // A left-to-right try is first laid out roughly (sizes only); if kept, it finishes that layout.
   // Every try measures the same text: once is enough.
   const layoutWith = finishingLayouter();
   const measured = measureDiagram(diagram);

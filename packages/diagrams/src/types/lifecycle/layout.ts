@@ -149,7 +149,7 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
     })),
     checkAspect,
   });
-  // Each unwrapped try is first laid out roughly (sizes only); the one kept finishes that layout.
+  // A left-to-right try is first laid out roughly (sizes only); if kept, it finishes that layout.
   // Every try measures the same text: once is enough.
   const layoutWith = finishingLayouter();
   const text = measureLifecycleText(diagram);
