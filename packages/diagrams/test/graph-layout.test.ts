@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { boxContains, boxesOverlap, inflate, segmentMeetsBox } from "../src/core/geometry.js";
+import { chooseDirection } from "../src/core/graph-direction.js";
 import {
+  finishingLayouter,
   type GraphDirection,
   type GraphEdge,
   type GraphLayout,
@@ -292,5 +294,55 @@ describe("graph layout: lines around boxes, hints", () => {
     const c = laid.nodes.get("c");
     // Without the edge c would sit in the first layer, beside a; with it, one layer on.
     expect((c?.x ?? 0) > (a?.x ?? 0)).toBe(true);
+  });
+
+  it("a rough layout finished in place is the full layout, and the rough one kept lines through boxes", () => {
+    for (const direction of ["right", "down"] as const) {
+      const spec = { ...nested(), direction };
+      const full = layoutGraph(spec);
+      const layouter = finishingLayouter();
+      const rough = layouter({ ...spec, rough: true });
+      const roughLines = [...rough.edges].map(([id, e]) => [id, e.points.map((p) => ({ ...p }))]);
+      const finished = layouter(spec);
+      expect(finished).toBe(rough);
+      expect(finished).toEqual(full);
+      // Finishing moved lines off the boxes they crossed: the rough layout is not the full one.
+      expect(roughLines).not.toEqual([...full.edges].map(([id, e]) => [id, e.points]));
+    }
+  });
+});
+
+describe("choosing a direction", () => {
+  it("a left-to-right try far wider than a page is not laid out in full; top-down is", () => {
+    const calls: string[] = [];
+    const chosen = chooseDirection(undefined, "right", (direction, wrap, rough) => {
+      calls.push(`${direction}${wrap ? " wrapped" : ""}${rough ? " rough" : ""}`);
+      return direction === "right" ? { width: 2000, height: 200 } : { width: 600, height: 700 };
+    });
+    expect(calls).toEqual(["right rough", "down"]);
+    expect(chosen).toEqual({ width: 600, height: 700 });
+  });
+
+  it("when nothing fits, the skipped try is laid out in full and the nearest to fitting wins", () => {
+    const calls: string[] = [];
+    const size = (direction: string, wrap: boolean) =>
+      direction === "right"
+        ? { width: 3000, height: 200 }
+        : { width: 200, height: 2000 + (wrap ? 500 : 0) };
+    const chosen = chooseDirection(undefined, "right", (direction, wrap, rough) => {
+      calls.push(`${direction}${wrap ? " wrapped" : ""}${rough ? " rough" : ""}`);
+      return size(direction, wrap);
+    });
+    expect(calls).toEqual(["right rough", "down", "right wrapped", "down wrapped", "right"]);
+    expect(chosen).toEqual({ width: 200, height: 2000 });
+  });
+
+  it("a given direction is laid out once, in full", () => {
+    const calls: string[] = [];
+    chooseDirection("left", "right", (direction, wrap, rough) => {
+      calls.push(`${direction}${wrap ? " wrapped" : ""}${rough ? " rough" : ""}`);
+      return { width: 5000, height: 10 };
+    });
+    expect(calls).toEqual(["left"]);
   });
 });

@@ -70,6 +70,11 @@ export interface GraphLayoutInput {
   spacing: GraphSpacing;
   /** Wrap the layers into bands side by side when the graph is far longer than wide. */
   wrap?: boolean;
+  /**
+   * Sizes only (unwrapped): lines through boxes stay there and none is moved apart. Routing them
+   * round takes about a third of a layout and changes its size little (graph-direction uses it).
+   */
+  rough?: boolean;
 }
 
 /** An edge as laid out: its polyline and the box kept free for its label. */
@@ -93,7 +98,7 @@ const MAX_BAND_LINES = 8;
 
 /** Lays out a graph; throws when an edge names a node that is not there. */
 export function layoutGraph(input: GraphLayoutInput): GraphLayout {
-  if (!input.wrap) return layOnce(input, new Set(), true);
+  if (!input.wrap) return layOnce(input, new Set(), input.rough !== true);
   // A first pass without the final routing tells whether the layers need to wrap.
   const trial = layOnce(input, new Set(), false);
   const f = frame(input.direction);
@@ -154,14 +159,7 @@ function layWrapped(input: GraphLayoutInput, plan: WrapPlan<GraphNode>): GraphLa
  * `finish`, lines through boxes stay as they are and none is moved apart (enough for sizes).
  */
 function layOnce(input: GraphLayoutInput, deferred: Set<string>, finish: boolean): GraphLayout {
-  const parent = new Map<string, string | undefined>();
-  const walk = (list: GraphNode[], p: string | undefined) => {
-    for (const n of list) {
-      parent.set(n.id, p);
-      walk(n.children ?? [], n.id);
-    }
-  };
-  walk(input.nodes, undefined);
+  const parent = parentsOf(input.nodes);
   const cyclic = edgesOnCycles(input.nodes, input.edges);
   const byRegion = edgesByRegion(input.edges, parent, deferred, cyclic);
   const f = frame(input.direction);
@@ -175,6 +173,45 @@ function layOnce(input: GraphLayoutInput, deferred: Set<string>, finish: boolean
   avoidBoxes(root, input, parent, deferred);
   separateLines(root, input);
   return root;
+}
+
+/** Each node's compound parent (top level: undefined). */
+function parentsOf(nodes: GraphNode[]): Map<string, string | undefined> {
+  const parent = new Map<string, string | undefined>();
+  const walk = (list: GraphNode[], p: string | undefined) => {
+    for (const n of list) {
+      parent.set(n.id, p);
+      walk(n.children ?? [], n.id);
+    }
+  };
+  walk(nodes, undefined);
+  return parent;
+}
+
+/**
+ * `layoutGraph` for one description tried in several directions (core/graph-direction): the
+ * full layout of a direction laid out roughly before finishes that rough layout (routes lines
+ * round boxes, moves them apart) instead of laying it out again; the same steps on the same
+ * state, so the same layout. A rough layout handed out is finished in place: its reader must be
+ * done with it (a type's layout only maps its points and boxes into new ones).
+ */
+export function finishingLayouter(): (input: GraphLayoutInput) => GraphLayout {
+  const rough = new Map<GraphDirection, GraphLayout>();
+  return (input) => {
+    if (input.wrap) return layoutGraph(input);
+    if (input.rough) {
+      const laid = layoutGraph(input);
+      rough.set(input.direction, laid);
+      return laid;
+    }
+    const kept = rough.get(input.direction);
+    if (!kept) return layoutGraph(input);
+    rough.delete(input.direction);
+    const none = new Set<string>();
+    avoidBoxes(kept, input, parentsOf(input.nodes), none);
+    separateLines(kept, input);
+    return kept;
+  };
 }
 
 /** Lines that would read as one (a shared track, stacked heads, a tail on a head) move apart. */

@@ -228,11 +228,16 @@ function routeWithin(req: RouteRequest, window: Box | undefined): Point[] | unde
   const tx = req.to.x + req.to.width / 2;
   const ty = req.to.y + req.to.height / 2;
   // Distance to the target's box, and a bend when it lies neither across nor along the way.
+  // Each grid line's share is computed once: the search asks for it at every step.
+  const hx = new Float64Array(W);
+  for (let i = 0; i < W; i++)
+    hx[i] = Math.max(0, Math.abs((X[i] as number) - tx) - req.to.width / 2);
+  const hy = new Float64Array(H);
+  for (let j = 0; j < H; j++)
+    hy[j] = Math.max(0, Math.abs((Y[j] as number) - ty) - req.to.height / 2);
   const h = (c: number) => {
-    const x = X[c % W] as number;
-    const y = Y[Math.floor(c / W)] as number;
-    const dx = Math.max(0, Math.abs(x - tx) - req.to.width / 2);
-    const dy = Math.max(0, Math.abs(y - ty) - req.to.height / 2);
+    const dx = hx[c % W] as number;
+    const dy = hy[(c / W) | 0] as number;
     return dx + dy + (dx > 0 && dy > 0 ? BEND : 0);
   };
   // A state is a grid point and the axis the line arrived along (0 across, 1 up or down).
@@ -254,10 +259,13 @@ function routeWithin(req: RouteRequest, window: Box | undefined): Point[] | unde
   let bestState = -1;
   let bestGoal: Port | undefined;
   while (heap.size > 0 && heap.peekKey() < best) {
+    const key = heap.peekKey();
     const st = heap.pop();
     const c = st >> 1;
     const axis = st & 1;
     const cost = g[st] as number;
+    // A state reached again more cheaply was expanded at that cost already: this entry is stale.
+    if (key > cost + h(c)) continue;
     const here = goalAt.get(c);
     if (here) {
       for (const goal of here) {

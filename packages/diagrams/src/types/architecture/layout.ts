@@ -3,12 +3,13 @@ import { type Box, round } from "../../core/geometry.js";
 import type { GraphDrawing } from "../../core/graph-check.js";
 import { chooseDirection, drawingWarnings } from "../../core/graph-direction.js";
 import {
+  finishingLayouter,
   type GraphDirection,
   type GraphEdge,
   type GraphLayout,
+  type GraphLayoutInput,
   type GraphNode,
   type LaidEdge,
-  layoutGraph,
 } from "../../core/graph-layout.js";
 import { planLegend } from "../../core/legend.js";
 import { labelOn, stackedLabel } from "../../core/line-label.js";
@@ -202,10 +203,15 @@ export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): Arc
     edges: l.relationships.map((r) => ({ id: r.id, points: r.points })),
     checkAspect,
   });
+  // A left-to-right try is first laid out roughly (sizes only); if kept, it finishes that layout.
+  // Every try measures the same view: once is enough.
+  const layoutWith = finishingLayouter();
+  const graph = viewGraph(d, pickView(d, viewId));
+  addNearHints(graph, graph.projected.items);
   const layout = chooseDirection(
     d.meta.direction,
     "right",
-    (dir, wrap) => layoutIn(d, viewId, dir, wrap),
+    (dir, wrap, rough) => layoutIn(graph, dir, wrap, rough, layoutWith),
     drawing,
   );
   const index = new Map((d.relationships ?? []).map((r, i) => [r.id ?? `r${i}`, i]));
@@ -248,18 +254,19 @@ interface PlacedView extends ViewGraph {
 }
 
 function layoutIn(
-  d: ArchitectureDiagram,
-  viewId: string | undefined,
+  graph: ViewGraph,
   direction: GraphDirection,
   wrap: boolean,
+  rough: boolean,
+  layoutWith: (input: GraphLayoutInput) => GraphLayout,
 ): ArchitectureLayout {
-  const graph = viewGraph(d, pickView(d, viewId));
-  addNearHints(graph, graph.projected.items);
-  const laid = layoutGraph({
+  const { d } = graph;
+  const laid = layoutWith({
     nodes: graph.nodes,
     edges: graph.edges,
     direction,
     wrap,
+    rough,
     spacing: { node: AM.nodeGap, edge: AM.edgeGap, layer: AM.layerGap },
   });
   const st = underHeading(graph, laid);

@@ -3,12 +3,13 @@ import { type Arrow, type Box, round } from "../../core/geometry.js";
 import type { GraphDrawing } from "../../core/graph-check.js";
 import { chooseDirection, drawingWarnings } from "../../core/graph-direction.js";
 import {
+  finishingLayouter,
   type GraphDirection,
   type GraphEdge,
   type GraphLayout,
+  type GraphLayoutInput,
   type GraphNode,
   type LaidEdge,
-  layoutGraph,
 } from "../../core/graph-layout.js";
 import type { ComponentType, Point } from "../../core/model.js";
 import type { Frame } from "../../core/svg/document.js";
@@ -185,10 +186,14 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
     edges: l.flows.map((f) => ({ id: f.id, points: f.points })),
     checkAspect,
   });
+  // A left-to-right try is first laid out roughly (sizes only); if kept, it finishes that layout.
+  // Every try measures the same text: once is enough.
+  const layoutWith = finishingLayouter();
+  const measured = measureDiagram(diagram);
   const layout = chooseDirection(
     diagram.meta.direction,
     "right",
-    (d, wrap) => layoutIn(diagram, d, wrap),
+    (d, wrap, rough) => layoutIn(measured, d, wrap, rough, layoutWith),
     drawing,
   );
   const index = new Map(diagram.flows.map((f, i) => [flowId(f, i), i]));
@@ -220,17 +225,20 @@ interface PlacedGraph extends FlowGraph {
 }
 
 function layoutIn(
-  diagram: DataFlowDiagram,
+  g: FlowGraph,
   direction: GraphDirection,
   wrap: boolean,
+  rough: boolean,
+  layoutWith: (input: GraphLayoutInput) => GraphLayout,
 ): DataFlowLayout {
-  const g = measureDiagram(diagram);
+  const { diagram } = g;
   const across = direction === "right" || direction === "left";
-  const laid = layoutGraph({
+  const laid = layoutWith({
     nodes: childNodes(g, undefined, across),
     edges: flowEdges(g),
     direction,
     wrap,
+    rough,
     spacing: { node: M.nodeGap, edge: M.edgeGap, layer: M.layerGap },
   });
   const st = underHeading(g, laid);

@@ -3,11 +3,13 @@ import { type Box, round } from "../../core/geometry.js";
 import type { GraphDrawing } from "../../core/graph-check.js";
 import { chooseDirection, drawingWarnings } from "../../core/graph-direction.js";
 import {
+  finishingLayouter,
   type GraphDirection,
   type GraphEdge,
+  type GraphLayout,
+  type GraphLayoutInput,
   type GraphNode,
   type LaidEdge,
-  layoutGraph,
 } from "../../core/graph-layout.js";
 import { labelOn, stackedLabel } from "../../core/line-label.js";
 import type { EdgeRole, Point } from "../../core/model.js";
@@ -147,10 +149,14 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
     })),
     checkAspect,
   });
+  // A left-to-right try is first laid out roughly (sizes only); if kept, it finishes that layout.
+  // Every try measures the same text: once is enough.
+  const layoutWith = finishingLayouter();
+  const text = measureLifecycleText(diagram);
   const layout = chooseDirection(
     diagram.meta.direction,
     "down",
-    (d, wrap) => layoutIn(diagram, d, wrap),
+    (d, wrap, rough) => layoutIn(diagram, text, d, wrap, rough, layoutWith),
     drawing,
   );
   const warnings = drawingWarnings(drawing(layout, diagram.meta.direction === undefined), (id) =>
@@ -195,19 +201,21 @@ function noteStacks(
   return stacks;
 }
 
-function layoutIn(
-  diagram: LifecycleDiagram,
-  direction: GraphDirection,
-  wrap: boolean,
-): LifecycleLayout {
-  const M = LM;
+/** The text of states, notes and transitions, measured (the same in every direction). */
+interface MeasuredText {
+  measured: Map<string, Measured>;
+  noteBlocks: TextBlock[];
+  /** Transition labels by edge id. */
+  labels: Map<string, TextBlock>;
+  edges: GraphEdge[];
+}
+
+function measureLifecycleText(diagram: LifecycleDiagram): MeasuredText {
   const measured = new Map<string, Measured>();
   for (const { state } of allStates(diagram.states)) measured.set(state.id, measureState(state));
   const noteBlocks = (diagram.notes ?? []).map((n) =>
-    textBlock(n.text, M.sublabelSize, "regular", LM.noteMaxWidth, 8),
+    textBlock(n.text, LM.sublabelSize, "regular", LM.noteMaxWidth, 8),
   );
-  const stacks = noteStacks(diagram, noteBlocks, direction);
-  const children = graphNodes(diagram.states, measured, stacks);
   const labels = new Map<string, TextBlock>();
   const edges: GraphEdge[] = diagram.transitions.map((t, index) => {
     const id = `t${index}`;
@@ -223,13 +231,28 @@ function layoutIn(
     }
     return edge;
   });
+  return { measured, noteBlocks, labels, edges };
+}
 
-  const laid = layoutGraph({
+function layoutIn(
+  diagram: LifecycleDiagram,
+  text: MeasuredText,
+  direction: GraphDirection,
+  wrap: boolean,
+  rough: boolean,
+  layoutWith: (input: GraphLayoutInput) => GraphLayout,
+): LifecycleLayout {
+  const M = LM;
+  const { measured, noteBlocks, labels, edges } = text;
+  const stacks = noteStacks(diagram, noteBlocks, direction);
+  const children = graphNodes(diagram.states, measured, stacks);
+  const laid = layoutWith({
     nodes: children,
     edges,
     direction,
     spacing: SPACING,
     wrap,
+    rough,
   });
   const boxes = laid.nodes;
   const laidEdges = laid.edges;
