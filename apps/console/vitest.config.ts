@@ -1,5 +1,6 @@
 import { configDefaults, defineConfig } from "vitest/config";
 import { slowFiles } from "../../scripts/test-tiers.mjs";
+import { COMPUTING } from "../../scripts/test-workers.mjs";
 
 // Left out of `npm run test:fast`: processes, browsers, fault injection (scripts/test-tiers.mjs).
 const SLOW = [
@@ -13,6 +14,7 @@ const SLOW = [
 export default defineConfig({
   test: {
     name: "console",
+    ...COMPUTING,
     // One temporary folder per run, removed at its end (scripts/test-tmpdir.mjs).
     globalSetup: ["../../scripts/test-tmpdir.mjs"],
     include: ["test/**/*.test.ts"],

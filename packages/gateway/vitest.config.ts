@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 import { FAST } from "../../scripts/test-tiers.mjs";
+import { WAITING } from "../../scripts/test-workers.mjs";
 
 // `npm run test:fast` runs only the files that start no gateway, store, process or browser (the
 // others need PostgreSQL and Redis too); see scripts/test-tiers.mjs.
@@ -14,6 +15,7 @@ const UNIT = [
 export default defineConfig({
   test: {
     name: "gateway",
+    ...WAITING,
     // One temporary folder per run, removed at its end (scripts/test-tmpdir.mjs).
     globalSetup: ["../../scripts/test-tmpdir.mjs"],
     include: FAST ? UNIT : ["test/**/*.test.ts"],
