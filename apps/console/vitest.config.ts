@@ -9,6 +9,11 @@ const SLOW = [
   "test/order-actions.test.ts",
   "test/webhooks.test.ts",
   "test/bundle-contents.test.ts",
+  "test/everyday-console.test.ts",
+  "test/orders-desk.test.ts",
+  "test/team.test.ts",
+  "test/tenant-events.test.ts",
+  "test/vocabulary.test.ts",
 ];
 
 export default defineConfig({

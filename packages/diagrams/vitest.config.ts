@@ -8,6 +8,7 @@ const SLOW = [
   "test/architecture-html.test.ts",
   "test/lazy-load.test.ts",
   "test/lifecycle-import.test.ts",
+  "test/mermaid-cli.test.ts",
   "test/render-cli.test.ts",
   "test/render-preview.test.ts",
   "test/sequence-cli.test.ts",

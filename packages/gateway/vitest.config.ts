@@ -6,7 +6,6 @@ import { WAITING } from "../../scripts/test-workers.mjs";
 // others need PostgreSQL and Redis too); see scripts/test-tiers.mjs.
 const UNIT = [
   "test/auth-units.test.ts",
-  "test/config.test.ts",
   "test/contract.test.ts",
   "test/ids.test.ts",
   "test/webhook-sender.test.ts",

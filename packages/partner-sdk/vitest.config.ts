@@ -8,6 +8,7 @@ const SLOW = [
   "test/examples.test.ts",
   "test/webhook-examples.test.ts",
   "test/client.test.ts",
+  "test/listen.test.ts",
   "test/webhook-delivery.test.ts",
   "test/self-service.test.ts",
   "test/contract-types.test.ts",
