@@ -1,5 +1,6 @@
 import { configDefaults, defineConfig } from "vitest/config";
 import { slowFiles } from "../../scripts/test-tiers.mjs";
+import { COMPUTING } from "../../scripts/test-workers.mjs";
 
 // Left out of `npm run test:fast`: processes, browsers, fault injection (scripts/test-tiers.mjs).
 const SLOW = [
@@ -8,11 +9,17 @@ const SLOW = [
   "test/order-actions.test.ts",
   "test/webhooks.test.ts",
   "test/bundle-contents.test.ts",
+  "test/everyday-console.test.ts",
+  "test/orders-desk.test.ts",
+  "test/team.test.ts",
+  "test/tenant-events.test.ts",
+  "test/vocabulary.test.ts",
 ];
 
 export default defineConfig({
   test: {
     name: "console",
+    ...COMPUTING,
     // One temporary folder per run, removed at its end (scripts/test-tmpdir.mjs).
     globalSetup: ["../../scripts/test-tmpdir.mjs"],
     include: ["test/**/*.test.ts"],

@@ -1,5 +1,6 @@
 import { configDefaults, defineConfig } from "vitest/config";
 import { slowFiles } from "../../scripts/test-tiers.mjs";
+import { COMPUTING } from "../../scripts/test-workers.mjs";
 
 // Left out of `npm run test:fast`: processes, browsers, fault injection (scripts/test-tiers.mjs).
 const SLOW = [
@@ -7,6 +8,7 @@ const SLOW = [
   "test/architecture-html.test.ts",
   "test/lazy-load.test.ts",
   "test/lifecycle-import.test.ts",
+  "test/mermaid-cli.test.ts",
   "test/render-cli.test.ts",
   "test/render-preview.test.ts",
   "test/sequence-cli.test.ts",
@@ -17,6 +19,7 @@ const SLOW = [
 export default defineConfig({
   test: {
     name: "diagrams",
+    ...COMPUTING,
     include: ["test/**/*.test.ts"],
     exclude: [...configDefaults.exclude, ...slowFiles(SLOW)],
     // PNG, PDF and process tests take a few seconds on a loaded 2-core machine; the default 5 s

@@ -1,11 +1,11 @@
 import { defineConfig } from "vitest/config";
 import { FAST } from "../../scripts/test-tiers.mjs";
+import { WAITING } from "../../scripts/test-workers.mjs";
 
 // `npm run test:fast` runs only the files that start no gateway, store, process or browser (the
 // others need PostgreSQL and Redis too); see scripts/test-tiers.mjs.
 const UNIT = [
   "test/auth-units.test.ts",
-  "test/config.test.ts",
   "test/contract.test.ts",
   "test/ids.test.ts",
   "test/webhook-sender.test.ts",
@@ -14,11 +14,14 @@ const UNIT = [
 export default defineConfig({
   test: {
     name: "gateway",
+    ...WAITING,
     // One temporary folder per run, removed at its end (scripts/test-tmpdir.mjs).
     globalSetup: ["../../scripts/test-tmpdir.mjs"],
     include: FAST ? UNIT : ["test/**/*.test.ts"],
-    // RSA key generation and SQLite files make some suites slower than the default 5 s.
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Limits that end a hung test, not speed checks (those are benchmarks): processes, RSA keys
+    // and two files per core (scripts/test-workers.mjs) on a shared 2-core machine took some
+    // tests past 30 s under load.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

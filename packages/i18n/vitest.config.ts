@@ -1,5 +1,6 @@
 import { configDefaults, defineConfig } from "vitest/config";
 import { slowFiles } from "../../scripts/test-tiers.mjs";
+import { COMPUTING } from "../../scripts/test-workers.mjs";
 
 // Left out of `npm run test:fast`: processes, browsers, fault injection (scripts/test-tiers.mjs).
 const SLOW = ["test/check.test.ts", "test/core-entry.test.ts", "test/pack.test.ts"];
@@ -7,6 +8,7 @@ const SLOW = ["test/check.test.ts", "test/core-entry.test.ts", "test/pack.test.t
 export default defineConfig({
   test: {
     name: "i18n",
+    ...COMPUTING,
     // One temporary folder per run, removed at its end (scripts/test-tmpdir.mjs).
     globalSetup: ["../../scripts/test-tmpdir.mjs"],
     include: ["test/**/*.test.{ts,tsx}"],

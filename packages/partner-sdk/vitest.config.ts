@@ -1,5 +1,6 @@
 import { configDefaults, defineConfig } from "vitest/config";
 import { slowFiles } from "../../scripts/test-tiers.mjs";
+import { COMPUTING } from "../../scripts/test-workers.mjs";
 
 // Left out of `npm run test:fast`: processes, browsers, fault injection (scripts/test-tiers.mjs).
 const SLOW = [
@@ -7,6 +8,7 @@ const SLOW = [
   "test/examples.test.ts",
   "test/webhook-examples.test.ts",
   "test/client.test.ts",
+  "test/listen.test.ts",
   "test/webhook-delivery.test.ts",
   "test/self-service.test.ts",
   "test/contract-types.test.ts",
@@ -16,6 +18,10 @@ const SLOW = [
 export default defineConfig({
   test: {
     name: "partner-sdk",
+    // One file per core although its files mostly wait: test/pack.test.ts runs `npm pack`,
+    // whose prepack empties and rebuilds the dist/ that the CLI tests run; at two files per
+    // core they met (ERR_MODULE_NOT_FOUND). Fewer at once makes it rarer, not impossible.
+    ...COMPUTING,
     // One temporary folder per run, removed at its end (scripts/test-tmpdir.mjs).
     globalSetup: ["../../scripts/test-tmpdir.mjs"],
     include: ["test/**/*.test.ts"],

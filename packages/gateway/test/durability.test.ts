@@ -20,10 +20,13 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** `extra`: settings of the instance; by default without the not-ready phase (tested below). */
+/**
+ * `extra`: settings of the instance; by default without the not-ready phase (tested below) and
+ * with the product's default drain (the support's processes have none).
+ */
 async function setUp(
   kind: StoreKind,
-  extra: Record<string, string> = { GATEWAY_DRAIN_READY_SECONDS: "0" },
+  extra: Record<string, string> = { GATEWAY_DRAIN_READY_SECONDS: "0", GATEWAY_DRAIN_SECONDS: "5" },
 ) {
   expect(existsSync(CLI), "build the package first (npm run build)").toBe(true);
   const { dir, cleanup } = tempDir();
@@ -143,7 +146,10 @@ describe.each(storeKinds)("the built gateway process (%s store)", (kind) => {
   });
 
   it("after SIGTERM: /ready says 503 while requests are served, then a kept-alive connection gets 503 problem+json, an in-flight request its answer", async () => {
-    const { partner, start, stored } = await setUp(kind, { GATEWAY_DRAIN_READY_SECONDS: "2" });
+    const { partner, start, stored } = await setUp(kind, {
+      GATEWAY_DRAIN_READY_SECONDS: "2",
+      GATEWAY_DRAIN_SECONDS: "5",
+    });
     const gateway = await start();
     const token = await loginOver(gateway.url, partner);
     const { hostname, port } = new URL(gateway.url);

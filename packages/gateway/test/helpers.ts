@@ -79,6 +79,10 @@ export async function startGateway(
       databaseUrl: await freshDatabaseUrl(options.store ?? "sqlite", dir),
       dataDir: dir,
       logLevel: "info",
+      // Closing waits up to the drain while connections are open, and fetch keeps its
+      // connection alive: the default 5 s would be spent on every close. The drain has its own
+      // tests (durability, rolling-restart, tenant-events), which set it.
+      drainSeconds: 0,
       ...options.config,
     },
   );

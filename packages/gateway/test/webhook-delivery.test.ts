@@ -265,12 +265,17 @@ describe.each(storeKinds)("webhook delivery (%s store)", (kind) => {
       (res) => res.body.data[0]?.enabled === false,
     );
     expect(disabled.body.data[0].disabled_reason).toBe("Disabled after 1 s of failed deliveries.");
+    // On the tenant's audit trail too, as the gateway's own doing: written just after the
+    // endpoint is disabled, so a read right after seeing it disabled can come too early.
+    const trail = await eventually(
+      () =>
+        s.gw.store.audit.listAuditEvents(s.tenant.id, {
+          limit: 5,
+          filter: { action: "webhook_endpoint_disabled" },
+        }),
+      (events) => events.length > 0,
+    );
     expect(s.logs.text).toContain('"event":"webhook_endpoint_disabled"');
-    // On the tenant's audit trail too, as the gateway's own doing.
-    const trail = await s.gw.store.audit.listAuditEvents(s.tenant.id, {
-      limit: 5,
-      filter: { action: "webhook_endpoint_disabled" },
-    });
     expect(trail[0]).toMatchObject({
       actorKind: "system",
       subjectType: "webhook_endpoint",

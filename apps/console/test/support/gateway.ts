@@ -44,6 +44,9 @@ export async function startTestGateway(
         consoleDir: CONSOLE_DIR,
         // Cheap password hashing: the default cost takes ~0.4 s a hash.
         users: { audience: "orderline-tenant-api", languages, scryptCost: 1024 },
+        // No drain on close: a browser keeps its connections open, so the default would hold
+        // every close for its full 5 s. The gateway's own tests cover the drain.
+        drainSeconds: 0,
         ...config,
       },
     ),

@@ -30,6 +30,11 @@ function envOf(options: ProcessEnv): NodeJS.ProcessEnv {
     REDIS_URL: "",
     // A free port each: parallel test processes must not fight over the default 9464.
     GATEWAY_METRICS_LISTEN: "127.0.0.1:0",
+    // SIGTERM starts 5 s of not-ready and then up to 5 s of drain by default: a test that stops
+    // its process would wait them out. The tests of those phases set them (durability,
+    // rolling-restart, store-faults).
+    GATEWAY_DRAIN_READY_SECONDS: "0",
+    GATEWAY_DRAIN_SECONDS: "0",
     ...options.extra,
   };
 }

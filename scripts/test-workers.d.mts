@@ -1,0 +1,7 @@
+/** Types of test-workers.mjs. */
+interface Workers {
+  maxWorkers: number;
+  sequence: { groupOrder: number };
+}
+export declare const WAITING: Workers;
+export declare const COMPUTING: Workers;
