@@ -23,7 +23,7 @@ import { OrderFiltersForm, ordersHref } from "./order-filters.js";
 import type { BulkOutcome, OrderPage } from "./order-types.js";
 import { OrdersTable } from "./orders-table.js";
 
-/** How many orders match, in words: "42 orders", "10,000+ orders". */
+/** How many orders match, in words: "42 orders", "1,000+ orders". */
 const CountLine = ({ total }: { total: OrderPage["total"] }) => {
   const { t, i18n } = useEnterpriseModuleTranslationContext<typeof ordersModule>();
   const number = new Intl.NumberFormat(i18n.language).format(total.count);

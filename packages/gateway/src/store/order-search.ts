@@ -9,8 +9,12 @@ import { type ListDialect, type ListWindow, partnerRange, type Statement } from 
 
 /** How many orders of one partner a search page looks through, from the cursor on. */
 export const SEARCH_WINDOW = 5_000;
-/** Counts stop here: a listing says "10,000+" rather than counting a million rows. */
-export const COUNT_CAP = 10_000;
+/**
+ * Counts stop here: a listing says "1,000+" rather than counting a million rows. Past a
+ * thousand a desk narrows its filters; counting further cost most of a listing's time on
+ * PostgreSQL, where recently written index entries still need heap visits (issue 30).
+ */
+export const COUNT_CAP = 1_000;
 
 /** `q` as a LIKE pattern: lower-cased, its own % _ \ taken literally. */
 export const containsPattern = (q: string): string =>

@@ -43,7 +43,7 @@ export async function tenantOrderRoutes(
           "never another tenant's. Paged and filtered like the partner listing (`limit`, `cursor`, `status`, " +
           "`created_from`, `created_to`, `purchase_order_no`), plus a free-text search `q`, a `partner` " +
           "(client_id) and `sort`. Each order carries its partner's name, line totals and its total; " +
-          "`total` counts the matching orders (up to 10,000).",
+          "`total` counts the matching orders (up to 1,000).",
         security: USER_SECURITY,
         querystring: TENANT_ORDER_LIST_QUERY,
         response: { 200: TENANT_ORDER_LIST_RESPONSE, ...problemResponses(400, 401) },

@@ -97,11 +97,11 @@ export const TENANT_ORDER_LIST_RESPONSE = {
       type: "object",
       required: ["count", "exact"],
       properties: {
-        count: { type: "integer", description: "How many orders match, at most 10,000" },
+        count: { type: "integer", description: "How many orders match, at most 1,000" },
         exact: {
           type: "boolean",
           description:
-            "false: at least `count` (the count stopped at 10,000, or a search stopped at its window)",
+            "false: at least `count` (the count stopped at 1,000, or a search stopped at its window)",
         },
       },
     },
