@@ -66,9 +66,11 @@ describeInBrowser("vocabulary in the console", () => {
     await expect.poll(() => count.innerText()).toMatch(/^1 of \d+ words$/);
     // …and over keys. The default text is the row's label, the key beside it.
     await page.getByRole("searchbox", { name: "Search words and keys" }).fill("detail.title");
-    await expect.poll(() => count.innerText()).toMatch(/^1 of \d+ words$/);
     const row = page.locator("tbody tr").first();
-    expect(await row.locator("th .word-label").innerText()).toBe("Order {{number}}");
+    // Both searches find one word, so the count alone does not say the list has changed: wait
+    // for the row itself.
+    await expect.poll(() => row.locator("th .word-label").innerText()).toBe("Order {{number}}");
+    await expect.poll(() => count.innerText()).toMatch(/^1 of \d+ words$/);
     expect(await row.locator("th code").innerText()).toBe("detail.title");
     expect(await row.locator("td[lang=de]").innerText()).toBe("Auftrag {{number}}");
 
