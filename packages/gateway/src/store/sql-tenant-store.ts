@@ -469,13 +469,17 @@ export abstract class SqlTenantStore implements TenantStore {
   async countTenantOrders(tenantId: string, options: TenantListOptions): Promise<OrderCount> {
     const { beforeSeq: _cursor, ...top } = options;
     const partners = await this.#listedPartners(tenantId, options.clientId);
-    const searched = partners.filter((partner) => searchOf(partner, options.q) !== undefined);
+    const searches = partners.map((partner) => ({ partner, q: searchOf(partner, options.q) }));
     const [plain, counts] = await Promise.all([
       this.#countPlain(
-        partners.filter((partner) => searchOf(partner, options.q) === undefined),
+        searches.flatMap(({ partner, q }) => (q === undefined ? [partner] : [])),
         top,
       ),
-      Promise.all(searched.map((partner) => this.#countSearched(partner, options.q ?? "", top))),
+      Promise.all(
+        searches.flatMap(({ partner, q }) =>
+          q === undefined ? [] : [this.#countSearched(partner, q, top)],
+        ),
+      ),
     ]);
     const count = counts.reduce((sum, c) => sum + c.n, plain);
     return {

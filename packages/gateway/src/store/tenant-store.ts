@@ -202,3 +202,9 @@ export interface TenantStore {
   countTenantOrders(tenantId: string, options: TenantListOptions): Promise<OrderCount>;
   findTenantOrder(tenantId: string, orderId: string): Promise<TenantOrderRecord | undefined>;
 }
+
+/** One replay-guard nonce to claim (claimRequestNonce): kept until `expiresAt` (Unix ms). */
+export interface NonceClaim {
+  key: string;
+  expiresAt: number;
+}

@@ -1,10 +1,6 @@
 import type pg from "pg";
 import type { BatchOutcome } from "../group-commit.js";
-
-export interface NonceClaim {
-  key: string;
-  expiresAt: number;
-}
+import type { NonceClaim } from "../tenant-store.js";
 
 /**
  * Every waiting request's nonce in one statement and one commit. A key already stored (by any

@@ -8,8 +8,8 @@ import {
   UPSERT_OVERRIDES,
   upsertParams,
 } from "../sql-tenant-store.js";
-import type { ExpiringTable, OverridesRecord } from "../tenant-store.js";
-import { claimNonces, type NonceClaim } from "./nonce-batch.js";
+import type { ExpiringTable, NonceClaim, OverridesRecord } from "../tenant-store.js";
+import { claimNonces } from "./nonce-batch.js";
 import { PostgresRunner } from "./runner.js";
 
 /** Nonce batches in flight at once: each holds a pooled connection for one short INSERT. */

@@ -1,10 +1,5 @@
 import type Database from "better-sqlite3";
-
-/** One replay-guard nonce to claim: kept until `expiresAt` (Unix ms). */
-export interface NonceClaim {
-  key: string;
-  expiresAt: number;
-}
+import type { NonceClaim } from "../tenant-store.js";
 
 /**
  * Claims a batch of request nonces in one IMMEDIATE transaction; for each, whether it was new.

@@ -40,9 +40,10 @@ import type {
   SalesOrderRecord,
   Store,
 } from "../store.js";
+import type { NonceClaim } from "../tenant-store.js";
 import { openConnection } from "./connection.js";
 import { SqliteEventFeedStore } from "./event-feed-store.js";
-import { createNonceWriter, type NonceClaim } from "./nonce-writer.js";
+import { createNonceWriter } from "./nonce-writer.js";
 import {
   type BatchResult,
   type CreateJob,

@@ -2,8 +2,7 @@ import type Database from "better-sqlite3";
 import type { Statement } from "../order-moves.js";
 import type { StatementResult } from "../sql-runner.js";
 import { SqlTenantStore, UPSERT_OVERRIDES, upsertParams } from "../sql-tenant-store.js";
-import type { OverridesRecord } from "../tenant-store.js";
-import type { NonceClaim } from "./nonce-writer.js";
+import type { NonceClaim, OverridesRecord } from "../tenant-store.js";
 import { SqliteRunner } from "./runner.js";
 
 /** The tenant store on the embedded connection (statements run synchronously). */

@@ -1,7 +1,8 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { SqliteSynchronous } from "../../config/config.js";
+import type { NonceClaim } from "../tenant-store.js";
 import { openConnection } from "./connection.js";
-import { createNonceWriter, type NonceClaim } from "./nonce-writer.js";
+import { createNonceWriter } from "./nonce-writer.js";
 import { type CreateJob, createOrderWriter, toWire } from "./order-writer.js";
 
 /**
