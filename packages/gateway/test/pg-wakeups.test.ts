@@ -3,25 +3,12 @@ import { newId } from "../src/lib/random.js";
 import { openStore } from "../src/store/open.js";
 import type { Store } from "../src/store/store.js";
 import { tempDir } from "./helpers.js";
-import { freshDatabaseUrl, storeKinds } from "./support/stores.js";
+import { freshDatabaseUrl, PARTNER, storeKinds } from "./support/stores.js";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-const PARTNER = {
-  id: "partner-1",
-  clientId: "olc_one",
-  name: "One",
-  secretHash: "x",
-  secretVersion: 1,
-  status: "active" as const,
-  createdAt: 0,
-  updatedAt: 0,
-  previousSecretHash: null,
-  previousSecretUntil: null,
-};
 
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

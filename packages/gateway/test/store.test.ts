@@ -7,25 +7,12 @@ import { openStore } from "../src/store/open.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { NewSalesOrder, Store } from "../src/store/store.js";
 import { tempDir } from "./helpers.js";
-import { freshDatabaseUrl, type StoreKind, storeKinds } from "./support/stores.js";
+import { freshDatabaseUrl, PARTNER, type StoreKind, storeKinds } from "./support/stores.js";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-const PARTNER = {
-  id: "partner-1",
-  clientId: "olc_one",
-  name: "One",
-  secretHash: "x",
-  secretVersion: 1,
-  status: "active" as const,
-  createdAt: 0,
-  updatedAt: 0,
-  previousSecretHash: null,
-  previousSecretUntil: null,
-};
 
 async function withPartner(store: Store): Promise<Store> {
   await store.createPartner(PARTNER);

@@ -118,3 +118,17 @@ export async function freshDatabaseUrl(kind: StoreKind, dir: string): Promise<st
 export async function freshStore(kind: StoreKind, dir: string): Promise<Store> {
   return openStore(await freshDatabaseUrl(kind, dir));
 }
+
+/** A partner record for store-level tests (`store.createPartner(PARTNER)`). */
+export const PARTNER = {
+  id: "partner-1",
+  clientId: "olc_one",
+  name: "One",
+  secretHash: "x",
+  secretVersion: 1,
+  status: "active" as const,
+  createdAt: 0,
+  updatedAt: 0,
+  previousSecretHash: null,
+  previousSecretUntil: null,
+};
