@@ -39,11 +39,16 @@ export async function onServer(url, work) {
 
 /** `orderline-gateway serve` (the CLI at `cli`) on a free port; resolves once it listens. */
 export function spawnServer(cli, env) {
-  const child = spawn(
-    "node",
+  return spawnListening(
     [cli, "serve", "--port", "0", "--host", "127.0.0.1", "--log-level", "warn"],
-    { env, stdio: ["ignore", "pipe", "inherit"] },
+    env,
+    "server",
   );
+}
+
+/** `node ...args`; resolves with the child and its URL once it prints "listening on URL". */
+export function spawnListening(args, env, name) {
+  const child = spawn("node", args, { env, stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (chunk) => {
@@ -51,8 +56,23 @@ export function spawnServer(cli, env) {
       const match = /listening on (http:\/\/[^\s]+)/.exec(out);
       if (match) resolve({ child, url: match[1] });
     });
-    child.on("exit", (code) => reject(new Error(`server exited with ${code}`)));
+    child.on("exit", (code) => reject(new Error(`${name} exited with ${code}`)));
   });
+}
+
+/** Whether Redis answers at `url` (multi-instance setups share a rate-limit counter there). */
+export async function redisAnswers(url) {
+  const { Redis } = await import("ioredis");
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 });
+  redis.on("error", () => {});
+  try {
+    await redis.connect();
+    return (await redis.ping()) === "PONG";
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** Signed order creation against `url` by driver.mjs in its own process; its JSON result. */

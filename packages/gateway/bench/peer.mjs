@@ -9,13 +9,13 @@
 // and prints orders/s, p99 and the ratio; then the medians and the median of the per-round
 // ratios. The peer's packages are installed with npm into --deps (default: a folder in the
 // system temp dir, kept between runs), never into the product.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
-import { drive, median, partnerKeys, spawnServer } from "./common.mjs";
+import { drive, median, partnerKeys, spawnListening, spawnServer } from "./common.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -41,21 +41,7 @@ function installPeerDeps(deps) {
   });
 }
 
-function spawnPeer(env) {
-  const child = spawn("node", [join(here, "peer/server.mjs")], {
-    env,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/[^\s]+)/.exec(out);
-      if (match) resolve({ child, url: match[1] });
-    });
-    child.on("exit", (code) => reject(new Error(`peer exited with ${code}`)));
-  });
-}
+const spawnPeer = (env) => spawnListening([join(here, "peer/server.mjs")], env, "peer");
 
 /** CPU time (user + system, µs) a process has used so far, from /proc (Linux). */
 function cpuMicros(pid) {

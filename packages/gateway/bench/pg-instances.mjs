@@ -15,7 +15,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { median, onServer, partnerKeys, spawnServer } from "./common.mjs";
+import { median, onServer, partnerKeys, redisAnswers, spawnServer } from "./common.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -45,20 +45,6 @@ const baseEnv = {
   REDIS_URL: "",
   ...(values["pool-max"] ? { GATEWAY_PG_POOL_MAX: values["pool-max"] } : {}),
 };
-
-async function redisAnswers() {
-  const { Redis } = await import("ioredis");
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  redis.on("error", () => {});
-  try {
-    await redis.connect();
-    return (await redis.ping()) === "PONG";
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
 
 const databases = [];
 async function startSetup(instances, redis) {
@@ -225,7 +211,7 @@ const format = (r) =>
   `${r.ordersPerSecond.toFixed(0)}/s p99 ${r.p99.toFixed(1)} ms, CPU/order gw ${r.gatewayCpuMs.toFixed(3)} + pg ${r.pgCpuMs.toFixed(3)} ms, ` +
   `pg ${r.pgQueries.toFixed(2)} q/order, redis ${r.redis.toFixed(2)}/order, ${r.perBatch.toFixed(1)} orders/batch (${r.failed} failed) [active: ${r.waits}]`;
 
-const redis = await redisAnswers();
+const redis = await redisAnswers(REDIS_URL);
 const rounds = Number(values.rounds);
 console.log(
   `PostgreSQL x1 vs x2: ${rounds} rounds, ${values.connections} connections, ${values.seconds} s each, Node ${process.version}, load ${loadavg()

@@ -23,7 +23,14 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createGateway, createLogger, loadConfig } from "../dist/index.js";
-import { drive, median, onServer as onPgServer, partnerKeys, spawnServer } from "./common.mjs";
+import {
+  drive,
+  median,
+  onServer as onPgServer,
+  partnerKeys,
+  redisAnswers,
+  spawnServer,
+} from "./common.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -79,20 +86,6 @@ const env = {
 
 const EMPTY_BODY_SHA256 = createHash("sha256").digest("hex");
 const onServer = (work) => onPgServer(PG_SERVER, work);
-
-async function redisAnswers() {
-  const { Redis } = await import("ioredis");
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  redis.on("error", () => {});
-  try {
-    await redis.connect();
-    return (await redis.ping()) === "PONG";
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
 
 async function ceiling() {
   const config = loadConfig(
@@ -204,7 +197,7 @@ async function startSetup(setup, redis) {
 const driveSetup = (url, credentials, tag) =>
   drive({ url, credentials, key: join(dir, "private.pem"), connections, seconds, tag, env });
 
-const redis = SETUPS.some((setup) => setup.instances > 1) && (await redisAnswers());
+const redis = SETUPS.some((setup) => setup.instances > 1) && (await redisAnswers(REDIS_URL));
 console.log(
   `Gateway benchmark: ${runs} runs, ${connections} connections, ${seconds} s each, Node ${process.version}, ${cpus().length} CPUs, server log level warn, SQLite synchronous=${values.synchronous}`,
 );
