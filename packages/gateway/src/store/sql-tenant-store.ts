@@ -345,14 +345,8 @@ export abstract class SqlTenantStore implements TenantStore {
     );
   }
 
-  async claimRequestNonce(key: string, expiresAt: number): Promise<boolean> {
-    return (
-      (await this.changes(
-        "INSERT INTO request_nonces (nonce_key, expires_at) VALUES (?, ?) ON CONFLICT (nonce_key) DO NOTHING",
-        [key, expiresAt],
-      )) === 1
-    );
-  }
+  /** Each dialect claims nonces in batches of its own (sqlite/nonce-writer, postgres/nonce-batch). */
+  abstract claimRequestNonce(key: string, expiresAt: number): Promise<boolean>;
 
   async deleteExpired(table: ExpiringTable, before: number, limit: number): Promise<number> {
     return this.changes(purgeStatement(table), [before, limit]);

@@ -12,16 +12,14 @@ export class SqliteTenantStore extends SqlTenantStore {
   constructor(
     db: Database.Database,
     /** Where nonces are claimed: batched off the event loop by the store (see nonce-writer.ts). */
-    private readonly claimNonce?: (claim: NonceClaim) => Promise<boolean>,
+    private readonly claimNonce: (claim: NonceClaim) => Promise<boolean>,
   ) {
     super({ sqlite: true });
     this.#sql = new SqliteRunner(db);
   }
 
-  override async claimRequestNonce(key: string, expiresAt: number): Promise<boolean> {
-    return this.claimNonce
-      ? this.claimNonce({ key, expiresAt })
-      : super.claimRequestNonce(key, expiresAt);
+  override claimRequestNonce(key: string, expiresAt: number): Promise<boolean> {
+    return this.claimNonce({ key, expiresAt });
   }
 
   protected rows<R>(sql: string, params: unknown[]): Promise<R[]> {
