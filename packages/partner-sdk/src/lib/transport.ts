@@ -57,17 +57,29 @@ export class Transport {
     return this.options.now() + this.offsetMs;
   }
 
-  /** Sets the offset from a server time known to the second (a problem's `server_time`). */
+  /** Learns from a server time known to the second (a problem's `server_time`). */
   learnServerSeconds(serverSeconds: number): void {
-    this.offsetMs = serverSeconds * 1000 + 500 - this.options.now();
+    this.#learnSecond(serverSeconds * 1000);
   }
 
   #learnDate(headers: Headers): void {
     const date = headers.get("date");
     if (date === null) return;
     const at = Date.parse(date);
-    // The Date header has one-second resolution: its midpoint is the best estimate.
-    if (!Number.isNaN(at)) this.offsetMs = at + 500 - this.options.now();
+    if (!Number.isNaN(at)) this.#learnSecond(at);
+  }
+
+  /**
+   * The server's clock read `secondStartMs` (Unix ms, one-second resolution). An estimate
+   * inside that second is kept: resetting it to the second's midpoint at every response threw
+   * the local clock's milliseconds away, and two clients (two processes of one partner) then
+   * signed on the same grid of midpoint + elapsed, where identical orders got identical
+   * timestamps and one was refused as a replay. Outside it, the midpoint is the best estimate.
+   */
+  #learnSecond(secondStartMs: number): void {
+    const estimate = this.serverNow();
+    if (estimate >= secondStartMs && estimate < secondStartMs + 1000) return;
+    this.offsetMs = secondStartMs + 500 - this.options.now();
   }
 
   #backoff(attempt: number): number {
