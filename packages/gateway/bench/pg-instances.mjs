@@ -4,7 +4,8 @@
 // PostgreSQL with one gateway instance against two (issue 30): both setups run at once on
 // databases of their own (two instances share theirs and a Redis rate-limit counter when Redis
 // answers), and the driver (bench/driver.mjs) loads them in alternation, x1 then x2, then x2
-// then x1, for --rounds rounds, so a change in machine load hits both alike. Per run, besides
+// then x1, for --rounds rounds after one uncounted round each, so a change in machine load
+// hits both alike. Per run, besides
 // orders/s and p99: the gateways' CPU time and their PostgreSQL backends' CPU time per order,
 // PostgreSQL queries and Redis commands per order, orders per group-commit batch (counted inside
 // the servers by bench/count-round-trips.mjs), and the wait events sampled from
@@ -233,6 +234,10 @@ const results = new Map();
 try {
   setups.push(await startSetup(1, redis), await startSetup(2, redis));
   if (redis && values["without-redis"]) setups.push(await startSetup(2, false));
+  // A round per setup that is not counted: the first plans are made on empty tables and each
+  // x2 instance's code warms on half the requests; the statistics taken before round 1 then
+  // describe tables that have orders in them, as they will for every counted round.
+  for (const setup of setups) await driveAsync(setup, "r0");
   for (let round = 1; round <= rounds; round++) {
     const order = round % 2 ? setups : [...setups].reverse();
     for (const setup of order) {
