@@ -5,7 +5,9 @@
  * vitest.config.ts: loading the gateway afresh for every file was a quarter of the suite's CPU),
  * so a support module is evaluated once per worker and its module state outlives the file that
  * made it. Such a module registers its reset here once; test/support/each-file.ts, a setup file
- * vitest runs before every test file, runs them all after the file's own hooks.
+ * vitest runs before every test file, runs them all after the file's own hooks. Workspaces whose
+ * tests use these modules (the partner SDK, the console) list that setup file too: without it a
+ * file's PostgreSQL database would never be dropped.
  */
 const resets = new Set<() => unknown>();
 
