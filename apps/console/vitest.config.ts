@@ -23,6 +23,9 @@ export default defineConfig({
     // One temporary folder per run, removed at its end (scripts/test-tmpdir.mjs).
     globalSetup: ["../../scripts/test-tmpdir.mjs"],
     include: ["test/**/*.test.ts"],
+    // Its files use the gateway's test stores, whose per-file state (a PostgreSQL database per
+    // file) the gateway's setup file ends after each file (gateway test/support/file-scope.ts).
+    setupFiles: ["../../packages/gateway/test/support/each-file.ts"],
     exclude: [...configDefaults.exclude, ...slowFiles(SLOW)],
     environment: "node",
     // A real gateway, a real chromium: the shared 2-core machine can be slow.

@@ -17,6 +17,11 @@ export default defineConfig({
     ...WAITING,
     // One temporary folder per run, removed at its end (scripts/test-tmpdir.mjs).
     globalSetup: ["../../scripts/test-tmpdir.mjs"],
+    // A worker loads the gateway once for all the files it runs, not once per file: importing it
+    // afresh for each file was about a quarter of the suite's CPU. What the shared support
+    // modules keep per file is reset after each file (test/support/file-scope.ts).
+    isolate: false,
+    setupFiles: ["test/support/each-file.ts"],
     include: FAST ? UNIT : ["test/**/*.test.ts"],
     // Limits that end a hung test, not speed checks (those are benchmarks): processes, RSA keys
     // and two files per core (scripts/test-workers.mjs) on a shared 2-core machine took some

@@ -25,6 +25,9 @@ export default defineConfig({
     // One temporary folder per run, removed at its end (scripts/test-tmpdir.mjs).
     globalSetup: ["../../scripts/test-tmpdir.mjs"],
     include: ["test/**/*.test.ts"],
+    // Its files use the gateway's test stores, whose per-file state (a PostgreSQL database per
+    // file) the gateway's setup file ends after each file (gateway test/support/file-scope.ts).
+    setupFiles: ["../gateway/test/support/each-file.ts"],
     exclude: [...configDefaults.exclude, ...slowFiles(SLOW)],
     // Each file starts a real gateway and generates RSA keys: slower than the default 5 s.
     testTimeout: 30_000,

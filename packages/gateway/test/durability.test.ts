@@ -36,8 +36,8 @@ async function setUp(
     dataDir: dir,
     extra,
   };
-  cli(env, ["migrate"]);
-  const partner = createPartnerWithCli(env, rsaKeys());
+  await cli(env, ["migrate"]);
+  const partner = await createPartnerWithCli(env, rsaKeys());
   const start = async () => {
     const gateway = await startProcess(env);
     cleanups.push(() => gateway.child.kill("SIGKILL"));

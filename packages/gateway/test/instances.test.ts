@@ -51,7 +51,8 @@ async function post(url: string, path: string, body: unknown, headers: Record<st
   };
 }
 
-const newPartner = (name: string): ProcessPartner => createPartnerWithCli(env, rsaKeys(), name);
+const newPartner = (name: string): Promise<ProcessPartner> =>
+  createPartnerWithCli(env, rsaKeys(), name);
 
 /** Polls until `check` holds on both instances; returns how long that took. */
 async function untilBoth(check: (gw: RunningGateway) => Promise<boolean>): Promise<number> {
@@ -65,7 +66,7 @@ async function untilBoth(check: (gw: RunningGateway) => Promise<boolean>): Promi
 
 describe.runIf(onPostgres)("two gateway instances on one PostgreSQL database", () => {
   it("accepts on B a token issued by A, even one signed with a key B has not loaded yet", async () => {
-    const partner = newPartner("Tokens");
+    const partner = await newPartner("Tokens");
     // A new signing key, made by the admin CLI while both instances run: B has not seen it.
     // (Without a JWKS cache time to wait out, it signs at once.)
     cli({ ...env, extra: { GATEWAY_JWKS_MAX_AGE_SECONDS: "0" } }, ["signing-keys", "rotate"]);
@@ -84,7 +85,7 @@ describe.runIf(onPostgres)("two gateway instances on one PostgreSQL database", (
   });
 
   it("refreshes a token once across instances", async () => {
-    const partner = newPartner("Refresh");
+    const partner = await newPartner("Refresh");
     const token = await loginOver(a.url, partner);
     const results = await Promise.all(
       [a, b, a, b, a, b].map((gw) => post(gw.url, "/api/v1/auth/refresh", { token }, {})),
@@ -97,7 +98,7 @@ describe.runIf(onPostgres)("two gateway instances on one PostgreSQL database", (
   });
 
   it("revokes the whole session on both instances when a refreshed token is refreshed again", async () => {
-    const partner = newPartner("Reuse");
+    const partner = await newPartner("Reuse");
     const first = await loginOver(a.url, partner);
     const refreshed = await post(a.url, "/api/v1/auth/refresh", { token: first }, {});
     expect(refreshed.status).toBe(200);
@@ -118,7 +119,7 @@ describe.runIf(onPostgres)("two gateway instances on one PostgreSQL database", (
   });
 
   it("makes one order of a purchase_order_no and of an Idempotency-Key raced on both", async () => {
-    const partner = newPartner("Races");
+    const partner = await newPartner("Races");
     const token = await loginOver(a.url, partner);
     const po = await Promise.all(
       Array.from({ length: 24 }, (_, i) =>
@@ -158,28 +159,28 @@ describe.runIf(onPostgres)("two gateway instances on one PostgreSQL database", (
   });
 
   it("stops a revoked key and a disabled partner on every instance within 5 seconds", async () => {
-    const partner = newPartner("Revocation");
+    const partner = await newPartner("Revocation");
     const token = await loginOver(a.url, partner);
     const codeOn = async (gw: RunningGateway) =>
       (await post(gw.url, "/api/v1/sales-orders", order(), signedOver(partner, token))).body.code;
     expect(await codeOn(a)).toBeUndefined();
     expect(await codeOn(b)).toBeUndefined();
 
-    cli(env, ["partners", "disable", partner.clientId]);
+    await cli(env, ["partners", "disable", partner.clientId]);
     expect(await untilBoth(async (gw) => (await codeOn(gw)) === "partner_disabled")).toBeLessThan(
       5000,
     );
-    cli(env, ["partners", "enable", partner.clientId]);
+    await cli(env, ["partners", "enable", partner.clientId]);
     expect(await untilBoth(async (gw) => (await codeOn(gw)) === undefined)).toBeLessThan(5000);
 
-    cli(env, ["partners", "revoke-key", partner.clientId, partner.keyId]);
+    await cli(env, ["partners", "revoke-key", partner.clientId, partner.keyId]);
     expect(await untilBoth(async (gw) => (await codeOn(gw)) === "no_active_key")).toBeLessThan(
       5000,
     );
   });
 
   it("refuses on B the exact replay of a create A accepted", async () => {
-    const partner = newPartner("Replays");
+    const partner = await newPartner("Replays");
     const token = await loginOver(a.url, partner);
     const headers = signedOver(partner, token);
     expect((await post(a.url, "/api/v1/sales-orders", order(), headers)).status).toBe(201);

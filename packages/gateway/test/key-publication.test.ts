@@ -38,7 +38,7 @@ describe("signing key publication across instances", () => {
     const b = await startProcess(env);
     const instances: RunningGateway[] = [a, b];
     for (const gw of instances) cleanups.push(() => gw.child.kill("SIGKILL"));
-    const partner = createPartnerWithCli(env, rsaKeys());
+    const partner = await createPartnerWithCli(env, rsaKeys());
 
     // When each instance's JWKS was first seen listing each kid (the response's arrival: never
     // earlier than the real publication).
@@ -73,7 +73,7 @@ describe("signing key publication across instances", () => {
         instance,
       });
       if (n === 4) {
-        rotation = cli(env, ["signing-keys", "rotate", "--json"]);
+        rotation = await cli(env, ["signing-keys", "rotate", "--json"]);
         rotatedKid = JSON.parse(rotation).kid;
       }
       const onBoth = new Set(tokens.filter((t) => t.kid === rotatedKid).map((t) => t.instance));

@@ -78,8 +78,8 @@ beforeAll(async () => {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const env: ProcessEnv = { databaseUrl: await freshDatabaseUrl("sqlite", dir), dataDir: dir };
-  cli(env, ["migrate"]);
-  partner = createPartnerWithCli(env, rsaKeys());
+  await cli(env, ["migrate"]);
+  partner = await createPartnerWithCli(env, rsaKeys());
   gateway = await startProcess(env);
   cleanups.push(async () => {
     gateway.child.kill("SIGTERM");

@@ -115,9 +115,9 @@ async function setUp(extra: Record<string, string>, logLevel = "info") {
     dataDir: dir,
     extra: { ...DELIVERY, ...extra },
   };
-  cli(env, ["migrate"]);
-  const partner = createPartnerWithCli(env, rsaKeys());
-  cli(env, ["webhooks", "add", partner.clientId, "--url", receiver.url, "--json"]);
+  await cli(env, ["migrate"]);
+  const partner = await createPartnerWithCli(env, rsaKeys());
+  await cli(env, ["webhooks", "add", partner.clientId, "--url", receiver.url, "--json"]);
   const gateway = await startProcess(env, 0, logLevel);
   cleanups.push(async () => {
     gateway.child.kill("SIGTERM");

@@ -101,7 +101,7 @@ async function rollingRestart(haproxyConfig: string, readySeconds: number): Prom
   });
   await startHaproxy(pointedAt(haproxyConfig, lbPort, ports), dir, lbPort);
   const lb = `http://127.0.0.1:${lbPort}`;
-  const partner = createPartnerWithCli(env, rsaKeys());
+  const partner = await createPartnerWithCli(env, rsaKeys());
   const token = await loginOver(lb, partner);
 
   const outcome: Outcome = { succeeded: 0, failed: 0, failures: [] };

@@ -213,9 +213,9 @@ describe.runIf(withCluster)("the gateway on a PostgreSQL server that fails", () 
     env = { databaseUrl: cluster.url("gateway"), dataDir: dir, extra: BOUNDS };
     await receiver.start();
     cleanups.push(() => receiver.stop());
-    cli(env, ["migrate"]);
-    partner = createPartnerWithCli(env, rsaKeys(), "Faults");
-    cli(env, ["webhooks", "add", partner.clientId, "--url", receiver.url, "--json"]);
+    await cli(env, ["migrate"]);
+    partner = await createPartnerWithCli(env, rsaKeys(), "Faults");
+    await cli(env, ["webhooks", "add", partner.clientId, "--url", receiver.url, "--json"]);
     gw = await start();
     token = await loginOver(gw.url, partner);
   }, 60_000);
@@ -414,8 +414,8 @@ describe("the gateway on SQLite, when Redis goes away and when the file stays lo
         GATEWAY_WEBHOOK_POLL_MS: "0",
       },
     };
-    cli(env, ["migrate"]);
-    const partner = createPartnerWithCli(env, rsaKeys(), "Redis");
+    await cli(env, ["migrate"]);
+    const partner = await createPartnerWithCli(env, rsaKeys(), "Redis");
     gw = await startProcess(env);
     cleanups.push(() => gw.child.kill("SIGKILL"));
     const token = await loginOver(gw.url, partner);

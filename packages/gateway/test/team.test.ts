@@ -374,7 +374,7 @@ describe.runIf(storeKinds.includes("postgres"))("team across instances", () => {
   };
 
   it("a role change and a disable made on one instance take effect on the other at once", async () => {
-    const tenant = JSON.parse(cli(env, ["tenants", "create", "--name", "Multi", "--json"]));
+    const tenant = JSON.parse(await cli(env, ["tenants", "create", "--name", "Multi", "--json"]));
     const { execFileSync } = await import("node:child_process");
     execFileSync(
       "node",

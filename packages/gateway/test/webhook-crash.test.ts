@@ -38,10 +38,10 @@ describe.each(storeKinds)("webhooks of the built gateway process (%s store)", (k
       dataDir: dir,
       extra: DELIVERY,
     };
-    cli(env, ["migrate"]);
-    const partner = createPartnerWithCli(env, rsaKeys());
+    await cli(env, ["migrate"]);
+    const partner = await createPartnerWithCli(env, rsaKeys());
     const endpoint = JSON.parse(
-      cli(env, [
+      await cli(env, [
         "webhooks",
         "add",
         partner.clientId,

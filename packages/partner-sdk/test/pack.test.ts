@@ -54,14 +54,14 @@ beforeAll(async () => {
     ["install", `./${info.filename}`, "--offline", "--no-audit", "--no-fund", "--ignore-scripts"],
     { cwd: project },
   );
-  // The gateway as operators run it: its own process, a partner made with its admin CLI.
+  // The gateway as operators run it: its own process, a partner made with its admin CLI's run().
   const data = join(project, "gateway-data");
   mkdirSync(data);
   const env: ProcessEnv = { databaseUrl: `sqlite:${join(data, "gateway.db")}`, dataDir: data };
   const keys = rsaKeys();
   privatePem = keys.privatePem;
-  cli(env, ["migrate"]);
-  partner = createPartnerWithCli(env, keys, "Packed SDK Partner");
+  await cli(env, ["migrate"]);
+  partner = await createPartnerWithCli(env, keys, "Packed SDK Partner");
   gateway = await startProcess(env);
   writeFileSync(join(project, "partner.pem"), privatePem, { mode: 0o600 });
 }, 180_000);

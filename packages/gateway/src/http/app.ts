@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { installHttpMetrics } from "../observability/metrics.js";
 import { nameRequestSpan, tracingEnabled } from "../observability/tracing.js";
 import { trackAllowedMethods } from "./allowed-methods.js";
+import { installSerializers } from "./compile-once.js";
 import { installErrorHandling } from "./error-handler.js";
 import { installGracefulClose } from "./graceful-close.js";
 import { abortSignalOnDisconnectOnly } from "./handler-timeout.js";
@@ -63,6 +64,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser(["text/plain"]);
   abortSignalOnDisconnectOnly(app);
   installValidators(app);
+  installSerializers(app);
   installErrorHandling(app, trackAllowedMethods(app));
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type KeywordDefinition } from "ajv";
 import type { FastifyInstance } from "fastify";
 import { priceFault } from "../lib/money.js";
+import { compiledOnce } from "./compile-once.js";
 import type { FieldError } from "./errors.js";
 import { schemaWords } from "./schema-words.js";
 
@@ -29,6 +30,17 @@ const PRICE_KEYWORD: KeywordDefinition = {
  * numbers are coerced.
  */
 export function installValidators(app: FastifyInstance): void {
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const part = httpPart === "body" ? "body" : "text";
+    return compiledOnce(part, schema, () => validators()[part].compile(schema));
+  });
+}
+
+let ajvs: { body: Ajv; text: Ajv } | undefined;
+
+/** The two validator compilers, made once per process (compile-once.ts). */
+function validators(): { body: Ajv; text: Ajv } {
+  if (ajvs) return ajvs;
   const common = {
     allErrors: true,
     removeAdditional: false,
@@ -37,12 +49,10 @@ export function installValidators(app: FastifyInstance): void {
     // Each error carries the schema it failed, which words the field's message (fieldErrorsOf).
     verbose: true,
   } as const;
-  const bodyAjv = new Ajv({ ...common, coerceTypes: false });
-  bodyAjv.addKeyword(PRICE_KEYWORD);
-  const textAjv = new Ajv({ ...common, coerceTypes: true });
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === "body" ? bodyAjv : textAjv).compile(schema),
-  );
+  const body = new Ajv({ ...common, coerceTypes: false });
+  body.addKeyword(PRICE_KEYWORD);
+  ajvs = { body, text: new Ajv({ ...common, coerceTypes: true }) };
+  return ajvs;
 }
 
 const escapePointer = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");

@@ -2,11 +2,12 @@
  * The built gateway (`dist/cli/main.js`) as operators run it, in child processes: the order
  * writer thread, signal handling and process exit exist only there.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import type { KeyObject } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { run } from "../../src/cli/run.js";
 import { distinctTimestamp, signatureOf } from "../helpers.js";
 
 export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
@@ -39,9 +40,28 @@ function envOf(options: ProcessEnv): NodeJS.ProcessEnv {
   };
 }
 
-/** Runs an admin CLI command to completion and returns its stdout. */
-export function cli(options: ProcessEnv, args: string[]): string {
-  return execFileSync("node", [CLI, ...args], { encoding: "utf8", env: envOf(options) });
+/**
+ * Runs an admin CLI command to completion and returns its stdout; throws with its stderr when
+ * it exits non-zero. In this process (the `run` that `dist/cli/main.js` calls, with the
+ * processes' environment), not in a child: these are the tests' set-up steps, and a CLI process
+ * costs about a second of CPU to start. The CLI's own tests (cli*.test.ts) cover the command
+ * line as such.
+ */
+export async function cli(options: ProcessEnv, args: string[]): Promise<string> {
+  let stdout = "";
+  let stderr = "";
+  const code = await run(args, {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    env: envOf(options),
+    cwd: process.cwd(),
+  });
+  if (code !== 0) throw new Error(`orderline-gateway ${args.join(" ")} exited ${code}: ${stderr}`);
+  return stdout;
 }
 
 export interface RunningGateway {
@@ -83,15 +103,15 @@ export interface ProcessPartner {
 }
 
 /** Creates a partner with `publicPem` through the admin CLI. */
-export function createPartnerWithCli(
+export async function createPartnerWithCli(
   options: ProcessEnv,
   keys: { publicPem: string; privateKey: KeyObject },
   name = "Acme",
-): ProcessPartner {
+): Promise<ProcessPartner> {
   const file = join(options.dataDir, `${name.replace(/\W/g, "_")}.pem`);
   writeFileSync(file, keys.publicPem);
   const created = JSON.parse(
-    cli(options, ["partners", "create", "--name", name, "--public-key", file, "--json"]),
+    await cli(options, ["partners", "create", "--name", name, "--public-key", file, "--json"]),
   );
   return {
     clientId: created.client_id,

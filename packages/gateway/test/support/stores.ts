@@ -13,9 +13,9 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import pg from "pg";
-import { afterAll } from "vitest";
 import { openStore } from "../../src/store/open.js";
 import type { Store } from "../../src/store/store.js";
+import { afterEachFile } from "./file-scope.js";
 
 export type StoreKind = "sqlite" | "postgres";
 
@@ -41,7 +41,7 @@ if (unreachable !== undefined) {
   const message = `PostgreSQL at ${SERVER_URL} does not answer (${unreachable}).`;
   if (process.env.CI) throw new Error(`${message} CI runs every test on PostgreSQL too.`);
   console.warn(
-    `\n!!! ${message}\n!!! SKIPPING every PostgreSQL test in this file. Start the server ` +
+    `\n!!! ${message}\n!!! SKIPPING every PostgreSQL test of this worker's files. Start the server ` +
       "(pg_ctlcluster 15 main start) or set TEST_DATABASE_URL; CI never skips them.\n",
   );
 }
@@ -81,9 +81,11 @@ function fileDatabase(): Promise<string> {
   return database;
 }
 
-afterAll(async () => {
+// The next file (in this worker, when files share modules) creates its own database.
+afterEachFile(async () => {
   if (database === undefined) return;
   const name = await database;
+  database = undefined;
   await admin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
 });
 
