@@ -5,7 +5,9 @@
  * breaking (depth-first from the first-ranked nodes), longest-path layering with every edge two
  * layers long (the middle layer holds its label), barycenter crossing reduction, least-squares
  * coordinate assignment (weighted pool-adjacent-violators, so long edges run straight),
- * orthogonal routes with their bends in channels between layers. Reference: docs/decisions.md.
+ * orthogonal routes with their bends in channels between layers. With `together`, the whole
+ * drawing is also laid out as one layered graph (graph-layout/clustered.ts) and the layout
+ * crossing less kept. Reference: docs/decisions.md.
  */
 import { type Box, boxesOverlap, inflate } from "./geometry.js";
 import { labelOnPath, lineCrossings, pathHits, routeAround } from "./graph-layout/avoid.js";
