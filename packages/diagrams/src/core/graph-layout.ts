@@ -5,15 +5,18 @@
  * breaking (depth-first from the first-ranked nodes), longest-path layering with every edge two
  * layers long (the middle layer holds its label), barycenter crossing reduction, least-squares
  * coordinate assignment (weighted pool-adjacent-violators, so long edges run straight),
- * orthogonal routes with their bends in channels between layers. Reference: docs/decisions.md.
+ * orthogonal routes with their bends in channels between layers. With `together`, the whole
+ * drawing is also laid out as one layered graph (graph-layout/clustered.ts) and the layout
+ * crossing less kept. Reference: docs/decisions.md.
  */
 import { type Box, boxesOverlap, inflate } from "./geometry.js";
 import { labelOnPath, lineCrossings, pathHits, routeAround } from "./graph-layout/avoid.js";
+import { layClustered } from "./graph-layout/clustered.js";
 import { edgesOnCycles } from "./graph-layout/cycles.js";
 import { type Frame, frame } from "./graph-layout/frame.js";
 import { type NudgeEdge, nudgeApart } from "./graph-layout/nudge.js";
 import { ports } from "./graph-layout/ports.js";
-import type { Region, RegionEdge, RegionState } from "./graph-layout/region.js";
+import { type Region, type RegionEdge, regionState } from "./graph-layout/region.js";
 import { realise, route } from "./graph-layout/routes.js";
 import { measure, order, place, rank } from "./graph-layout/stages.js";
 import { isBand, WRAP_RATIO, type WrapPlan, wrapPlan } from "./graph-layout/wrap.js";
@@ -75,6 +78,11 @@ export interface GraphLayoutInput {
    * round takes about a third of a layout and changes its size little (graph-direction uses it).
    */
   rough?: boolean;
+  /**
+   * Also lay the whole drawing out as one layered graph, compound nodes as contiguous blocks
+   * (graph-layout/clustered.ts), and keep that when its lines cross fewer times.
+   */
+  together?: boolean;
 }
 
 /** An edge as laid out: its polyline and the box kept free for its label. */
@@ -163,7 +171,21 @@ function layOnce(input: GraphLayoutInput, deferred: Set<string>, finish: boolean
   const cyclic = edgesOnCycles(input.nodes, input.edges);
   const byRegion = edgesByRegion(input.edges, parent, deferred, cyclic);
   const f = frame(input.direction);
-  const root = layoutRegion(input.nodes, undefined, byRegion, f, input.spacing);
+  let root = layoutRegion(input.nodes, undefined, byRegion, f, input.spacing);
+  if (input.together && deferred.size === 0) {
+    const links = input.edges.map((e) => ({
+      ...e,
+      endFrom: e.from,
+      endTo: e.to,
+      cyclic: cyclic.has(e.id),
+    }));
+    const one = layClustered(input.nodes, links, f, input.spacing);
+    const drawn = (r: Region) =>
+      lineCrossings(
+        input.edges.filter((e) => !e.hidden).map((e) => r.edges.get(e.id)?.points ?? []),
+      );
+    if (one && drawn(one) < drawn(root)) root = one;
+  }
   for (const e of input.edges) {
     if (!e.hidden) continue;
     root.edges.delete(e.id);
@@ -454,29 +476,7 @@ function layoutRegion(
   sp: GraphSpacing,
 ): Region {
   const edges = byRegion.get(id) ?? [];
-  const st: RegionState = {
-    f,
-    sp,
-    nodes,
-    index: new Map(nodes.map((n, i) => [n.id, i])),
-    sizes: [],
-    inner: new Map(),
-    loops: edges.filter((e) => e.endFrom === e.endTo),
-    links: edges.filter((e) => e.endFrom !== e.endTo),
-    aside: [],
-    loopDepth: new Map(),
-    lnodes: [],
-    chains: [],
-    layers: [],
-    start: [],
-    thick: [],
-    gap: [],
-    own: new Map(),
-    placedInner: new Map(),
-    portOut: new Map(),
-    portIn: new Map(),
-    routes: new Map(),
-  };
+  const st = regionState(nodes, edges, f, sp);
   measure(st, (n) => layoutRegion(n.children ?? [], n.id, byRegion, f, sp));
   rank(st);
   order(st);

@@ -96,6 +96,8 @@ export interface RegionState {
   start: number[];
   thick: number[];
   gap: number[];
+  /** place: room in each channel before its tracks (a border drawn round earlier layers). */
+  lead: number[];
   /** place: each real node's own box; the boxes of nested nodes in this region's frame. */
   own: Map<string, Abstract>;
   placedInner: Map<string, Map<string, Box>>;
@@ -114,4 +116,37 @@ export const BESIDE_GAP = 16;
 /** The middle of a node's own box across the layers (where edges aim). */
 export function centre(n: LNode): number {
   return n.pos + n.lead + n.own / 2;
+}
+
+/** A region's state before its stages run: its nodes, its links and self-loops apart. */
+export function regionState(
+  nodes: RegionNode[],
+  edges: RegionEdge[],
+  f: Frame,
+  sp: Spacing,
+): RegionState {
+  return {
+    f,
+    sp,
+    nodes,
+    index: new Map(nodes.map((n, i) => [n.id, i])),
+    sizes: [],
+    inner: new Map(),
+    loops: edges.filter((e) => e.endFrom === e.endTo),
+    links: edges.filter((e) => e.endFrom !== e.endTo),
+    aside: [],
+    loopDepth: new Map(),
+    lnodes: [],
+    chains: [],
+    layers: [],
+    start: [],
+    thick: [],
+    gap: [],
+    lead: [],
+    own: new Map(),
+    placedInner: new Map(),
+    portOut: new Map(),
+    portIn: new Map(),
+    routes: new Map(),
+  };
 }

@@ -65,7 +65,7 @@ function trackPlaces(st: RegionState, bends: ChainBend[][]): Map<ChainBend, numb
   const at = new Map<ChainBend, number>();
   for (const [r, list] of byChannel) {
     const g = st.gap[r] as number;
-    const base = (st.start[r] as number) + (st.thick[r] as number);
+    const base = (st.start[r] as number) + (st.thick[r] as number) + (st.lead[r] ?? 0);
     orderTracks(list).forEach((i, k) => {
       at.set(list[i] as ChainBend, base + (g * (k + 1)) / ((passing[r] as number) + 1));
     });

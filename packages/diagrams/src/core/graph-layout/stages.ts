@@ -160,12 +160,27 @@ function nestedOffset(st: RegionState, node: string, end: string): number {
  * box, and the boxes of nested nodes in this region's frame (for edges crossing borders).
  */
 export function place(st: RegionState): void {
-  const { sp, layers } = st;
   placeAcross(
-    layers,
+    st.layers,
     st.chains.map((c) => c.path),
-    (a, b) => (a.real >= 0 && b.real >= 0 ? sp.node : sp.edge),
+    (a, b) => spaceBetween(st, a, b),
   );
+  placeLayers(st);
+}
+
+/** The least room across between two neighbours of a layer. */
+export function spaceBetween(st: RegionState, a: LNode, b: LNode): number {
+  return a.real >= 0 && b.real >= 0 ? st.sp.node : st.sp.edge;
+}
+
+/**
+ * Layers along (each as thick as its thickest node, a channel after it for its tracks), then
+ * each real node's own box and the nested boxes. `room`, when given, is kept clear before each
+ * layer's tracks (`after`) and before each layer (`before`): the borders of boxes drawn round
+ * several layers (graph-layout/clustered.ts).
+ */
+export function placeLayers(st: RegionState, room?: { before: number[]; after: number[] }): void {
+  const { sp, layers } = st;
   const count = layers.length;
   st.thick = layers.map((l) => Math.max(0, ...l.map((n) => n.along)));
   const bends = new Array<number>(count).fill(0);
@@ -177,10 +192,13 @@ export function place(st: RegionState): void {
   }
   st.gap = bends.map((b) => Math.max(sp.layer / 2, (b + 1) * TRACK));
   st.start = [];
+  st.lead = room?.after ?? [];
   let at = 0;
   for (let r = 0; r < count; r++) {
+    at += room?.before[r] ?? 0;
     st.start.push(at);
     at += (st.thick[r] as number) + (r < count - 1 ? (st.gap[r] as number) : 0);
+    at += r < count - 1 ? (room?.after[r] ?? 0) : 0;
   }
   for (const n of st.lnodes) if (n.real >= 0) st.own.set(n.key, ownBox(st, n));
   placeNested(st);

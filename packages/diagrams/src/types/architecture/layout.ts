@@ -267,6 +267,7 @@ function layoutIn(
     direction,
     wrap,
     rough,
+    together: true,
     spacing: { node: AM.nodeGap, edge: AM.edgeGap, layer: AM.layerGap },
   });
   const st = underHeading(graph, laid);
