@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { type GatewayConfig, masterKeyFile } from "./config/config.js";
 import { AuditTrail } from "./domain/audit/trail.js";
 import { EventStreams } from "./domain/events/streams.js";
+import { ListSlots } from "./domain/orders/list-slots.js";
 import { OrderService } from "./domain/orders/service.js";
 import { PartnerAdmin } from "./domain/partners/admin.js";
 import { PartnerDirectory } from "./domain/partners/directory.js";
@@ -117,6 +118,7 @@ export async function openCore(
         poolMax: config.pgPoolMax,
         statementTimeoutMs: config.pgStatementTimeoutMs,
         connectTimeoutMs: config.pgConnectTimeoutMs,
+        readerThreads: config.lists.concurrency,
         create,
       })),
   );
@@ -200,7 +202,15 @@ async function wireGateway(
     now,
     new ReplayGuard(store.tenants, config.signature.maxSkewSeconds),
   );
-  const orders = new OrderService(store, now);
+  const orders = new OrderService(
+    store,
+    now,
+    new ListSlots({
+      slots: config.lists.concurrency,
+      maxWaitMs: config.lists.maxWaitMs,
+      perPrincipalQueue: 8,
+    }),
+  );
   const userTokens = new UserTokens(
     signingKeys,
     { ...config.jwt, audience: config.users.audience },
