@@ -26,22 +26,22 @@ import {
 } from "./helpers.js";
 import { createTenant, TEST_USERS_CONFIG, tenantPartner, userToken } from "./support/tenants.js";
 
-/** CPU in SQLite with no table, `rows` steps long: a stuck listing, to a reader thread. */
-const slowRead = (rows: number) =>
-  `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${rows}) SELECT count(*) AS n FROM c`;
-/** Seconds of one core (about 0.15 µs a row when the machine is quiet). */
-const SLOW_READ = slowRead(20_000_000);
+/** Seconds of one core in SQLite, with no table: a stuck listing, to a reader thread. */
+const SLOW_READ =
+  "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 20000000) SELECT count(*) AS n FROM c";
 
 /** The real SQLite store, whose listing first runs a slow read on its reader threads when asked. */
 class SlowListingStore extends SqliteStore {
   slow = false;
-  slowRows = 20_000_000;
+  /** While set, listings wait for it first (holding their slot). */
+  gate: Promise<void> | undefined;
 
   override async listOrders(
     partnerId: string,
     options: { limit: number; beforeSeq?: number; filter?: OrderFilter },
   ): Promise<OrderPage> {
-    if (this.slow) await this.reads?.rows(slowRead(this.slowRows), []);
+    if (this.slow) await this.reads?.rows(SLOW_READ, []);
+    if (this.gate) await this.gate;
     return super.listOrders(partnerId, options);
   }
 }
@@ -99,7 +99,10 @@ describe("SQLite listings on reader threads", () => {
   let base: string;
 
   beforeAll(async () => {
-    gw = await startGateway({ config: { users: TEST_USERS_CONFIG } });
+    // Slots that never refuse here: this is about what a read sees, not how many run.
+    gw = await startGateway({
+      config: { users: TEST_USERS_CONFIG, lists: { concurrency: 2, maxWaitMs: 60_000 } },
+    });
     base = await listening(gw);
   });
   afterAll(async () => {
@@ -113,8 +116,8 @@ describe("SQLite listings on reader threads", () => {
     const user = await userToken(gw, tenant.member.email);
     // Creates and listings interleave on several connections: each listing follows its own 201.
     await Promise.all(
-      Array.from({ length: 8 }, async (_, lane) => {
-        for (let i = 0; i < 5; i++) {
+      Array.from({ length: 6 }, async (_, lane) => {
+        for (let i = 0; i < 4; i++) {
           const created = await createOver(base, partner, token, `RYW-${lane}-${i}`);
           expect(created.status).toBe(201);
           const own = await listOver(base, partner, token, `&purchase_order_no=RYW-${lane}-${i}`);
@@ -184,11 +187,14 @@ describe("a stuck or failed SQLite reader thread", () => {
   it("closes its threads, a stuck one included, without waiting for its read", async () => {
     const readers = new ReaderThreads(store.path, { size: 2, timeoutMs: 60_000 });
     expect(await readers.rows<{ n: number }>("SELECT 7 AS n", [])).toEqual([{ n: 7 }]);
-    const stuck = readers.rows(SLOW_READ, []);
+    const stuck = readers.rows(SLOW_READ, []).then(
+      () => "answered",
+      (error: unknown) => error,
+    );
     const started = performance.now();
     await readers.close();
     expect(performance.now() - started).toBeLessThan(2_500);
-    await expect(stuck).rejects.toBeInstanceOf(StoreOutageError);
+    expect(await stuck).toBeInstanceOf(StoreOutageError);
     expect(readers.threads).toBe(0);
     await expect(readers.rows("SELECT 1", [])).rejects.toBeInstanceOf(StoreOutageError);
   });
@@ -201,8 +207,7 @@ describe("listing slots", () => {
   let base: string;
 
   beforeAll(async () => {
-    store = new SlowListingStore(join(dir, "slots.db"), { readerThreads: { timeoutMs: 30_000 } });
-    store.slowRows = 3_000_000;
+    store = new SlowListingStore(join(dir, "slots.db"));
     ({ gw, base } = await gatewayOver(store, dir, { concurrency: 1, maxWaitMs: 100 }));
   });
   afterAll(async () => {
@@ -214,11 +219,11 @@ describe("listing slots", () => {
   it("answers 503 list_busy with Retry-After when no slot frees up in time, and the slow one still answers", async () => {
     const partner = await createPartner(gw);
     const token = await login(gw, partner);
-    store.slow = true;
+    let open: () => void = () => {};
+    store.gate = new Promise<void>((resolve) => (open = resolve));
     const slow = listOver(base, partner, token);
-    // The slow listing holds the only slot for seconds; the next one waits 100 ms for it.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    store.slow = false;
+    // The first listing holds the only slot until the gate opens; the next waits 100 ms for it.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const refused = await listOver(base, partner, token);
     expect(refused.status).toBe(503);
     expect(refused.headers.get("content-type")).toContain("application/problem+json");
@@ -227,6 +232,8 @@ describe("listing slots", () => {
     const body = (await refused.json()) as { code: string; retry_after: number };
     expect(body.code).toBe("list_busy");
     expect(body.retry_after).toBe(retryAfter);
+    store.gate = undefined;
+    open();
     expect((await slow).status).toBe(200);
     expect((await listOver(base, partner, token)).status).toBe(200);
   });

@@ -401,12 +401,24 @@ export abstract class SqlTenantStore implements TenantStore {
     return rows.map(toOverrides);
   }
 
-  /** The tenant's partners a listing reads: all, or the one it names. */
+  /** Reads of a tenant's listed partners in flight, by tenant and named partner. */
+  readonly #partnersReading = new Map<string, Promise<ListedPartner[]>>();
+
+  /**
+   * The tenant's partners a listing reads: all, or the one it names. A listing's page and its
+   * count ask at once: they share one read (in flight only, nothing is kept after it).
+   */
   #listedPartners(tenantId: string, clientId: string | undefined): Promise<ListedPartner[]> {
-    return this.rows<ListedPartner>(
-      `SELECT id, client_id, name FROM partners WHERE tenant_id = ?${clientId === undefined ? "" : " AND client_id = ?"}`,
-      clientId === undefined ? [tenantId] : [tenantId, clientId],
-    );
+    const key = `${tenantId}\u0000${clientId ?? ""}`;
+    let reading = this.#partnersReading.get(key);
+    if (reading === undefined) {
+      reading = this.rows<ListedPartner>(
+        `SELECT id, client_id, name FROM partners WHERE tenant_id = ?${clientId === undefined ? "" : " AND client_id = ?"}`,
+        clientId === undefined ? [tenantId] : [tenantId, clientId],
+      ).finally(() => this.#partnersReading.delete(key));
+      this.#partnersReading.set(key, reading);
+    }
+    return reading;
   }
 
   /**
