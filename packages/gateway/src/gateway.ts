@@ -3,7 +3,6 @@ import type { Logger } from "pino";
 import { type GatewayConfig, masterKeyFile } from "./config/config.js";
 import { AuditTrail } from "./domain/audit/trail.js";
 import { EventStreams } from "./domain/events/streams.js";
-import { ListSlots } from "./domain/orders/list-slots.js";
 import { OrderService } from "./domain/orders/service.js";
 import { PartnerAdmin } from "./domain/partners/admin.js";
 import { PartnerDirectory } from "./domain/partners/directory.js";
@@ -202,15 +201,7 @@ async function wireGateway(
     now,
     new ReplayGuard(store.tenants, config.signature.maxSkewSeconds),
   );
-  const orders = new OrderService(
-    store,
-    now,
-    new ListSlots({
-      slots: config.lists.concurrency,
-      maxWaitMs: config.lists.maxWaitMs,
-      perPrincipalQueue: 8,
-    }),
-  );
+  const orders = new OrderService(store, now, config.lists);
   const userTokens = new UserTokens(
     signingKeys,
     { ...config.jwt, audience: config.users.audience },

@@ -103,13 +103,20 @@ export class OrderService {
   constructor(
     private readonly store: Store,
     private readonly now: Clock,
-    /** Bounds the listing reads running at once (pages, counts, export pages). */
-    private readonly lists: ListSlots = new ListSlots({
-      slots: defaultListSlots(),
+    /** The listing reads running at once (pages, counts, export pages) and their wait. */
+    lists: { concurrency: number; maxWaitMs: number } = {
+      concurrency: defaultListSlots(),
       maxWaitMs: 2_000,
+    },
+  ) {
+    this.lists = new ListSlots({
+      slots: lists.concurrency,
+      maxWaitMs: lists.maxWaitMs,
       perPrincipalQueue: 8,
-    }),
-  ) {}
+    });
+  }
+
+  private readonly lists: ListSlots;
 
   /** A listing read in a slot of `principal`'s; 503 list_busy when none frees up in time. */
   async #inSlot<T>(principal: string, read: () => Promise<T>): Promise<T> {
