@@ -117,7 +117,7 @@ export async function openCore(
         poolMax: config.pgPoolMax,
         statementTimeoutMs: config.pgStatementTimeoutMs,
         connectTimeoutMs: config.pgConnectTimeoutMs,
-        readerThreads: config.lists.concurrency,
+        readerThreads: { size: config.lists.concurrency, nice: config.lists.nice },
         create,
       })),
   );

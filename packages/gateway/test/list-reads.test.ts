@@ -3,6 +3,7 @@
  * connections over WAL, and on both stores through a bounded number of listing slots. Over real
  * sockets, on real SQLite files and a real PostgreSQL database.
  */
+import { readdirSync, readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import pg from "pg";
@@ -55,7 +56,7 @@ async function listening(gw: Gateway): Promise<string> {
 async function gatewayOver(
   store: SqliteStore,
   dir: string,
-  lists: { concurrency: number; maxWaitMs: number },
+  lists: { concurrency: number; maxWaitMs: number; nice: number },
 ): Promise<{ gw: Gateway; base: string }> {
   await store.migrate();
   const config = loadConfig(
@@ -101,7 +102,7 @@ describe("SQLite listings on reader threads", () => {
   beforeAll(async () => {
     // Slots that never refuse here: this is about what a read sees, not how many run.
     gw = await startGateway({
-      config: { users: TEST_USERS_CONFIG, lists: { concurrency: 2, maxWaitMs: 60_000 } },
+      config: { users: TEST_USERS_CONFIG, lists: { concurrency: 2, maxWaitMs: 60_000, nice: 10 } },
     });
     base = await listening(gw);
   });
@@ -148,7 +149,7 @@ describe("a stuck or failed SQLite reader thread", () => {
 
   beforeAll(async () => {
     store = new SlowListingStore(join(dir, "stuck.db"), { readerThreads: { timeoutMs: 1_500 } });
-    ({ gw, base } = await gatewayOver(store, dir, { concurrency: 1, maxWaitMs: 2_000 }));
+    ({ gw, base } = await gatewayOver(store, dir, { concurrency: 1, maxWaitMs: 2_000, nice: 10 }));
     partner = await createPartner(gw);
     token = await login(gw, partner);
   });
@@ -184,6 +185,25 @@ describe("a stuck or failed SQLite reader thread", () => {
     }
   });
 
+  it.runIf(process.platform === "linux")(
+    "reads at the lowered CPU priority it was given, on threads of its own",
+    async () => {
+      const readers = new ReaderThreads(store.path, { size: 1, nice: 7 });
+      const niceOfThreads = () =>
+        readdirSync("/proc/self/task").map((tid) => {
+          const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+          return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+        });
+      try {
+        expect(niceOfThreads()).not.toContain(7);
+        expect(await readers.rows<{ n: number }>("SELECT 1 AS n", [])).toEqual([{ n: 1 }]);
+        expect(niceOfThreads()).toContain(7);
+      } finally {
+        await readers.close();
+      }
+    },
+  );
+
   it("closes its threads, a stuck one included, without waiting for its read", async () => {
     const readers = new ReaderThreads(store.path, { size: 2, timeoutMs: 60_000 });
     expect(await readers.rows<{ n: number }>("SELECT 7 AS n", [])).toEqual([{ n: 7 }]);
@@ -208,7 +228,7 @@ describe("listing slots", () => {
 
   beforeAll(async () => {
     store = new SlowListingStore(join(dir, "slots.db"));
-    ({ gw, base } = await gatewayOver(store, dir, { concurrency: 1, maxWaitMs: 100 }));
+    ({ gw, base } = await gatewayOver(store, dir, { concurrency: 1, maxWaitMs: 100, nice: 10 }));
   });
   afterAll(async () => {
     await gw?.close();
@@ -247,7 +267,7 @@ describe("listing slots on PostgreSQL", () => {
   beforeAll(async () => {
     gw = await startGateway({
       store: "postgres",
-      config: { users: TEST_USERS_CONFIG, lists: { concurrency: 1, maxWaitMs: 100 } },
+      config: { users: TEST_USERS_CONFIG, lists: { concurrency: 1, maxWaitMs: 100, nice: 10 } },
     });
     base = await listening(gw);
   });

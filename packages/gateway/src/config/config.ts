@@ -114,7 +114,7 @@ export interface GatewayConfig {
     perAccount: number;
   };
   /** Order listings' reads at once and how long one waits for a slot; beyond it 503 list_busy. */
-  lists: { concurrency: number; maxWaitMs: number };
+  lists: { concurrency: number; maxWaitMs: number; nice: number };
   /** Webhook delivery (webhooks/): where to, how long to retry, when to give up on an endpoint. */
   webhooks: WebhooksConfig;
   /** Live event streams (domain/events/): the partner's and the tenant console's. */
@@ -546,6 +546,7 @@ export function loadConfig(
     lists: {
       concurrency: s.GATEWAY_LIST_CONCURRENCY ?? defaultListSlots(),
       maxWaitMs: s.GATEWAY_LIST_WAIT_MS,
+      nice: s.GATEWAY_LIST_NICE,
     },
     webhooks,
     team: teamFrom(s),

@@ -13,8 +13,8 @@ export interface OpenStoreOptions {
   /** PostgreSQL statement and connection bounds (config.bounds). */
   statementTimeoutMs?: number;
   connectTimeoutMs?: number;
-  /** SQLite reader threads (config.lists.concurrency; default from the cores). */
-  readerThreads?: number;
+  /** SQLite reader threads and their nice value (config.lists; default from the cores, 10). */
+  readerThreads?: { size: number; nice: number };
   /**
    * True (default): create the store when it does not exist and apply pending migrations, what
    * `serve` and `migrate` do. False: open an existing store at the schema this build needs, or
@@ -71,7 +71,7 @@ export async function openStore(
       })
     : new SqliteStore(where, {
         ...options,
-        readerThreads: options.readerThreads === undefined ? true : { size: options.readerThreads },
+        readerThreads: options.readerThreads ?? true,
       });
   try {
     if (create) await store.migrate();
