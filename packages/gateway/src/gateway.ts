@@ -117,6 +117,7 @@ export async function openCore(
         poolMax: config.pgPoolMax,
         statementTimeoutMs: config.pgStatementTimeoutMs,
         connectTimeoutMs: config.pgConnectTimeoutMs,
+        readerThreads: { size: config.lists.concurrency, nice: config.lists.nice },
         create,
       })),
   );
@@ -200,7 +201,7 @@ async function wireGateway(
     now,
     new ReplayGuard(store.tenants, config.signature.maxSkewSeconds),
   );
-  const orders = new OrderService(store, now);
+  const orders = new OrderService(store, now, config.lists);
   const userTokens = new UserTokens(
     signingKeys,
     { ...config.jwt, audience: config.users.audience },

@@ -113,6 +113,8 @@ export interface GatewayConfig {
     perSource: number;
     perAccount: number;
   };
+  /** Order listings' reads at once and how long one waits for a slot; beyond it 503 list_busy. */
+  lists: { concurrency: number; maxWaitMs: number; nice: number };
   /** Webhook delivery (webhooks/): where to, how long to retry, when to give up on an endpoint. */
   webhooks: WebhooksConfig;
   /** Live event streams (domain/events/): the partner's and the tenant console's. */
@@ -283,6 +285,15 @@ export function defaultHashConcurrency(
 ): number {
   const pool = Number(env.UV_THREADPOOL_SIZE) || 4;
   return Math.max(1, Math.min(pool - 2, cores - 1));
+}
+
+/**
+ * Order listings' reads at once (GATEWAY_LIST_CONCURRENCY): one less than the cores, so the
+ * event loop keeps one whatever the list traffic, at least one, at most 4. SQLite's reader
+ * threads are as many.
+ */
+export function defaultListSlots(cores: number = availableParallelism()): number {
+  return Math.max(1, Math.min(4, cores - 1));
 }
 
 /** GATEWAY_TRUST_PROXY: unset or "false", a hop count, or a comma-separated list of addresses/CIDRs. */
@@ -531,6 +542,11 @@ export function loadConfig(
       reserved: s.GATEWAY_HASH_RESERVED,
       perSource: s.GATEWAY_HASH_PER_SOURCE,
       perAccount: s.GATEWAY_HASH_PER_ACCOUNT,
+    },
+    lists: {
+      concurrency: s.GATEWAY_LIST_CONCURRENCY ?? defaultListSlots(),
+      maxWaitMs: s.GATEWAY_LIST_WAIT_MS,
+      nice: s.GATEWAY_LIST_NICE,
     },
     webhooks,
     team: teamFrom(s),

@@ -114,6 +114,7 @@ export const ERROR_CATALOGUE = {
   internal_error: { status: 500, title: "Internal error" },
   shutting_down: { status: 503, title: "This instance is shutting down" },
   login_busy: { status: 503, title: "Too many sign-ins are being checked; retry shortly" },
+  list_busy: { status: 503, title: "Too many order listings are running; retry shortly" },
   store_unavailable: {
     status: 503,
     title: "The order store cannot be reached right now; retry shortly",

@@ -47,7 +47,7 @@ const DESCRIPTIONS: Record<number, string> = {
   422: "Idempotency-Key reused with a different body, or an unsupported language",
   429: "Too many attempts; Retry-After says when to try again",
   500: "Internal error",
-  503: "Busy (code login_busy) or the store cannot be reached (store_unavailable); Retry-After says when to try again",
+  503: "Busy (code login_busy, list_busy) or the store cannot be reached (store_unavailable); Retry-After says when to try again",
 };
 
 /** Route-schema `response` entries for the given error statuses. */

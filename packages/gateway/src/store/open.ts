@@ -13,6 +13,8 @@ export interface OpenStoreOptions {
   /** PostgreSQL statement and connection bounds (config.bounds). */
   statementTimeoutMs?: number;
   connectTimeoutMs?: number;
+  /** SQLite reader threads and their nice value (config.lists; default from the cores, 10). */
+  readerThreads?: { size: number; nice: number };
   /**
    * True (default): create the store when it does not exist and apply pending migrations, what
    * `serve` and `migrate` do. False: open an existing store at the schema this build needs, or
@@ -67,7 +69,10 @@ export async function openStore(
         statementTimeoutMs: options.statementTimeoutMs,
         connectTimeoutMs: options.connectTimeoutMs,
       })
-    : new SqliteStore(where, options);
+    : new SqliteStore(where, {
+        ...options,
+        readerThreads: options.readerThreads ?? true,
+      });
   try {
     if (create) await store.migrate();
     else await assertCurrent(store, where, migrateHint(where));

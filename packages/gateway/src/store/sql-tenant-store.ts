@@ -143,6 +143,13 @@ export abstract class SqlTenantStore implements TenantStore {
 
   /** Runs a query and returns its rows. */
   protected abstract rows<R>(sql: string, params: unknown[]): Promise<R[]>;
+  /**
+   * The listing's heavy reads (pages, counts, searches): where a store runs them apart from
+   * its quick lookups (SQLite: its reader threads). By default like any other read.
+   */
+  protected listRows<R>(sql: string, params: unknown[]): Promise<R[]> {
+    return this.rows<R>(sql, params);
+  }
   /** Runs a statement and returns how many rows it changed. */
   protected abstract changes(sql: string, params: unknown[]): Promise<number>;
   abstract replaceOverrides(record: OverridesRecord): Promise<string | undefined>;
@@ -394,12 +401,24 @@ export abstract class SqlTenantStore implements TenantStore {
     return rows.map(toOverrides);
   }
 
-  /** The tenant's partners a listing reads: all, or the one it names. */
+  /** Reads of a tenant's listed partners in flight, by tenant and named partner. */
+  readonly #partnersReading = new Map<string, Promise<ListedPartner[]>>();
+
+  /**
+   * The tenant's partners a listing reads: all, or the one it names. A listing's page and its
+   * count ask at once: they share one read (in flight only, nothing is kept after it).
+   */
   #listedPartners(tenantId: string, clientId: string | undefined): Promise<ListedPartner[]> {
-    return this.rows<ListedPartner>(
-      `SELECT id, client_id, name FROM partners WHERE tenant_id = ?${clientId === undefined ? "" : " AND client_id = ?"}`,
-      clientId === undefined ? [tenantId] : [tenantId, clientId],
-    );
+    const key = `${tenantId}\u0000${clientId ?? ""}`;
+    let reading = this.#partnersReading.get(key);
+    if (reading === undefined) {
+      reading = this.rows<ListedPartner>(
+        `SELECT id, client_id, name FROM partners WHERE tenant_id = ?${clientId === undefined ? "" : " AND client_id = ?"}`,
+        clientId === undefined ? [tenantId] : [tenantId, clientId],
+      ).finally(() => this.#partnersReading.delete(key));
+      this.#partnersReading.set(key, reading);
+    }
+    return reading;
   }
 
   /**
@@ -414,13 +433,13 @@ export abstract class SqlTenantStore implements TenantStore {
     const q = searchOf(partner, options.q);
     if (q === undefined) {
       const { sql, params } = partnerOrdersStatement(partner.id, options, this.listDialect);
-      return { rows: await this.rows<OrderRow>(sql, params) };
+      return { rows: await this.listRows<OrderRow>(sql, params) };
     }
     const search = searchStatement(partner.id, q, options, this.listDialect);
     const floor = windowFloorStatement(partner.id, options, this.listDialect);
     const [rows, [last]] = await Promise.all([
-      this.rows<OrderRow>(search.sql, search.params),
-      this.rows<{ seq: number; created_at: number }>(floor.sql, floor.params),
+      this.listRows<OrderRow>(search.sql, search.params),
+      this.listRows<{ seq: number; created_at: number }>(floor.sql, floor.params),
     ]);
     return last
       ? { rows, floor: { seq: Number(last.seq), created_at: Number(last.created_at) } }
@@ -499,7 +518,7 @@ export abstract class SqlTenantStore implements TenantStore {
         this.listDialect,
         budget,
       );
-      const [row] = await this.rows<{ n: number | string }>(sql, params);
+      const [row] = await this.listRows<{ n: number | string }>(sql, params);
       counted += Number(row?.n ?? 0);
     }
     return counted;
@@ -512,9 +531,9 @@ export abstract class SqlTenantStore implements TenantStore {
     options: ListWindow,
   ): Promise<{ n: number; exact: boolean }> {
     const { sql, params } = countStatement(partner.id, q, options, this.listDialect);
-    const [row] = await this.rows<{ n: number | string }>(sql, params);
+    const [row] = await this.listRows<{ n: number | string }>(sql, params);
     const floor = windowFloorStatement(partner.id, options, this.listDialect);
-    const full = (await this.rows(floor.sql, floor.params)).length > 0;
+    const full = (await this.listRows(floor.sql, floor.params)).length > 0;
     return { n: Number(row?.n ?? 0), exact: !full };
   }
 

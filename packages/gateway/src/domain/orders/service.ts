@@ -1,3 +1,4 @@
+import { defaultListSlots } from "../../config/config.js";
 import { ApiError } from "../../http/errors.js";
 import type { Clock } from "../../lib/clock.js";
 import { priceOf } from "../../lib/money.js";
@@ -15,6 +16,7 @@ import type {
 import type { PartnerView } from "../partners/directory.js";
 import type { UserContext } from "../users/user-context.js";
 import { type Mover, nextStatuses, type OrderAction, transitionFor } from "./lifecycle.js";
+import { ListSlots, ListsBusy } from "./list-slots.js";
 import { historyOf, INITIAL_STATUS, type OrderData, toOrderData } from "./representation.js";
 import {
   type TenantFilterQuery,
@@ -101,7 +103,35 @@ export class OrderService {
   constructor(
     private readonly store: Store,
     private readonly now: Clock,
-  ) {}
+    /** The listing reads running at once (pages, counts, export pages) and their wait. */
+    lists: { concurrency: number; maxWaitMs: number } = {
+      concurrency: defaultListSlots(),
+      maxWaitMs: 2_000,
+    },
+  ) {
+    this.lists = new ListSlots({
+      slots: lists.concurrency,
+      maxWaitMs: lists.maxWaitMs,
+      perPrincipalQueue: 8,
+    });
+  }
+
+  private readonly lists: ListSlots;
+
+  /** A listing read in a slot of `principal`'s; 503 list_busy when none frees up in time. */
+  async #inSlot<T>(principal: string, read: () => Promise<T>): Promise<T> {
+    try {
+      return await this.lists.run(principal, read);
+    } catch (error) {
+      if (!(error instanceof ListsBusy)) throw error;
+      throw new ApiError(
+        "list_busy",
+        `Too many order listings are running right now; retry in ${error.retryAfterSeconds} s.`,
+        { retry_after: error.retryAfterSeconds },
+        { "retry-after": String(error.retryAfterSeconds) },
+      );
+    }
+  }
 
   async create(
     partner: PartnerView,
@@ -185,7 +215,8 @@ export class OrderService {
     filter: OrderFilter = {},
   ): Promise<{ data: OrderData[]; next_cursor: string | null }> {
     return listPage(
-      (options) => this.store.listOrders(partner.id, options),
+      (options) =>
+        this.#inSlot(`partner:${partner.id}`, () => this.store.listOrders(partner.id, options)),
       limit,
       cursor,
       () => partner.clientId,
@@ -317,10 +348,12 @@ export class OrderService {
       limit: query.limit,
       ...(beforeSeq === undefined ? {} : { beforeSeq }),
     };
-    const [page, total] = await Promise.all([
-      this.store.tenants.listTenantOrders(tenantId, options),
-      this.store.tenants.countTenantOrders(tenantId, options),
-    ]);
+    const [page, total] = await this.#inSlot(`tenant:${tenantId}`, () =>
+      Promise.all([
+        this.store.tenants.listTenantOrders(tenantId, options),
+        this.store.tenants.countTenantOrders(tenantId, options),
+      ]),
+    );
     return {
       data: page.orders.map(toTenantOrderData),
       next_cursor: page.nextBeforeSeq === null ? null : encodeCursor(page.nextBeforeSeq),
@@ -342,11 +375,15 @@ export class OrderService {
     let left = max;
     while (left > 0) {
       const limit = Math.min(pageSize, left);
-      const page = await this.store.tenants.listTenantOrders(tenantId, {
+      const options = {
         ...tenantOptionsOf(query),
         limit,
         ...(beforeSeq === undefined ? {} : { beforeSeq }),
-      });
+      };
+      // A slot per page: a long export does not hold one while its client reads.
+      const page = await this.#inSlot(`tenant:${tenantId}`, () =>
+        this.store.tenants.listTenantOrders(tenantId, options),
+      );
       left -= page.orders.length;
       if (page.orders.length > 0) yield page.orders.map(toTenantOrderData);
       if (page.nextBeforeSeq === null) return;

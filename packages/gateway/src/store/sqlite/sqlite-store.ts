@@ -51,6 +51,7 @@ import {
   fromWire,
   type WireError,
 } from "./order-writer.js";
+import { type ReaderOptions, ReaderThreads } from "./reader-threads.js";
 import { SqliteRunner } from "./runner.js";
 import { SqliteTenantStore } from "./tenant-store.js";
 import { SqliteWebhookStore } from "./webhook-store.js";
@@ -153,11 +154,18 @@ export class SqliteStore extends SqlCredentialStore implements Store {
   readonly #orders: GroupCommit<CreateJob, CreateOrderOutcome>;
   readonly #writer: WriterThread | undefined;
   readonly #nonces: GroupCommit<NonceClaim, boolean>;
+  /** Listings, counts and searches; undefined in memory (one connection), read inline. */
+  readonly reads: ReaderThreads | undefined;
   #inlineNonces: ((claims: NonceClaim[]) => boolean[]) | undefined;
 
   constructor(
     readonly path: string,
-    options: { writerThread?: boolean; synchronous?: SqliteSynchronous } = {},
+    options: {
+      writerThread?: boolean;
+      synchronous?: SqliteSynchronous;
+      /** False: listings read on the calling thread (the admin CLI, which lists once). */
+      readerThreads?: boolean | ReaderOptions;
+    } = {},
   ) {
     if (path !== ":memory:") createPrivately(path);
     const db = openConnection(path, options.synchronous);
@@ -167,7 +175,16 @@ export class SqliteStore extends SqlCredentialStore implements Store {
       (options.writerThread ?? true) && path !== ":memory:" && existsSync(WRITER_THREAD);
     this.#writer = useThread ? new WriterThread(path, options.synchronous ?? "full") : undefined;
     this.#nonces = new GroupCommit<NonceClaim, boolean>((claims) => this.#claimNonces(claims));
-    this.tenants = new SqliteTenantStore(this.#db, (claim) => this.#nonces.submit(claim));
+    const readers = options.readerThreads ?? true;
+    this.reads =
+      readers === false || path === ":memory:"
+        ? undefined
+        : new ReaderThreads(path, readers === true ? {} : readers);
+    this.tenants = new SqliteTenantStore(
+      this.#db,
+      (claim) => this.#nonces.submit(claim),
+      this.reads,
+    );
     this.webhooks = new SqliteWebhookStore(this.#db);
     this.events = new SqliteEventFeedStore(this.#db);
     this.audit = new SqlAuditStore(new SqliteRunner(this.#db));
@@ -225,6 +242,7 @@ export class SqliteStore extends SqlCredentialStore implements Store {
     await this.#nonces.drain();
     await this.#orders.drain();
     await this.#writer?.close();
+    await this.reads?.close();
     if (this.#db.open) this.#db.close();
   }
 
@@ -260,7 +278,10 @@ export class SqliteStore extends SqlCredentialStore implements Store {
     options: { limit: number; beforeSeq?: number; filter?: OrderFilter },
   ): Promise<OrderPage> {
     const { sql, params } = partnerOrdersStatement(partnerId, options, { sqlite: true });
-    return pageOf(this.#prepare(sql).all(...params) as OrderRow[], options.limit);
+    const rows = this.reads
+      ? await this.reads.rows<OrderRow>(sql, params)
+      : (this.#prepare(sql).all(...params) as OrderRow[]);
+    return pageOf(rows, options.limit);
   }
 
   async moveOrder(move: OrderMove): Promise<OrderMoveOutcome> {

@@ -3,6 +3,7 @@ import type { Statement } from "../order-moves.js";
 import type { StatementResult } from "../sql-runner.js";
 import { SqlTenantStore, UPSERT_OVERRIDES, upsertParams } from "../sql-tenant-store.js";
 import type { NonceClaim, OverridesRecord } from "../tenant-store.js";
+import type { ReaderThreads } from "./reader-threads.js";
 import { SqliteRunner } from "./runner.js";
 
 /** The tenant store on the embedded connection (statements run synchronously). */
@@ -13,6 +14,8 @@ export class SqliteTenantStore extends SqlTenantStore {
     db: Database.Database,
     /** Where nonces are claimed: batched off the event loop by the store (see nonce-writer.ts). */
     private readonly claimNonce: (claim: NonceClaim) => Promise<boolean>,
+    /** Where listings, counts and searches read (absent: on this connection). */
+    private readonly reads?: ReaderThreads,
   ) {
     super({ sqlite: true });
     this.#sql = new SqliteRunner(db);
@@ -24,6 +27,10 @@ export class SqliteTenantStore extends SqlTenantStore {
 
   protected rows<R>(sql: string, params: unknown[]): Promise<R[]> {
     return this.#sql.rows<R>(sql, params);
+  }
+
+  protected override listRows<R>(sql: string, params: unknown[]): Promise<R[]> {
+    return this.reads ? this.reads.rows<R>(sql, params) : this.#sql.rows<R>(sql, params);
   }
 
   protected changes(sql: string, params: unknown[]): Promise<number> {
