@@ -67,6 +67,7 @@ export const PROBLEM_CODES = [
   "shutting_down",
   "login_busy",
   "store_unavailable",
+  "list_busy",
   // Codes of features arriving beside this one (team, partner webhooks, live events,
   // vocabulary history): worded ahead, so they are never shown raw once merged.
   "user_disabled",
@@ -91,6 +92,7 @@ const RETRYABLE = new Set([
   "shutting_down",
   "login_busy",
   "store_unavailable",
+  "list_busy",
 ]);
 
 const retryAfter = (error: ApiError): number | undefined => {
