@@ -4,7 +4,6 @@
  * sockets, on real SQLite files and a real PostgreSQL database.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -47,11 +46,6 @@ class SlowListingStore extends SqliteStore {
   }
 }
 
-async function listening(gw: Gateway): Promise<string> {
-  await gw.app.listen({ port: 0, host: "127.0.0.1" });
-  return `http://127.0.0.1:${(gw.app.server.address() as AddressInfo).port}`;
-}
-
 /** A gateway over `store` (closed by the caller), listening on a socket. */
 async function gatewayOver(
   store: SqliteStore,
@@ -71,7 +65,7 @@ async function gatewayOver(
     },
   );
   const gw = await createGateway({ config, store, logger: createLogger("silent") });
-  return { gw, base: await listening(gw) };
+  return { gw, base: await gw.app.listen({ port: 0, host: "127.0.0.1" }) };
 }
 
 async function createOver(base: string, partner: TestPartner, token: string, po: string) {
@@ -104,7 +98,7 @@ describe("SQLite listings on reader threads", () => {
     gw = await startGateway({
       config: { users: TEST_USERS_CONFIG, lists: { concurrency: 2, maxWaitMs: 60_000, nice: 10 } },
     });
-    base = await listening(gw);
+    base = await gw.app.listen({ port: 0, host: "127.0.0.1" });
   });
   afterAll(async () => {
     await gw?.close();
@@ -269,7 +263,7 @@ describe("listing slots on PostgreSQL", () => {
       store: "postgres",
       config: { users: TEST_USERS_CONFIG, lists: { concurrency: 1, maxWaitMs: 100, nice: 10 } },
     });
-    base = await listening(gw);
+    base = await gw.app.listen({ port: 0, host: "127.0.0.1" });
   });
   afterEach(async () => {
     await locker?.end().catch(() => {});
