@@ -180,11 +180,18 @@ function layOnce(input: GraphLayoutInput, deferred: Set<string>, finish: boolean
       cyclic: cyclic.has(e.id),
     }));
     const one = layClustered(input.nodes, links, f, input.spacing);
-    const drawn = (r: Region) =>
-      lineCrossings(
-        input.edges.filter((e) => !e.hidden).map((e) => r.edges.get(e.id)?.points ?? []),
-      );
-    if (one && drawn(one) < drawn(root)) root = one;
+    const shown = input.edges.filter((e) => !e.hidden);
+    // A line drawn backwards that closes no cycle misleads more than a crossing does, so the
+    // layout with fewer of those wins, then the one crossing less.
+    const cost = (r: Region): [number, number] => [
+      shown.filter((e) => r.against.has(e.id) && !cyclic.has(e.id)).length,
+      lineCrossings(shown.map((e) => r.edges.get(e.id)?.points ?? [])),
+    ];
+    if (one) {
+      const [b1, x1] = cost(one);
+      const [b0, x0] = cost(root);
+      if (b1 < b0 || (b1 === b0 && x1 < x0)) root = one;
+    }
   }
   for (const e of input.edges) {
     if (!e.hidden) continue;
