@@ -105,9 +105,10 @@ export function layClustered(
   );
   order(st);
   const chainOf = lnodeChains(st, t);
-  holdPlaces(st, t, chainOf);
+  const { tracks, spare } = holdPlaces(st, t, chainOf);
   const pads = new Map([...t.compounds].map(([id, n]) => [id, framePadding(f, n)]));
-  contiguous(st, chainOf);
+  contiguous(st, chainOf, [...st.chains.map((c) => c.path), ...tracks]);
+  dropSpare(st, chainOf, spare);
   placeAcross(
     st.layers,
     st.chains.map((c) => c.path),
@@ -168,10 +169,19 @@ function lnodeChains(st: RegionState, t: Tree): Map<LNode, string[]> {
 }
 
 /**
- * A compound spanning a layer where it has neither member nor line gets an empty node there,
- * so the layer keeps its block's place (the box is drawn across every layer it spans).
+ * Every compound gets an empty node in each layer it spans, joined layer to layer as a track:
+ * ordering counts a line passing from one side of a block to the other as crossing that track,
+ * as it crosses the box drawn there (and is then rerouted round it, crossing more). Where the
+ * compound has a member or line the node is spare and goes after ordering; elsewhere it keeps
+ * the block's place (the box is drawn across every layer it spans).
  */
-function holdPlaces(st: RegionState, t: Tree, chainOf: Map<LNode, string[]>): void {
+function holdPlaces(
+  st: RegionState,
+  t: Tree,
+  chainOf: Map<LNode, string[]>,
+): { tracks: LNode[][]; spare: Set<LNode> } {
+  const tracks: LNode[][] = [];
+  const spare = new Set<LNode>();
   const span = new Map<string, [number, number]>();
   const seen = new Set<string>();
   for (const [n, chain] of chainOf)
@@ -181,8 +191,9 @@ function holdPlaces(st: RegionState, t: Tree, chainOf: Map<LNode, string[]>): vo
       seen.add(`${c}@${n.rank}`);
     }
   for (const [c, [lo, hi]] of span) {
+    const track: LNode[] = [];
+    tracks.push(track);
     for (let r = lo; r <= hi; r++) {
-      if (seen.has(`${c}@${r}`)) continue;
       const l = st.layers[r] as LNode[];
       const n: LNode = {
         key: `${c}#${r}`,
@@ -196,10 +207,22 @@ function holdPlaces(st: RegionState, t: Tree, chainOf: Map<LNode, string[]>): vo
         pos: 0,
       };
       l.push(n);
+      track.push(n);
       chainOf.set(n, [...(t.chain.get(c) as string[]), c]);
-      // Its enclosing compounds have it as a member here too.
-      for (const a of chainOf.get(n) as string[]) seen.add(`${a}@${r}`);
+      if (seen.has(`${c}@${r}`)) spare.add(n);
     }
+  }
+  return { tracks, spare };
+}
+
+/** Takes the spare track nodes out of the layers once they are ordered. */
+function dropSpare(st: RegionState, chainOf: Map<LNode, string[]>, spare: Set<LNode>): void {
+  st.layers = st.layers.map((l) => l.filter((n) => !spare.has(n)));
+  for (const n of spare) chainOf.delete(n);
+  for (const l of st.layers) {
+    l.forEach((n, i) => {
+      n.order = i;
+    });
   }
 }
 
@@ -208,7 +231,7 @@ function holdPlaces(st: RegionState, t: Tree, chainOf: Map<LNode, string[]>): vo
  * order in every layer (from where their members sat in the free order), then sweeps
  * barycentres under those rules and keeps the order crossing least.
  */
-function contiguous(st: RegionState, chainOf: Map<LNode, string[]>): void {
+function contiguous(st: RegionState, chainOf: Map<LNode, string[]>, paths: LNode[][]): void {
   const index = new Map<LNode, number>();
   const mark = () => {
     for (const l of st.layers) numberLayer(l, index);
@@ -216,7 +239,7 @@ function contiguous(st: RegionState, chainOf: Map<LNode, string[]>): void {
   mark();
   // Each compound's place among its siblings: from the free order, then before each sweep
   // from where its members' neighbours lie (a block moves past another only as a whole).
-  const neighbours = sidesOf(st);
+  const neighbours = sidesOf(paths);
   const at = (n: LNode) => ((index.get(n) as number) + 0.5) / (st.layers[n.rank] as LNode[]).length;
   let fixed = siblingOrder(st, chainOf, at);
   const key = new Map<LNode, number>(index);
@@ -227,7 +250,7 @@ function contiguous(st: RegionState, chainOf: Map<LNode, string[]>): void {
   for (const l of st.layers) sortLayer(l);
   mark();
   let best = st.layers.map((l) => [...l]);
-  let bestCount = layerCrossings(st, index);
+  let bestCount = layerCrossings(paths, index);
   for (let s = 0; s < SWEEPS && bestCount > 0; s++) {
     const down = s % 2 === 0;
     if (s > 0) {
@@ -251,7 +274,7 @@ function contiguous(st: RegionState, chainOf: Map<LNode, string[]>): void {
     }
     transposeUnits(st, chainOf, index, neighbours);
     for (const l of st.layers) numberLayer(l, key);
-    const c = layerCrossings(st, index);
+    const c = layerCrossings(paths, index);
     if (c < bestCount) {
       bestCount = c;
       best = st.layers.map((l) => [...l]);
@@ -259,7 +282,7 @@ function contiguous(st: RegionState, chainOf: Map<LNode, string[]>): void {
   }
   st.layers = best;
   mark();
-  swapSiblings(st, chainOf, index, bestCount);
+  swapSiblings(st, chainOf, paths, index, bestCount);
   for (const l of st.layers) {
     l.forEach((n, i) => {
       n.order = i;
@@ -275,6 +298,7 @@ function contiguous(st: RegionState, chainOf: Map<LNode, string[]>): void {
 function swapSiblings(
   st: RegionState,
   chainOf: Map<LNode, string[]>,
+  paths: LNode[][],
   index: Map<LNode, number>,
   count: number,
 ): void {
@@ -285,7 +309,7 @@ function swapSiblings(
       const before = st.layers.map((l) => [...l]);
       for (const [r, l] of st.layers.entries()) st.layers[r] = swapRuns(l, chainOf, a, b, depth);
       for (const l of st.layers) numberLayer(l, index);
-      const c = layerCrossings(st, index);
+      const c = layerCrossings(paths, index);
       if (c < now) {
         now = c;
         improved = true;
@@ -484,13 +508,13 @@ function compare(
   return a.order - b.order;
 }
 
-function sidesOf(st: RegionState): { up: Map<LNode, LNode[]>; down: Map<LNode, LNode[]> } {
+function sidesOf(paths: LNode[][]): { up: Map<LNode, LNode[]>; down: Map<LNode, LNode[]> } {
   const up = new Map<LNode, LNode[]>();
   const down = new Map<LNode, LNode[]>();
-  for (const c of st.chains) {
-    for (let i = 1; i < c.path.length; i++) {
-      const a = c.path[i - 1] as LNode;
-      const b = c.path[i] as LNode;
+  for (const path of paths) {
+    for (let i = 1; i < path.length; i++) {
+      const a = path[i - 1] as LNode;
+      const b = path[i] as LNode;
       up.set(b, [...(up.get(b) ?? []), a]);
       down.set(a, [...(down.get(a) ?? []), b]);
     }
@@ -499,12 +523,12 @@ function sidesOf(st: RegionState): { up: Map<LNode, LNode[]>; down: Map<LNode, L
 }
 
 /** Crossings between neighbouring layers (segments from the middles of their nodes). */
-function layerCrossings(st: RegionState, index: Map<LNode, number>): number {
+function layerCrossings(paths: LNode[][], index: Map<LNode, number>): number {
   const byLayer = new Map<number, [number, number][]>();
-  for (const c of st.chains) {
-    for (let i = 1; i < c.path.length; i++) {
-      const a = c.path[i - 1] as LNode;
-      const b = c.path[i] as LNode;
+  for (const path of paths) {
+    for (let i = 1; i < path.length; i++) {
+      const a = path[i - 1] as LNode;
+      const b = path[i] as LNode;
       const list = byLayer.get(a.rank) ?? [];
       list.push([index.get(a) as number, index.get(b) as number]);
       byLayer.set(a.rank, list);
