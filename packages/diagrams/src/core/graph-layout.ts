@@ -7,7 +7,7 @@
  * coordinate assignment (weighted pool-adjacent-violators, so long edges run straight),
  * orthogonal routes with their bends in channels between layers. With `together`, the whole
  * drawing is also laid out as one layered graph (graph-layout/clustered.ts) and the layout
- * crossing less kept. Reference: docs/decisions.md.
+ * with fewer needless backward lines, then fewer crossings, kept. Reference: docs/decisions.md.
  */
 import { type Box, boxesOverlap, inflate } from "./geometry.js";
 import { labelOnPath, lineCrossings, pathHits, routeAround } from "./graph-layout/avoid.js";
@@ -80,7 +80,8 @@ export interface GraphLayoutInput {
   rough?: boolean;
   /**
    * Also lay the whole drawing out as one layered graph, compound nodes as contiguous blocks
-   * (graph-layout/clustered.ts), and keep that when its lines cross fewer times.
+   * (graph-layout/clustered.ts), and keep that when it draws fewer lines backwards without a
+   * cycle, or as many and its lines cross fewer times.
    */
   together?: boolean;
 }
