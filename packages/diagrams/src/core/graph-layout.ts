@@ -7,7 +7,7 @@
  * coordinate assignment (weighted pool-adjacent-violators, so long edges run straight),
  * orthogonal routes with their bends in channels between layers. With `together`, the whole
  * drawing is also laid out as one layered graph (graph-layout/clustered.ts) and the layout
- * crossing less kept. Reference: docs/decisions.md.
+ * with fewer needless backward lines, then fewer crossings, kept. Reference: docs/decisions.md.
  */
 import { type Box, boxesOverlap, inflate } from "./geometry.js";
 import { labelOnPath, lineCrossings, pathHits, routeAround } from "./graph-layout/avoid.js";
@@ -80,7 +80,8 @@ export interface GraphLayoutInput {
   rough?: boolean;
   /**
    * Also lay the whole drawing out as one layered graph, compound nodes as contiguous blocks
-   * (graph-layout/clustered.ts), and keep that when its lines cross fewer times.
+   * (graph-layout/clustered.ts), and keep that when it draws fewer lines backwards without a
+   * cycle, or as many and its lines cross fewer times.
    */
   together?: boolean;
 }
@@ -180,11 +181,18 @@ function layOnce(input: GraphLayoutInput, deferred: Set<string>, finish: boolean
       cyclic: cyclic.has(e.id),
     }));
     const one = layClustered(input.nodes, links, f, input.spacing);
-    const drawn = (r: Region) =>
-      lineCrossings(
-        input.edges.filter((e) => !e.hidden).map((e) => r.edges.get(e.id)?.points ?? []),
-      );
-    if (one && drawn(one) < drawn(root)) root = one;
+    const shown = input.edges.filter((e) => !e.hidden);
+    // A line drawn backwards that closes no cycle misleads more than a crossing does, so the
+    // layout with fewer of those wins, then the one crossing less.
+    const cost = (r: Region): [number, number] => [
+      shown.filter((e) => r.against.has(e.id) && !cyclic.has(e.id)).length,
+      lineCrossings(shown.map((e) => r.edges.get(e.id)?.points ?? [])),
+    ];
+    if (one) {
+      const [b1, x1] = cost(one);
+      const [b0, x0] = cost(root);
+      if (b1 < b0 || (b1 === b0 && x1 < x0)) root = one;
+    }
   }
   for (const e of input.edges) {
     if (!e.hidden) continue;

@@ -99,12 +99,16 @@ export function layClustered(
   measure(st, () => {
     throw new Error("a leaf has no inside");
   });
-  rank(st);
+  rank(
+    st,
+    st.nodes.map((n) => t.chain.get(n.id) as string[]),
+  );
   order(st);
   const chainOf = lnodeChains(st, t);
-  holdPlaces(st, t, chainOf);
+  const { tracks, spare } = holdPlaces(st, t, chainOf);
   const pads = new Map([...t.compounds].map(([id, n]) => [id, framePadding(f, n)]));
-  contiguous(st, chainOf);
+  contiguous(st, chainOf, [...st.chains.map((c) => c.path), ...tracks]);
+  dropSpare(st, chainOf, spare);
   placeAcross(
     st.layers,
     st.chains.map((c) => c.path),
@@ -115,25 +119,69 @@ export function layClustered(
   ports(st);
   route(st);
   const out = realise(st);
-  return drawCompounds(out, t, edges) ? out : undefined;
+  const labelChain = new Map<string, string[]>();
+  for (const [n, chain] of chainOf) if (n.label !== undefined) labelChain.set(n.label, chain);
+  return drawCompounds(out, t, edges, labelChain) ? out : undefined;
 }
 
-/** Each layered node's enclosing compounds: a leaf's own, an edge point's its ends share. */
+/**
+ * Each layered node's enclosing compounds: a leaf's own; a line's point in a layer, the
+ * compounds its ends share and, while a compound round one end still has boxes in that layer,
+ * that one too (the nearer end's when both do). A line leaving a compound then runs inside it
+ * to its last layer and leaves along the flow, instead of leaving sideways across whatever
+ * nested compound lies between its box and the border.
+ */
 function lnodeChains(st: RegionState, t: Tree): Map<LNode, string[]> {
   const out = new Map<LNode, string[]>();
-  for (const n of st.lnodes) if (n.real >= 0) out.set(n, t.chain.get(n.key) as string[]);
+  const span = new Map<string, [number, number]>();
+  for (const n of st.lnodes) {
+    if (n.real < 0) continue;
+    const chain = t.chain.get(n.key) as string[];
+    out.set(n, chain);
+    for (const c of chain) {
+      const s = span.get(c) ?? [n.rank, n.rank];
+      span.set(c, [Math.min(s[0], n.rank), Math.max(s[1], n.rank)]);
+    }
+  }
+  const within = (chain: string[], from: number, r: number) => {
+    let k = from;
+    while (k < chain.length) {
+      const [lo, hi] = span.get(chain[k] as string) as [number, number];
+      if (r < lo || r > hi) break;
+      k++;
+    }
+    return chain.slice(0, k);
+  };
   for (const c of st.chains) {
-    const shared = common(t.chain.get(c.edge.from) as string[], t.chain.get(c.edge.to) as string[]);
-    for (const n of c.path.slice(1, -1)) out.set(n, shared);
+    const first = c.path[0] as LNode;
+    const last = c.path[c.path.length - 1] as LNode;
+    const ca = t.chain.get(first.key) as string[];
+    const cb = t.chain.get(last.key) as string[];
+    const shared = common(ca, cb).length;
+    for (const n of c.path.slice(1, -1)) {
+      const a = within(ca, shared, n.rank);
+      const b = within(cb, shared, n.rank);
+      const nearerA = n.rank - first.rank <= last.rank - n.rank;
+      out.set(n, b.length === shared || (a.length > shared && nearerA) ? a : b);
+    }
   }
   return out;
 }
 
 /**
- * A compound spanning a layer where it has neither member nor line gets an empty node there,
- * so the layer keeps its block's place (the box is drawn across every layer it spans).
+ * Every compound gets an empty node in each layer it spans, joined layer to layer as a track:
+ * ordering counts a line passing from one side of a block to the other as crossing that track,
+ * as it crosses the box drawn there (and is then rerouted round it, crossing more). Where the
+ * compound has a member or line the node is spare and goes after ordering; elsewhere it keeps
+ * the block's place (the box is drawn across every layer it spans).
  */
-function holdPlaces(st: RegionState, t: Tree, chainOf: Map<LNode, string[]>): void {
+function holdPlaces(
+  st: RegionState,
+  t: Tree,
+  chainOf: Map<LNode, string[]>,
+): { tracks: LNode[][]; spare: Set<LNode> } {
+  const tracks: LNode[][] = [];
+  const spare = new Set<LNode>();
   const span = new Map<string, [number, number]>();
   const seen = new Set<string>();
   for (const [n, chain] of chainOf)
@@ -143,8 +191,9 @@ function holdPlaces(st: RegionState, t: Tree, chainOf: Map<LNode, string[]>): vo
       seen.add(`${c}@${n.rank}`);
     }
   for (const [c, [lo, hi]] of span) {
+    const track: LNode[] = [];
+    tracks.push(track);
     for (let r = lo; r <= hi; r++) {
-      if (seen.has(`${c}@${r}`)) continue;
       const l = st.layers[r] as LNode[];
       const n: LNode = {
         key: `${c}#${r}`,
@@ -158,10 +207,22 @@ function holdPlaces(st: RegionState, t: Tree, chainOf: Map<LNode, string[]>): vo
         pos: 0,
       };
       l.push(n);
+      track.push(n);
       chainOf.set(n, [...(t.chain.get(c) as string[]), c]);
-      // Its enclosing compounds have it as a member here too.
-      for (const a of chainOf.get(n) as string[]) seen.add(`${a}@${r}`);
+      if (seen.has(`${c}@${r}`)) spare.add(n);
     }
+  }
+  return { tracks, spare };
+}
+
+/** Takes the spare track nodes out of the layers once they are ordered. */
+function dropSpare(st: RegionState, chainOf: Map<LNode, string[]>, spare: Set<LNode>): void {
+  st.layers = st.layers.map((l) => l.filter((n) => !spare.has(n)));
+  for (const n of spare) chainOf.delete(n);
+  for (const l of st.layers) {
+    l.forEach((n, i) => {
+      n.order = i;
+    });
   }
 }
 
@@ -170,7 +231,7 @@ function holdPlaces(st: RegionState, t: Tree, chainOf: Map<LNode, string[]>): vo
  * order in every layer (from where their members sat in the free order), then sweeps
  * barycentres under those rules and keeps the order crossing least.
  */
-function contiguous(st: RegionState, chainOf: Map<LNode, string[]>): void {
+function contiguous(st: RegionState, chainOf: Map<LNode, string[]>, paths: LNode[][]): void {
   const index = new Map<LNode, number>();
   const mark = () => {
     for (const l of st.layers) numberLayer(l, index);
@@ -178,7 +239,7 @@ function contiguous(st: RegionState, chainOf: Map<LNode, string[]>): void {
   mark();
   // Each compound's place among its siblings: from the free order, then before each sweep
   // from where its members' neighbours lie (a block moves past another only as a whole).
-  const neighbours = sidesOf(st);
+  const neighbours = sidesOf(paths);
   const at = (n: LNode) => ((index.get(n) as number) + 0.5) / (st.layers[n.rank] as LNode[]).length;
   let fixed = siblingOrder(st, chainOf, at);
   const key = new Map<LNode, number>(index);
@@ -189,7 +250,7 @@ function contiguous(st: RegionState, chainOf: Map<LNode, string[]>): void {
   for (const l of st.layers) sortLayer(l);
   mark();
   let best = st.layers.map((l) => [...l]);
-  let bestCount = layerCrossings(st, index);
+  let bestCount = layerCrossings(paths, index);
   for (let s = 0; s < SWEEPS && bestCount > 0; s++) {
     const down = s % 2 === 0;
     if (s > 0) {
@@ -211,20 +272,108 @@ function contiguous(st: RegionState, chainOf: Map<LNode, string[]>): void {
       sortLayer(l);
       numberLayer(l, index);
     }
-    transposeWithin(st, chainOf, index, neighbours);
+    transposeUnits(st, chainOf, index, neighbours);
     for (const l of st.layers) numberLayer(l, key);
-    const c = layerCrossings(st, index);
+    const c = layerCrossings(paths, index);
     if (c < bestCount) {
       bestCount = c;
       best = st.layers.map((l) => [...l]);
     }
   }
   st.layers = best;
+  mark();
+  swapSiblings(st, chainOf, paths, index, bestCount);
   for (const l of st.layers) {
     l.forEach((n, i) => {
       n.order = i;
     });
   }
+}
+
+/**
+ * Swaps two sibling compounds next to each other in every layer holding both (whatever lies
+ * between them stays between), while that crosses less: the sweeps move a block only with the
+ * mean of its members, which can leave two blocks the wrong way round for all of them.
+ */
+function swapSiblings(
+  st: RegionState,
+  chainOf: Map<LNode, string[]>,
+  paths: LNode[][],
+  index: Map<LNode, number>,
+  count: number,
+): void {
+  let now = count;
+  for (let improved = true, round = 0; improved && now > 0 && round < 4; round++) {
+    improved = false;
+    for (const [a, b, depth] of neighbourSiblings(st, chainOf)) {
+      const before = st.layers.map((l) => [...l]);
+      for (const [r, l] of st.layers.entries()) st.layers[r] = swapRuns(l, chainOf, a, b, depth);
+      for (const l of st.layers) numberLayer(l, index);
+      const c = layerCrossings(paths, index);
+      if (c < now) {
+        now = c;
+        improved = true;
+        continue;
+      }
+      st.layers = before;
+      for (const l of st.layers) numberLayer(l, index);
+    }
+  }
+}
+
+/** Pairs of sibling compounds with no sibling between them in any layer, first one first. */
+function neighbourSiblings(
+  st: RegionState,
+  chainOf: Map<LNode, string[]>,
+): [string, string, number][] {
+  const pairs = new Map<string, [string, string, number]>();
+  const apart = new Set<string>();
+  for (const l of st.layers) {
+    // Per parent, the sibling compounds in this layer in order.
+    const seen = new Map<string, string[]>();
+    for (const n of l) {
+      const chain = chainOf.get(n) as string[];
+      for (let d = 0; d < chain.length; d++) {
+        const parent = chain.slice(0, d).join("/");
+        const list = seen.get(parent) ?? [];
+        if (list[list.length - 1] !== chain[d]) list.push(chain[d] as string);
+        seen.set(parent, list);
+      }
+    }
+    for (const list of seen.values()) {
+      for (let i = 0; i < list.length; i++)
+        for (let j = i + 2; j < list.length; j++) apart.add(`${list[i]}|${list[j]}`);
+      for (let i = 0; i + 1 < list.length; i++) {
+        const a = list[i] as string;
+        const b = list[i + 1] as string;
+        const depth = (
+          chainOf.get(l.find((n) => chainOf.get(n)?.includes(a)) as LNode) as string[]
+        ).indexOf(a);
+        pairs.set(`${a}|${b}`, [a, b, depth]);
+      }
+    }
+  }
+  return [...pairs].filter(([k]) => !apart.has(k)).map(([, p]) => p);
+}
+
+/** The layer with compound `a`'s run and `b`'s run (after it) trading places. */
+function swapRuns(
+  l: LNode[],
+  chainOf: Map<LNode, string[]>,
+  a: string,
+  b: string,
+  depth: number,
+): LNode[] {
+  const inA = (n: LNode) => (chainOf.get(n) as string[])[depth] === a;
+  const inB = (n: LNode) => (chainOf.get(n) as string[])[depth] === b;
+  const first = l.findIndex(inA);
+  const last = l.findLastIndex(inB);
+  if (first < 0 || last < 0) return l;
+  const mid = l.slice(first, last + 1);
+  const runA = mid.filter(inA);
+  const runB = mid.filter(inB);
+  const between = mid.filter((n) => !inA(n) && !inB(n));
+  return [...l.slice(0, first), ...runB, ...between, ...runA, ...l.slice(last + 1)];
 }
 
 /** Each node of the layer mapped to its place in it. */
@@ -235,40 +384,52 @@ function numberLayer(l: LNode[], into: Map<LNode, number>): void {
 }
 
 /**
- * Swaps two neighbours of a layer held by the same compound (so no block is broken) while that
- * removes crossings with the layers on both sides, as dot's transposition does.
+ * Swaps two neighbouring units of a layer while that removes crossings with the layers on both
+ * sides, as dot's transposition does: a unit is a node, or a compound's whole run in the layer,
+ * and the two must have the same compound round them (so no block is broken). Two compound
+ * runs are not swapped here, as siblings keep one order in every layer.
  */
-function transposeWithin(
+function transposeUnits(
   st: RegionState,
   chainOf: Map<LNode, string[]>,
   index: Map<LNode, number>,
   nb: { up: Map<LNode, LNode[]>; down: Map<LNode, LNode[]> },
 ): void {
-  const cost = (u: LNode, v: LNode) => {
+  // Pairs of lines, one from each unit, whose far ends lie in the order that crosses them.
+  const cost = (a: LNode[], b: LNode[]) => {
     let c = 0;
-    for (const side of [nb.up, nb.down]) {
-      for (const a of side.get(u) ?? [])
-        for (const b of side.get(v) ?? [])
-          if ((index.get(a) as number) > (index.get(b) as number)) c++;
-    }
+    for (const side of [nb.up, nb.down])
+      for (const u of a)
+        for (const x of side.get(u) ?? [])
+          for (const v of b)
+            for (const y of side.get(v) ?? [])
+              if ((index.get(x) as number) > (index.get(y) as number)) c++;
     return c;
   };
-  const same = (a: LNode, b: LNode) => {
-    const ca = chainOf.get(a) as string[];
-    const cb = chainOf.get(b) as string[];
-    return ca.length === cb.length && ca.every((c, i) => cb[i] === c);
+  // The run of nodes from `i` stepping by `dir` that share `at` at `depth` (or `i` alone).
+  const run = (l: LNode[], i: number, depth: number, dir: 1 | -1) => {
+    const at = (chainOf.get(l[i] as LNode) as string[])[depth];
+    let j = i;
+    if (at !== undefined)
+      while (l[j + dir] && (chainOf.get(l[j + dir] as LNode) as string[])[depth] === at) j += dir;
+    return { j, block: at !== undefined };
   };
   for (let improved = true, round = 0; improved && round < 8; round++) {
     improved = false;
     for (const l of st.layers) {
       for (let i = 0; i + 1 < l.length; i++) {
-        const u = l[i] as LNode;
-        const v = l[i + 1] as LNode;
-        if (!same(u, v) || cost(v, u) >= cost(u, v)) continue;
-        l[i] = v;
-        l[i + 1] = u;
-        index.set(v, i);
-        index.set(u, i + 1);
+        const ca = chainOf.get(l[i] as LNode) as string[];
+        const cb = chainOf.get(l[i + 1] as LNode) as string[];
+        let depth = 0;
+        while (depth < ca.length && depth < cb.length && ca[depth] === cb[depth]) depth++;
+        const a = run(l, i, depth, -1);
+        const b = run(l, i + 1, depth, 1);
+        if (a.block && b.block) continue;
+        const left = l.slice(a.j, i + 1);
+        const right = l.slice(i + 1, b.j + 1);
+        if (cost(right, left) >= cost(left, right)) continue;
+        l.splice(a.j, left.length + right.length, ...right, ...left);
+        for (let k = a.j; k <= b.j; k++) index.set(l[k] as LNode, k);
         improved = true;
       }
     }
@@ -340,16 +501,20 @@ function compare(
     return (fixed.get(ua) as number) - (fixed.get(ub) as number);
   const ka = ua === undefined ? (key.get(a) as number) : (ck.get(ua) as number);
   const kb = ub === undefined ? (key.get(b) as number) : (ck.get(ub) as number);
-  return ka - kb || a.order - b.order;
+  if (ka !== kb) return ka - kb;
+  // A tie between a block and a node puts the whole block first: broken member by member, it
+  // could put the node inside the block.
+  if (ua !== undefined || ub !== undefined) return ua === undefined ? 1 : -1;
+  return a.order - b.order;
 }
 
-function sidesOf(st: RegionState): { up: Map<LNode, LNode[]>; down: Map<LNode, LNode[]> } {
+function sidesOf(paths: LNode[][]): { up: Map<LNode, LNode[]>; down: Map<LNode, LNode[]> } {
   const up = new Map<LNode, LNode[]>();
   const down = new Map<LNode, LNode[]>();
-  for (const c of st.chains) {
-    for (let i = 1; i < c.path.length; i++) {
-      const a = c.path[i - 1] as LNode;
-      const b = c.path[i] as LNode;
+  for (const path of paths) {
+    for (let i = 1; i < path.length; i++) {
+      const a = path[i - 1] as LNode;
+      const b = path[i] as LNode;
       up.set(b, [...(up.get(b) ?? []), a]);
       down.set(a, [...(down.get(a) ?? []), b]);
     }
@@ -358,12 +523,12 @@ function sidesOf(st: RegionState): { up: Map<LNode, LNode[]>; down: Map<LNode, L
 }
 
 /** Crossings between neighbouring layers (segments from the middles of their nodes). */
-function layerCrossings(st: RegionState, index: Map<LNode, number>): number {
+function layerCrossings(paths: LNode[][], index: Map<LNode, number>): number {
   const byLayer = new Map<number, [number, number][]>();
-  for (const c of st.chains) {
-    for (let i = 1; i < c.path.length; i++) {
-      const a = c.path[i - 1] as LNode;
-      const b = c.path[i] as LNode;
+  for (const path of paths) {
+    for (let i = 1; i < path.length; i++) {
+      const a = path[i - 1] as LNode;
+      const b = path[i] as LNode;
       const list = byLayer.get(a.rank) ?? [];
       list.push([index.get(a) as number, index.get(b) as number]);
       byLayer.set(a.rank, list);
@@ -520,7 +685,12 @@ function alongRoom(
  * Each compound's box round its members, its lines' points and labels, padded; false when one
  * covers a box or label it does not hold, or a sibling's box. Shifts all to start at (0, 0).
  */
-function drawCompounds(out: Region, t: Tree, edges: RegionEdge[]): boolean {
+function drawCompounds(
+  out: Region,
+  t: Tree,
+  edges: RegionEdge[],
+  labelChain: Map<string, string[]>,
+): boolean {
   const inside = new Map<string, Box[]>();
   const add = (chain: string[], b: Box) => {
     for (const c of chain) inside.set(c, [...(inside.get(c) ?? []), b]);
@@ -533,8 +703,10 @@ function drawCompounds(out: Region, t: Tree, edges: RegionEdge[]): boolean {
     const shared = common(t.chain.get(e.from) as string[], t.chain.get(e.to) as string[]);
     for (const p of laid.points) add(shared, { x: p.x, y: p.y, width: 0, height: 0 });
     if (laid.label) {
-      add(shared, laid.label);
-      outsideLabels.push([shared, laid.label]);
+      // A label sits in the compounds its point in the layers is in (see lnodeChains).
+      const held = labelChain.get(e.id) ?? shared;
+      add(held, laid.label);
+      outsideLabels.push([held, laid.label]);
     }
   }
   // Innermost first: a compound's box holds its nested compounds' boxes.

@@ -13,6 +13,7 @@ export function rankNodes(
   constraint: ("first" | "last" | undefined)[],
   links: [number, number][],
   cyclic: boolean[] = links.map(() => true),
+  groups?: string[][],
 ): { rank: number[]; reversed: boolean[] } {
   const n = constraint.length;
   const reversed = links.map(
@@ -83,8 +84,78 @@ export function rankNodes(
       rank[v] = Math.min(...s.map((w) => rank[w] as number)) - SPAN;
     }
   }
+  if (groups) compact(rank, preds, succs, groups, constraint);
   const min = Math.min(0, ...rank);
   return { rank: rank.map((r) => r - min), reversed };
+}
+
+/** Passes of `compact` over the nodes. */
+const COMPACT_PASSES = 4;
+
+/**
+ * Moves each node, within the layers its lines allow (every line still forward), to the layer
+ * where its lines are shortest and the groups holding it (a boundary drawn round its members)
+ * span fewest layers, as network simplex does for dot: longest-path layering puts a node as
+ * early as it can, so a group's member fed early but feeding late stretches its group's box
+ * over layers that everything else there must then clear.
+ */
+function compact(
+  rank: number[],
+  preds: number[][],
+  succs: number[][],
+  groups: string[][],
+  constraint: ("first" | "last" | undefined)[],
+): void {
+  const members = new Map<string, number[]>();
+  groups.forEach((g, v) => {
+    for (const c of g) members.set(c, [...(members.get(c) ?? []), v]);
+  });
+  const top = Math.max(0, ...rank);
+  const spanCost = (v: number, r: number) => {
+    let cost = 0;
+    for (const c of groups[v] as string[]) {
+      let lo = r;
+      let hi = r;
+      for (const m of members.get(c) as number[]) {
+        if (m === v) continue;
+        lo = Math.min(lo, rank[m] as number);
+        hi = Math.max(hi, rank[m] as number);
+      }
+      cost += hi - lo;
+    }
+    return cost;
+  };
+  const lengthCost = (v: number, r: number) => {
+    let cost = 0;
+    for (const p of preds[v] as number[]) cost += r - (rank[p] as number);
+    for (const s of succs[v] as number[]) cost += (rank[s] as number) - r;
+    return cost;
+  };
+  for (let pass = 0; pass < COMPACT_PASSES; pass++) {
+    let moved = false;
+    for (let v = 0; v < rank.length; v++) {
+      if (constraint[v] !== undefined) continue;
+      const p = preds[v] as number[];
+      const s = succs[v] as number[];
+      const lo = p.length > 0 ? Math.max(...p.map((w) => (rank[w] as number) + SPAN)) : 0;
+      const hi = s.length > 0 ? Math.min(...s.map((w) => (rank[w] as number) - SPAN)) : top;
+      const now = rank[v] as number;
+      let best = now;
+      let bestCost = lengthCost(v, now) + spanCost(v, now);
+      for (let r = lo; r <= hi; r += SPAN) {
+        const c = lengthCost(v, r) + spanCost(v, r);
+        if (c < bestCost) {
+          best = r;
+          bestCost = c;
+        }
+      }
+      if (best !== now) {
+        rank[v] = best;
+        moved = true;
+      }
+    }
+    if (!moved) break;
+  }
 }
 
 /**

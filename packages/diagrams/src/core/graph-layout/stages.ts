@@ -54,12 +54,13 @@ export function measure(st: RegionState, layoutInner: (n: RegionNode) => Region)
 }
 
 /** Layers for the region's nodes and, for each link, a chain of points through them. */
-export function rank(st: RegionState): void {
+export function rank(st: RegionState, groups?: string[][]): void {
   const { f, index } = st;
   const ranks = rankNodes(
     st.nodes.map((n) => n.rank),
     st.links.map((e) => [index.get(e.endFrom) as number, index.get(e.endTo) as number]),
     st.links.map((e) => e.cyclic),
+    groups,
   );
   st.lnodes = st.nodes.map((n, i) => {
     const s = f.size(st.sizes[i] as { width: number; height: number });
