@@ -13,6 +13,7 @@ import { type Box, boxesOverlap, inflate } from "./geometry.js";
 import { labelOnPath, lineCrossings, pathHits, routeAround } from "./graph-layout/avoid.js";
 import { layClustered } from "./graph-layout/clustered.js";
 import { edgesOnCycles } from "./graph-layout/cycles.js";
+import { estimateRegion } from "./graph-layout/estimate.js";
 import { type Frame, frame } from "./graph-layout/frame.js";
 import { type NudgeEdge, nudgeApart } from "./graph-layout/nudge.js";
 import { ports } from "./graph-layout/ports.js";
@@ -195,6 +196,19 @@ function layOnce(input: GraphLayoutInput, deferred: Set<string>, finish: boolean
   avoidBoxes(root, input, parent, deferred);
   separateLines(root, input);
   return root;
+}
+
+/**
+ * The size `layoutGraph` would give (unwrapped, lines not yet routed round boxes), estimated
+ * from the layers alone (graph-layout/estimate.ts): cheap enough to run before deciding whether
+ * a direction is worth laying out at all.
+ */
+export function estimateGraphSize(input: GraphLayoutInput): { width: number; height: number } {
+  const parent = parentsOf(input.nodes);
+  const cyclic = edgesOnCycles(input.nodes, input.edges);
+  const byRegion = edgesByRegion(input.edges, parent, new Set(), cyclic);
+  const r = estimateRegion(input.nodes, undefined, byRegion, frame(input.direction), input.spacing);
+  return { width: r.width, height: r.height };
 }
 
 /** Each node's compound parent (top level: undefined). */
