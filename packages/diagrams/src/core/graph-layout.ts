@@ -308,12 +308,18 @@ function edgesByRegion(
           : a[i - 1];
     const depth = region === undefined ? 0 : chain(region).length;
     const list = byRegion.get(region) ?? [];
-    list.push({
-      ...e,
+    // Built field by field: spreading the edge costs more than the rest of this loop together.
+    const link: RegionEdge = {
+      id: e.id,
+      from: e.from,
+      to: e.to,
       endFrom: a[depth] as string,
       endTo: b[depth] as string,
       cyclic: cyclic.has(e.id),
-    });
+    };
+    if (e.label !== undefined) link.label = e.label;
+    if (e.hidden !== undefined) link.hidden = e.hidden;
+    list.push(link);
     byRegion.set(region, list);
   }
   return byRegion;
