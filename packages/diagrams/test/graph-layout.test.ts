@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { boxContains, boxesOverlap, inflate, segmentMeetsBox } from "../src/core/geometry.js";
 import { chooseDirection } from "../src/core/graph-direction.js";
 import {
+  estimateGraphSize,
   finishingLayouter,
   type GraphDirection,
   type GraphEdge,
@@ -310,9 +311,58 @@ describe("graph layout: lines around boxes, hints", () => {
       expect(roughLines).not.toEqual([...full.edges].map(([id, e]) => [id, e.points]));
     }
   });
+
+  it("its size estimated from the layers: along, the rough layout's; across, at most it and not far below", () => {
+    for (const spec of [
+      machine("right"),
+      machine("down"),
+      { ...nested(), direction: "right" as const },
+      { ...nested(), direction: "down" as const },
+    ]) {
+      const rough = layoutGraph({ ...spec, rough: true });
+      const guess = estimateGraphSize(spec);
+      const across = spec.direction === "right" ? "height" : "width";
+      const along = spec.direction === "right" ? "width" : "height";
+      expect(guess[along], spec.direction).toBeCloseTo(rough[along], 3);
+      expect(guess[across]).toBeLessThanOrEqual(rough[across] + 0.001);
+      expect(guess[across]).toBeGreaterThan(0.7 * rough[across]);
+    }
+  });
 });
 
 describe("choosing a direction", () => {
+  it("a try whose estimate misses the page by far is not laid out at all, not even roughly", () => {
+    const calls: string[] = [];
+    const chosen = chooseDirection(
+      undefined,
+      "right",
+      (direction, wrap, rough) => {
+        calls.push(`${direction}${wrap ? " wrapped" : ""}${rough ? " rough" : ""}`);
+        return direction === "right" ? { width: 2000, height: 200 } : { width: 600, height: 700 };
+      },
+      undefined,
+      (direction) =>
+        direction === "right" ? { width: 2000, height: 300 } : { width: 1, height: 1 },
+    );
+    expect(calls).toEqual(["down"]);
+    expect(chosen).toEqual({ width: 600, height: 700 });
+  });
+
+  it("a try whose estimate is near the page is still judged on its rough layout", () => {
+    const calls: string[] = [];
+    chooseDirection(
+      undefined,
+      "right",
+      (direction, wrap, rough) => {
+        calls.push(`${direction}${wrap ? " wrapped" : ""}${rough ? " rough" : ""}`);
+        return { width: 600, height: 400 };
+      },
+      undefined,
+      () => ({ width: 1100, height: 400 }),
+    );
+    expect(calls).toEqual(["right rough", "right"]);
+  });
+
   it("a left-to-right try far wider than a page is not laid out in full; top-down is", () => {
     const calls: string[] = [];
     const chosen = chooseDirection(undefined, "right", (direction, wrap, rough) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { generateWorkflow } from "../bench/workload.mjs";
+import { num } from "../src/core/svg/xml.js";
 import { measureText, wrapText } from "../src/core/text/measure.js";
 import type { WorkflowDiagram } from "../src/types/workflow/model.js";
 import { VISUAL_PRESETS } from "../src/types/workflow/model.js";
@@ -206,5 +207,27 @@ describe("text measurement", () => {
     expect(cut.length).toBeGreaterThan(1);
     expect(cut.join("")).toBe("Donaudampfschifffahrtsgesellschaft");
     for (const line of cut) expect(measureText(line, 13)).toBeLessThanOrEqual(80);
+  });
+});
+
+describe("numbers in the SVG", () => {
+  it("reads as the number rounded to hundredths, printed as JavaScript prints it", () => {
+    // The reference: what num printed before it wrote hundredths itself.
+    const reference = (n: number) => {
+      const r = Math.round(n * 100) / 100;
+      return r === 0 ? "0" : String(r);
+    };
+    let seed = 7;
+    const rnd = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const values = [0, -0, 0.004, -0.004, 0.005, -0.005, 0.1, 0.07, -0.07, 1.5, -1.05, 99.999];
+    values.push(12345.675, 1e12 + 0.37, 1e14 + 0.5, 1e21, Number.NaN, Number.POSITIVE_INFINITY);
+    for (let i = 0; i < 20000; i++) {
+      const scale = 10 ** Math.floor(rnd() * 7);
+      values.push((rnd() - 0.5) * scale, Math.round((rnd() - 0.5) * scale * 100) / 100);
+    }
+    for (const v of values) expect(num(v), String(v)).toBe(reference(v));
   });
 });

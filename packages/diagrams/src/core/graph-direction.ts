@@ -22,6 +22,15 @@ function misfit(l: { width: number; height: number }): number {
 const ROUGH_SLACK = 0.1;
 
 /**
+ * How far past the page a layout's estimate from its layers alone (core/graph-layout's
+ * `estimateGraphSize`, the type's heading and legend round it) may be for its try to be laid
+ * out at all. Left to right, the estimate's width is the rough layout's and its height 92–99 %
+ * of it (the data-flow example and 200 seeded data-flows), so its misfit lies at most 0.088
+ * above the rough one's: beyond 0.2 the rough layout misses by more than ROUGH_SLACK too.
+ */
+const ESTIMATE_SLACK = 0.2;
+
+/**
  * Left to right is the try that misses the page (a long chain of layers); a top-down try
  * mostly fits, and a rough pass before it would only add the type's placing once more.
  */
@@ -35,13 +44,15 @@ const across = (d: GraphDirection) => d === "right" || d === "left";
  * cross, is compared with the fitting ones after it (bands can join in more than one way): the
  * first with the fewest findings, then crossings, wins. An unwrapped left-to-right try is
  * first laid out roughly (`lay`'s `rough`: sizes only); one far from fitting is not laid out in
- * full unless no try fits.
+ * full unless no try fits. With `estimate` (the page's size from the layers alone), a try whose
+ * estimate misses by far is not even laid out roughly.
  */
 export function chooseDirection<L extends { width: number; height: number }>(
   given: GraphDirection | undefined,
   first: GraphDirection,
   lay: (direction: GraphDirection, wrap: boolean, rough: boolean) => L,
   drawing?: (l: L) => GraphDrawing,
+  estimate?: (direction: GraphDirection) => { width: number; height: number },
 ): L {
   // A finding of the checker weighs more than any number of crossings.
   const crossings = drawing
@@ -61,7 +72,12 @@ export function chooseDirection<L extends { width: number; height: number }>(
     [first, true],
     [other, true],
   ] as const) {
-    if (!wrap && across(direction) && misfit(lay(direction, false, true)) > ROUGH_SLACK) {
+    const far =
+      !wrap &&
+      across(direction) &&
+      ((estimate && misfit(estimate(direction)) > ESTIMATE_SLACK) ||
+        misfit(lay(direction, false, true)) > ROUGH_SLACK);
+    if (far) {
       missed.push({ direction, wrap });
       continue;
     }

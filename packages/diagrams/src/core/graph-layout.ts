@@ -13,6 +13,7 @@ import { type Box, boxesOverlap, inflate } from "./geometry.js";
 import { labelOnPath, lineCrossings, pathHits, routeAround } from "./graph-layout/avoid.js";
 import { layClustered } from "./graph-layout/clustered.js";
 import { edgesOnCycles } from "./graph-layout/cycles.js";
+import { estimateRegion } from "./graph-layout/estimate.js";
 import { type Frame, frame } from "./graph-layout/frame.js";
 import { type NudgeEdge, nudgeApart } from "./graph-layout/nudge.js";
 import { ports } from "./graph-layout/ports.js";
@@ -205,6 +206,19 @@ function layOnce(input: GraphLayoutInput, deferred: Set<string>, finish: boolean
   return root;
 }
 
+/**
+ * The size `layoutGraph` would give (unwrapped, lines not yet routed round boxes), estimated
+ * from the layers alone (graph-layout/estimate.ts): cheap enough to run before deciding whether
+ * a direction is worth laying out at all.
+ */
+export function estimateGraphSize(input: GraphLayoutInput): { width: number; height: number } {
+  const parent = parentsOf(input.nodes);
+  const cyclic = edgesOnCycles(input.nodes, input.edges);
+  const byRegion = edgesByRegion(input.edges, parent, new Set(), cyclic);
+  const r = estimateRegion(input.nodes, undefined, byRegion, frame(input.direction), input.spacing);
+  return { width: r.width, height: r.height };
+}
+
 /** Each node's compound parent (top level: undefined). */
 function parentsOf(nodes: GraphNode[]): Map<string, string | undefined> {
   const parent = new Map<string, string | undefined>();
@@ -302,12 +316,18 @@ function edgesByRegion(
           : a[i - 1];
     const depth = region === undefined ? 0 : chain(region).length;
     const list = byRegion.get(region) ?? [];
-    list.push({
-      ...e,
+    // Built field by field: spreading the edge costs more than the rest of this loop together.
+    const link: RegionEdge = {
+      id: e.id,
+      from: e.from,
+      to: e.to,
       endFrom: a[depth] as string,
       endTo: b[depth] as string,
       cyclic: cyclic.has(e.id),
-    });
+    };
+    if (e.label !== undefined) link.label = e.label;
+    if (e.hidden !== undefined) link.hidden = e.hidden;
+    list.push(link);
     byRegion.set(region, list);
   }
   return byRegion;

@@ -104,19 +104,26 @@ function ports(box: Box, used: number): Port[] {
   ];
 }
 
-/** A binary heap of (priority, value) pairs. */
+/**
+ * A binary heap of (priority, value) pairs in typed arrays that double when full: no boxed
+ * numbers, no array growth per push (the search pushes a few hundred entries per line).
+ */
 class Heap {
-  private keys: number[] = [];
-  private values: number[] = [];
-  get size() {
-    return this.keys.length;
-  }
+  private keys = new Float64Array(256);
+  private values = new Int32Array(256);
+  size = 0;
   push(key: number, value: number) {
+    if (this.size === this.keys.length) {
+      const keys = new Float64Array(this.size * 2);
+      keys.set(this.keys);
+      this.keys = keys;
+      const values = new Int32Array(this.size * 2);
+      values.set(this.values);
+      this.values = values;
+    }
     const k = this.keys;
     const v = this.values;
-    k.push(key);
-    v.push(value);
-    let i = k.length - 1;
+    let i = this.size++;
     while (i > 0) {
       const p = (i - 1) >> 1;
       if ((k[p] as number) <= key) break;
@@ -134,11 +141,11 @@ class Heap {
     const k = this.keys;
     const v = this.values;
     const top = v[0] as number;
-    const lastK = k.pop() as number;
-    const lastV = v.pop() as number;
-    if (k.length > 0) {
+    const n = --this.size;
+    if (n > 0) {
+      const lastK = k[n] as number;
+      const lastV = v[n] as number;
       let i = 0;
-      const n = k.length;
       for (;;) {
         const l = 2 * i + 1;
         if (l >= n) break;

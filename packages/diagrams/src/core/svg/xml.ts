@@ -3,9 +3,17 @@ export const ID = "owd";
 
 /** Formats a number for SVG: at most two decimals, no trailing zeros, never "-0". */
 export function num(n: number): string {
-  const r = Math.round(n * 100) / 100;
-  if (r === 0) return "0";
-  return String(r);
+  const hundredths = Math.round(n * 100);
+  if (hundredths === 0) return "0";
+  // Written from the integer: printing a fraction as a double (its shortest round trip) costs
+  // several times more, and a drawing prints thousands. Same text as String(hundredths / 100)
+  // while hundredths are exact (the fallback beyond, and for NaN and infinities).
+  const a = Math.abs(hundredths);
+  const cents = a % 100;
+  if (cents === 0 || !(a < 1e13)) return String(hundredths / 100);
+  const whole = `${hundredths < 0 ? "-" : ""}${(a - cents) / 100}`;
+  if (cents % 10 === 0) return `${whole}.${cents / 10}`;
+  return `${whole}.${cents < 10 ? "0" : ""}${cents}`;
 }
 
 const ESCAPES: Record<string, string> = {

@@ -3,6 +3,7 @@ import { type Arrow, type Box, round } from "../../core/geometry.js";
 import type { GraphDrawing } from "../../core/graph-check.js";
 import { chooseDirection, drawingWarnings } from "../../core/graph-direction.js";
 import {
+  estimateGraphSize,
   finishingLayouter,
   type GraphDirection,
   type GraphEdge,
@@ -195,6 +196,7 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
     "right",
     (d, wrap, rough) => layoutIn(measured, d, wrap, rough, layoutWith),
     drawing,
+    (d) => estimateIn(measured, d),
   );
   const index = new Map(diagram.flows.map((f, i) => [flowId(f, i), i]));
   const warnings = drawingWarnings(drawing(layout, diagram.meta.direction === undefined), (id) =>
@@ -232,40 +234,87 @@ function layoutIn(
   layoutWith: (input: GraphLayoutInput) => GraphLayout,
 ): DataFlowLayout {
   const { diagram } = g;
-  const across = direction === "right" || direction === "left";
-  const laid = layoutWith({
-    nodes: childNodes(g, undefined, across),
-    edges: flowEdges(g),
-    direction,
-    wrap,
-    rough,
-    spacing: { node: M.nodeGap, edge: M.edgeGap, layer: M.layerGap },
-  });
+  const laid = layoutWith(graphInput(g, direction, wrap, rough));
   const st = underHeading(g, laid);
   const boundaries = placeBoundaries(st);
   const elements = diagram.elements.map((e) => placeElement(st, e));
   const boxes = new Map<string, Box>(boundaries.map((b) => [b.id, b.box]));
   const flows = diagram.flows.map((f, index) => placeFlow(st, f, index, boxes));
-  const graphBottom = st.top + laid.height;
-  const legend =
-    diagram.meta.legend?.mode === "hidden"
-      ? undefined
-      : planLegend(diagram, elements, flows, M.margin, graphBottom + M.legendGap);
-  const contentW =
-    Math.max(laid.width, st.title.box.width, st.subtitle?.box.width ?? 0, legend?.box.width ?? 0) +
-    2 * M.margin;
-  const contentH = (legend ? legend.box.y + legend.box.height : graphBottom) + M.margin;
+  const crossing = flows.some((f) => f.crossings.length > 0);
+  const page = pageAround(g, laid, st, crossing);
   const layout: DataFlowLayout = {
     meta: diagram.meta,
-    ...fitToViewBox(contentW, contentH, diagram.meta.viewBox),
+    ...page.frame,
     title: st.title,
     boundaries,
     elements,
     flows,
   };
   if (st.subtitle) layout.subtitle = st.subtitle;
-  if (legend) layout.legend = legend;
+  if (page.legend) layout.legend = page.legend;
   return layout;
+}
+
+/** The description as a layered graph in one direction. */
+function graphInput(
+  g: FlowGraph,
+  direction: GraphDirection,
+  wrap: boolean,
+  rough: boolean,
+): GraphLayoutInput {
+  const across = direction === "right" || direction === "left";
+  return {
+    nodes: childNodes(g, undefined, across),
+    edges: flowEdges(g),
+    direction,
+    wrap,
+    rough,
+    spacing: { node: M.nodeGap, edge: M.edgeGap, layer: M.layerGap },
+  };
+}
+
+/** The page round a laid-out graph: the heading above it, the legend below, margins round. */
+function pageAround(
+  g: FlowGraph,
+  graph: { width: number; height: number },
+  heading: { title: TextBlock; subtitle: TextBlock | undefined; top: number },
+  crossing: boolean,
+): { frame: ReturnType<typeof fitToViewBox>; legend: DataFlowLegend | undefined } {
+  const { diagram } = g;
+  const graphBottom = heading.top + graph.height;
+  const legend =
+    diagram.meta.legend?.mode === "hidden"
+      ? undefined
+      : planLegend(legendKinds(diagram, crossing), M.margin, graphBottom + M.legendGap);
+  const contentW =
+    Math.max(
+      graph.width,
+      heading.title.box.width,
+      heading.subtitle?.box.width ?? 0,
+      legend?.box.width ?? 0,
+    ) +
+    2 * M.margin;
+  const contentH = (legend ? legend.box.y + legend.box.height : graphBottom) + M.margin;
+  return { frame: fitToViewBox(contentW, contentH, diagram.meta.viewBox), legend };
+}
+
+/**
+ * The page's size in one direction, from the graph's layers alone (core/graph-layout's
+ * estimate): whether a flow crosses a boundary's border is read from the nesting, not drawn.
+ */
+function estimateIn(g: FlowGraph, direction: GraphDirection): { width: number; height: number } {
+  const graph = estimateGraphSize(graphInput(g, direction, false, true));
+  const { title, subtitle, top } = placeHeading(
+    g.diagram.meta.title,
+    g.diagram.meta.subtitle,
+    graph.width,
+    M,
+  );
+  const crossing = g.diagram.flows.some((f) => {
+    const c = boundaryCrossings(f.from, f.to, g.parentOf);
+    return c.out.length + c.into.length > 0;
+  });
+  return pageAround(g, graph, { title, subtitle, top }, crossing).frame;
 }
 
 /** Every element, boundary header and flow label measured before the layout sizes round them. */
@@ -449,23 +498,26 @@ const LEGEND_WORDS: Record<LegendEntry["kind"], string> = {
   unclassified: "Unclassified data",
 };
 
-/** The key to what is drawn: the element kinds, boundaries, crossings and classifications used. */
+/** What the legend explains: the element kinds, boundaries, crossings and classifications used. */
+function legendKinds(diagram: DataFlowDiagram, crossing: boolean): LegendEntry["kind"][] {
+  const kinds: LegendEntry["kind"][] = [];
+  for (const k of ["entity", "process", "store"] as const) {
+    if (diagram.elements.some((e) => e.kind === k)) kinds.push(k);
+  }
+  if ((diagram.boundaries ?? []).length > 0) kinds.push("boundary");
+  if (crossing) kinds.push("crossing");
+  for (const c of ["public", "internal", "confidential", "personal", "unclassified"] as const) {
+    if (diagram.flows.some((f) => (f.classification ?? "unclassified") === c)) kinds.push(c);
+  }
+  return kinds;
+}
+
+/** The key to what is drawn, in two columns: shapes on the left, flows on the right. */
 function planLegend(
-  diagram: DataFlowDiagram,
-  elements: ElementLayout[],
-  flows: FlowLayout[],
+  kinds: LegendEntry["kind"][],
   x: number,
   top: number,
 ): DataFlowLegend | undefined {
-  const kinds: LegendEntry["kind"][] = [];
-  for (const k of ["entity", "process", "store"] as const) {
-    if (elements.some((e) => e.kind === k)) kinds.push(k);
-  }
-  if ((diagram.boundaries ?? []).length > 0) kinds.push("boundary");
-  if (flows.some((f) => f.crossings.length > 0)) kinds.push("crossing");
-  for (const c of ["public", "internal", "confidential", "personal", "unclassified"] as const) {
-    if (flows.some((f) => f.classification === c)) kinds.push(c);
-  }
   if (kinds.length === 0) return undefined;
   const title = place(textBlock("Legend", M.sublabelSize, "semibold", 200, 1), x, top);
   // Two columns of rows under the title: shapes on the left, flows on the right.

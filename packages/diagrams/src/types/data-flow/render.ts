@@ -115,7 +115,10 @@ function renderBoundary(b: BoundaryLayout, theme: Theme): string {
       "aria-label": `trust boundary ${b.label.lines.join(" ")}`,
     },
     el("rect", {
-      ...b.box,
+      x: b.box.x,
+      y: b.box.y,
+      width: b.box.width,
+      height: b.box.height,
       rx: 10,
       fill: band.fill,
       "fill-opacity": band.fillOpacity,
