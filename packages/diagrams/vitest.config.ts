@@ -21,6 +21,11 @@ export default defineConfig({
     name: "diagrams",
     ...COMPUTING,
     include: ["test/**/*.test.ts"],
+    // A worker loads the package and its libraries (ajv's compiled schemas, the fonts, the PNG
+    // and PDF renderers) once for all the files it runs, not once per file. The files keep no
+    // state between them: the source's module state is caches of pure results, and the one test
+    // helper that sets globals (support/mermaid-parse.ts) takes them away again.
+    isolate: false,
     exclude: [...configDefaults.exclude, ...slowFiles(SLOW)],
     // PNG, PDF and process tests take a few seconds on a loaded 2-core machine; the default 5 s
     // made them fail for speed, which is not what they test.

@@ -1,12 +1,20 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { CORPUS } from "../bench/graph-corpus.mjs";
+import { afterAll, describe, expect, it } from "vitest";
+import type { LaidOut } from "../src/core/diagram-type.js";
 import { edgesOnCycles } from "../src/core/graph-layout/cycles.js";
 import type { GraphNode } from "../src/core/graph-layout.js";
 import { loadType } from "../src/types/index.js";
 import { validateSource } from "../src/validate/index.js";
 import { EXAMPLES_DIR } from "./support/cases.js";
+import {
+  forgetCorpusLayouts,
+  GRAPH_TYPES,
+  type GraphType,
+  layOutCorpus,
+  layOutSource,
+  warningsOf,
+} from "./support/graph-corpus.js";
 
 // "Backward edges only where cycles force them": a line drawn against the drawing's main
 // direction must close a cycle of the graph the writer described (both ends in one strongly
@@ -15,7 +23,6 @@ import { EXAMPLES_DIR } from "./support/cases.js";
 const SLOW = 300_000;
 const PER_TYPE = 200;
 const BATCH = 50;
-const GRAPH_TYPES = ["lifecycle", "architecture", "data-flow"] as const;
 
 interface Drawn {
   /** Every node (leaf or compound) with the compound holding it. */
@@ -48,26 +55,22 @@ function drawn(type: string, l: Record<string, unknown>): Drawn {
 
 /** The lines drawn backwards that close no cycle of the description, as "id from→to". */
 async function needlessBackward(source: string): Promise<string[]> {
-  const checked = await validateSource(source);
-  if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
-  const type = checked.diagram.diagram_type as (typeof GRAPH_TYPES)[number];
-  const laid = (await (await loadType(type)).layout(checked.diagram)) as Record<string, unknown>;
-  const g = drawn(type, laid);
+  const { type, laid } = await layOutSource(source);
+  return backwardIn(type, laid);
+}
+
+function backwardIn(type: GraphType, laid: LaidOut): string[] {
+  const g = drawn(type, laid as unknown as Record<string, unknown>);
   const onCycles = edgesOnCycles(nested(g), g.edges);
   return g.edges
     .filter((e) => e.against && !onCycles.has(e.id))
     .map((e) => `${e.id} ${e.from}→${e.to}`);
 }
 
-async function corpusBackward(
-  name: (typeof GRAPH_TYPES)[number],
-  from: number,
-  to: number,
-): Promise<string[]> {
+async function corpusBackward(name: GraphType, from: number, to: number): Promise<string[]> {
   const found: string[] = [];
   for (let seed = from; seed <= to; seed++) {
-    const source = JSON.stringify(CORPUS[name](seed));
-    for (const e of await needlessBackward(source)) found.push(`${seed} ${e}`);
+    for (const e of backwardIn(name, await layOutCorpus(name, seed))) found.push(`${seed} ${e}`);
   }
   return found;
 }
@@ -158,4 +161,27 @@ describe("lines run against the main direction only where a cycle forces them", 
       ]),
     ).toEqual(new Set(["in", "out"]));
   });
+});
+
+// The reading promises of graph-promises.test.ts on the generated corpus live here, beside the
+// backward-line checks, so that each generated description is laid out once for both: the
+// layouts are nearly all of what either costs (support/graph-corpus.ts).
+afterAll(forgetCorpusLayouts);
+describe("graph types keep their reading promises on the generated corpus", () => {
+  for (const name of GRAPH_TYPES) {
+    for (let from = 1; from <= PER_TYPE; from += BATCH) {
+      const to = from + BATCH - 1;
+      it(
+        `${name}, generated seeds ${from}–${to}: no warning`,
+        async () => {
+          const found: string[] = [];
+          for (let seed = from; seed <= to; seed++) {
+            for (const w of warningsOf(await layOutCorpus(name, seed))) found.push(`${seed} ${w}`);
+          }
+          expect(found).toEqual([]);
+        },
+        SLOW,
+      );
+    }
+  }
 });

@@ -1,29 +1,19 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CORPUS } from "../bench/graph-corpus.mjs";
-import type { LaidOut } from "../src/core/diagram-type.js";
 import { checkGraphDrawing, type GraphDrawing } from "../src/core/graph-check.js";
-import { loadType } from "../src/types/index.js";
-import { validateSource } from "../src/validate/index.js";
 import { EXAMPLES_DIR } from "./support/cases.js";
+import { GRAPH_TYPES, layOutSource, warningsOf } from "./support/graph-corpus.js";
 
 // The reading promises of every graph type (core/graph-check.ts: no shared tracks, no stacked
 // arrowheads, no edge leaving where another arrives, aspect within 1:2.5 … 2.5:1 when the
-// layout chose the direction, notes within one note-height of their state), on every example
-// and on a seeded corpus of hundreds of generated descriptions per type, read from the render
-// warnings the layouts give the writer. Nothing here is timed.
-const SLOW = 300_000;
-const PER_TYPE = 200;
-const BATCH = 50;
-const GRAPH_TYPES = ["lifecycle", "architecture", "data-flow"] as const;
-
+// layout chose the direction, notes within one note-height of their state), on every example,
+// read from the render warnings the layouts give the writer. The same promises on the seeded
+// corpus of hundreds of generated descriptions per type are checked in graph-backward.test.ts,
+// which lays out the same corpus: there each description is laid out once for both. Nothing
+// here is timed.
 async function warnings(source: string): Promise<string[]> {
-  const checked = await validateSource(source);
-  if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
-  const type = await loadType(checked.diagram.diagram_type as (typeof GRAPH_TYPES)[number]);
-  const laid = (await type.layout(checked.diagram)) as LaidOut;
-  return (laid.warnings ?? []).map((w) => `${w.rule} ${w.path}`);
+  return warningsOf((await layOutSource(source)).laid);
 }
 
 describe("graph types keep their reading promises", () => {
@@ -41,24 +31,6 @@ describe("graph types keep their reading promises", () => {
     it(`${file}: no warning`, async () => {
       expect(await warnings(source)).toEqual([]);
     });
-  }
-
-  for (const name of GRAPH_TYPES) {
-    for (let from = 1; from <= PER_TYPE; from += BATCH) {
-      const to = from + BATCH - 1;
-      it(
-        `${name}, generated seeds ${from}–${to}: no warning`,
-        async () => {
-          const found: string[] = [];
-          for (let seed = from; seed <= to; seed++) {
-            const source = JSON.stringify(CORPUS[name](seed));
-            for (const w of await warnings(source)) found.push(`${seed} ${w}`);
-          }
-          expect(found).toEqual([]);
-        },
-        SLOW,
-      );
-    }
   }
 });
 
