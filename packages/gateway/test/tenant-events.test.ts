@@ -11,6 +11,8 @@ import {
   tenantPartner,
 } from "./support/tenants.js";
 
+const HANDLER_TIMEOUT_MS = 2000;
+
 const EVENTS = {
   heartbeatSeconds: 1,
   pollMs: 100,
@@ -80,8 +82,15 @@ describe.each(storeKinds)("tenant event stream over a real socket (%s store)", (
   beforeAll(async () => {
     gw = await startGateway({
       store: kind,
-      // A handler timeout far shorter than a stream: an open stream is not a hung handler.
-      config: { users: TEST_USERS_CONFIG, events: EVENTS, drainSeconds: 2, requestTimeoutMs: 300 },
+      // A handler timeout far shorter than a stream: an open stream is not a hung handler. Not
+      // shorter: the sign-ins and orders the tests make are handlers too, and at 300 ms they
+      // answered 503 on a loaded machine.
+      config: {
+        users: TEST_USERS_CONFIG,
+        events: EVENTS,
+        drainSeconds: 2,
+        requestTimeoutMs: HANDLER_TIMEOUT_MS,
+      },
     });
     base = await gw.app.listen({ port: 0, host: "127.0.0.1" });
     a = await createTenant(gw, "Stream Alpha");
@@ -108,6 +117,7 @@ describe.each(storeKinds)("tenant event stream over a real socket (%s store)", (
   it("carries the tenant's order events as list summaries, and never another tenant's", async () => {
     const tokenA = await signIn(base, a.member.email);
     const tokenB = await signIn(base, b.member.email);
+    const openedAt = Date.now();
     const streamA = await opened(await track(streamOf(base, tokenA)));
     const streamB = await opened(await track(streamOf(base, tokenB)));
     expect(streamA.status).toBe(200);
@@ -115,7 +125,9 @@ describe.each(storeKinds)("tenant event stream over a real socket (%s store)", (
     expect(streamA.headers["x-request-id"]).toBeDefined();
 
     const pToken = await partnerToken(base, partnerA);
-    await new Promise((r) => setTimeout(r, 600)); // past the handler timeout
+    // Past the handler timeout (what the set-up took counts).
+    const past = openedAt + HANDLER_TIMEOUT_MS + 200 - Date.now();
+    await new Promise((r) => setTimeout(r, Math.max(0, past)));
     const created = await createOrder(base, partnerA, pToken, "PO-STREAM-1");
     const event = await streamA.next("order.created");
     const listed = await fetch(`${base}/v1/orders`, {
