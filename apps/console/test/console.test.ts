@@ -433,7 +433,10 @@ describeInBrowser("the console in a browser", () => {
     await scrollsInsideNotPage(page, region);
     await region.focus();
     await page.keyboard.press("ArrowRight");
-    await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    // A smooth scroll on a loaded machine can take longer than expect.poll's default second.
+    await expect
+      .poll(() => region.evaluate((el) => el.scrollLeft), { timeout: 10_000 })
+      .toBeGreaterThan(0);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "integration.mobile.en");
     expect(errors).toEqual([]);
