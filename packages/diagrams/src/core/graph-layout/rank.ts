@@ -108,7 +108,11 @@ function compact(
 ): void {
   const members = new Map<string, number[]>();
   groups.forEach((g, v) => {
-    for (const c of g) members.set(c, [...(members.get(c) ?? []), v]);
+    for (const c of g) {
+      const list = members.get(c);
+      if (list) list.push(v);
+      else members.set(c, [v]);
+    }
   });
   const top = Math.max(0, ...rank);
   const spanCost = (v: number, r: number) => {
