@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import LongestFirst from "./scripts/test-sequencer.mjs";
 import { COMPUTING } from "./scripts/test-workers.mjs";
 
 // One run over every workspace package; each package keeps its own vitest.config.ts
@@ -6,6 +7,8 @@ import { COMPUTING } from "./scripts/test-workers.mjs";
 // `npm test` at the root and in a package agree.
 export default defineConfig({
   test: {
+    // Longest file first across the workspaces, from committed durations (see the file).
+    sequence: { sequencer: LongestFirst },
     projects: [
       "packages/*",
       "apps/*",
