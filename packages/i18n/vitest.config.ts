@@ -15,6 +15,8 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, ...slowFiles(SLOW)],
     // Real React rendering in a DOM; tests that need plain Node say so in a file comment.
     environment: "jsdom",
+    // A worker's files share its modules (docs/decisions.md): the tests keep no module state.
+    isolate: false,
     setupFiles: ["test/support/cleanup-dom.ts"],
     // Some tests build the package or start Node; the shared 2-core machine can be slow.
     testTimeout: 20_000,

@@ -26,7 +26,9 @@ export default defineConfig({
     globalSetup: ["../../scripts/test-tmpdir.mjs"],
     include: ["test/**/*.test.ts"],
     // Its files use the gateway's test stores, whose per-file state (a PostgreSQL database per
-    // file) the gateway's setup file ends after each file (gateway test/support/file-scope.ts).
+    // file) the gateway's setup file ends after each file (gateway test/support/file-scope.ts),
+    // also when a worker's files share its modules (docs/decisions.md).
+    isolate: false,
     setupFiles: ["../gateway/test/support/each-file.ts"],
     exclude: [...configDefaults.exclude, ...slowFiles(SLOW)],
     // Each file starts a real gateway and generates RSA keys: slower than the default 5 s.

@@ -175,10 +175,14 @@ describe.each(storeKinds)("partner self-service through the SDK and CLI (%s stor
     const { event_id } = JSON.parse(tested.stdout).data as { event_id: string };
     await receiver.until((r) => r.some((d) => d.body.id === event_id), "the CLI's test event");
 
-    let deliveries = "";
-    for (let i = 0; i < 40 && !deliveries.includes(event_id); i++) {
-      deliveries = (await cli(["webhooks", "deliveries", endpoint.id])).stdout;
+    // Waits for the attempt to be recorded through the SDK (a request, not a process, per poll),
+    // then lists it once with the CLI.
+    for (let i = 0; i < 80; i++) {
+      const attempts = await client.webhookEndpoints.deliveries(endpoint.id);
+      if (attempts.some((a) => a.event_id === event_id)) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    const deliveries = (await cli(["webhooks", "deliveries", endpoint.id])).stdout;
     expect(deliveries).toMatch(new RegExp(`${event_id}  webhook.test  #1  succeeded  HTTP 204`));
 
     const resent = await cli(["webhooks", "resend", endpoint.id, event_id]);
