@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { loadType } from "@orderline/diagrams";
 import type { Browser, Locator, Page } from "playwright-core";
@@ -7,12 +6,17 @@ import {
   axeViolations,
   describeInBrowser,
   launch,
-  SCREENSHOTS,
   screenshot,
   untranslated,
 } from "./support/browser.js";
 import { confirmDialog, goTo, openPage, signIn as signInAs } from "./support/console-page.js";
-import { createOrders, PASSWORD, startTestGateway, type TestGateway } from "./support/gateway.js";
+import {
+  createOrders,
+  PASSWORD,
+  startTestGateway,
+  type TestGateway,
+  testKeyPair,
+} from "./support/gateway.js";
 
 const example = (name: string) =>
   JSON.parse(
@@ -56,7 +60,8 @@ describeInBrowser("the console in a browser", () => {
   });
 
   const open = (viewport?: { width: number; height: number }) => openPage(browser, viewport);
-  const signIn = (page: Page, email = gateway.admin) => signInAs(page, gateway.base, email);
+  const signIn = (page: Page, email = gateway.admin, options?: { typed?: boolean }) =>
+    signInAs(page, gateway.base, email, options);
   /** A member on the Integration page. */
   const openIntegration = async (viewport?: { width: number; height: number }) => {
     const opened = await open(viewport);
@@ -99,7 +104,7 @@ describeInBrowser("the console in a browser", () => {
 
   it("signs in by keyboard, lists the orders a page at a time and opens one with its products", async () => {
     const { context, page, errors } = await open();
-    await signIn(page);
+    await signIn(page, gateway.admin, { typed: true });
     const rows = page.locator("tbody tr");
     // The heading paints before the first page of orders arrives.
     await rows.nth(19).waitFor();
@@ -267,8 +272,8 @@ describeInBrowser("the console in a browser", () => {
     await expect.poll(() => pem.getAttribute("aria-invalid")).toBe("true");
     expect(await page.locator("#new-pem-error").innerText()).not.toBe("");
 
-    const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-    await pem.fill(publicKey.export({ type: "spki", format: "pem" }).toString());
+    const { publicPem, privateKey } = testKeyPair(2);
+    await pem.fill(publicPem);
     await page.getByRole("button", { name: "Add partner" }).click();
     const once = page.getByTestId("secret-once");
     await once.waitFor();
@@ -475,7 +480,7 @@ describeInBrowser("the console in a browser", () => {
     await expect.poll(async () => (await shown()).name).toBe(`Diagram: ${title}, ${declared[0]}`);
     expect(await axeViolations(page)).toEqual([]);
     await region.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${SCREENSHOTS}integration-views.mobile.en.png` });
+    await screenshot(page, "integration-views.mobile.en", { firstScreen: true });
     expect(errors).toEqual([]);
     await context.close();
   });

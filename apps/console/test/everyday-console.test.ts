@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadConfig } from "@orderline/gateway";
@@ -10,11 +9,18 @@ import {
   describeInBrowser,
   launch,
   SCREENSHOTS,
+  SCREENSHOTS_WANTED,
   screenshot,
   untranslated,
 } from "./support/browser.js";
 import { goTo, openPage, signIn } from "./support/console-page.js";
-import { createOrders, PASSWORD, startTestGateway, type TestGateway } from "./support/gateway.js";
+import {
+  createOrders,
+  PASSWORD,
+  startTestGateway,
+  type TestGateway,
+  testKeyPair,
+} from "./support/gateway.js";
 
 /** A partner name of one long word, as some company names are, and a 121-character URL. */
 const LONG_NAME = `PT-${"Sumber-Makmur-Sejahtera-".repeat(5)}Abadi`;
@@ -78,11 +84,7 @@ describeInBrowser("the console for everyday work: errors, limits, dialogs, phone
 
     // A second partner with a long name, and an endpoint with a 121-character URL that has
     // received one delivery: the data that made pages wider than a phone.
-    const { publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-    const created = await gateway.gw.partners.create(
-      LONG_NAME,
-      publicKey.export({ type: "spki", format: "pem" }).toString(),
-    );
+    const created = await gateway.gw.partners.create(LONG_NAME, testKeyPair(2).publicPem);
     longPartner = created.clientId;
     const record = await gateway.gw.store.findPartnerByClientId(created.clientId);
     if (!record) throw new Error("partner missing");
@@ -327,7 +329,9 @@ describeInBrowser("the console for everyday work: errors, limits, dialogs, phone
           .getByRole("button", { name: /^(Recent deliveries|Pengiriman terbaru)/ })
           .click();
         await endpoint.locator("tbody tr").first().waitFor();
-        await endpoint.screenshot({ path: `${SCREENSHOTS}phone-endpoint.${language}.png` });
+        if (SCREENSHOTS_WANTED) {
+          await endpoint.screenshot({ path: `${SCREENSHOTS}phone-endpoint.${language}.png` });
+        }
         expect(await overflow(page)).toBe(0);
         const row = await endpoint.locator("tbody tr").first().boundingBox();
         expect(row && row.x >= 0 && row.x + row.width <= 390).toBe(true);

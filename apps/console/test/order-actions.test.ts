@@ -4,7 +4,6 @@ import {
   axeViolations,
   describeInBrowser,
   launch,
-  SCREENSHOTS,
   screenshot,
   untranslated,
 } from "./support/browser.js";
@@ -252,7 +251,7 @@ describeInBrowser("order actions and history in a browser", () => {
     expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
     expect(await overflow()).toBeLessThanOrEqual(0);
     expect(await axeViolations(page)).toEqual([]);
-    await page.screenshot({ path: `${SCREENSHOTS}order-reject-dialog.mobile.en.png` });
+    await screenshot(page, "order-reject-dialog.mobile.en", { firstScreen: true });
     await dialog.getByLabel("Reason").fill("Duplicate of an earlier order");
     await dialog.getByRole("button", { name: "Reject order" }).click();
     await page.getByText(`Order ${order.order_number} is rejected.`).waitFor();

@@ -1,12 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import {
-  axeViolations,
-  describeInBrowser,
-  launch,
-  SCREENSHOTS,
-  screenshot,
-} from "./support/browser.js";
+import { axeViolations, describeInBrowser, launch, screenshot } from "./support/browser.js";
 import { goTo, openPage, revealInMenu, signIn } from "./support/console-page.js";
 import { createOrders, startTestGateway, type TestGateway } from "./support/gateway.js";
 
@@ -56,10 +50,16 @@ describeInBrowser("vocabulary in the console", () => {
     for (const column of ["English", "Bahasa Indonesia", "Deutsch"]) {
       await page.getByRole("columnheader", { name: column }).waitFor();
     }
+    // The list draws its first 50 words; each "Show more words" 50 more.
+    const rows = page.locator("tbody tr");
+    expect(await rows.count()).toBe(50);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "vocabulary.en");
-    // The full list is long; what the first screen shows, too.
-    await page.screenshot({ path: `${SCREENSHOTS}vocabulary-first-screen.en.png` });
+    // What the first screen shows, too.
+    await screenshot(page, "vocabulary-first-screen.en", { firstScreen: true });
+    await page.getByRole("button", { name: "Show more words" }).click();
+    await expect.poll(() => rows.count()).toBe(100);
+    await expect.poll(() => count.innerText()).toMatch(/^(\d+) of \1 words$/);
 
     // Search over the current text…
     await page.getByRole("searchbox", { name: "Search words and keys" }).fill("back to ORDERS");
@@ -136,7 +136,7 @@ describeInBrowser("vocabulary in the console", () => {
     expect(await overflow(page)).toBeLessThanOrEqual(0);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "vocabulary.mobile.en");
-    await page.screenshot({ path: `${SCREENSHOTS}vocabulary-first-screen.mobile.en.png` });
+    await screenshot(page, "vocabulary-first-screen.mobile.en", { firstScreen: true });
     await page.getByRole("searchbox", { name: "Search words and keys" }).fill("sign out");
     await page.getByRole("button", { name: "Edit “Sign out”" }).click();
     await page.getByRole("dialog").getByLabel("Your word in English").waitFor();

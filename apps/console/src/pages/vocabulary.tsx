@@ -19,6 +19,12 @@ const WordDialog = lazy(() =>
 
 const CODES = LANGUAGES.map((l) => l.code);
 
+/**
+ * Rows drawn at first and added by each "Show more words": the standard texts have over 500
+ * keys, and drawing them all made the page slow to open and to search; the search finds any.
+ */
+const ROWS_AT_ONCE = 50;
+
 /** The tenant's overrides of every namespace in every language: `{ [ns]: { [lng]: tree } }`. */
 const loadAll = async (api: ReturnType<typeof useSession>["api"]) => {
   const pairs = NAMESPACES.flatMap((ns) => CODES.map((lng) => [ns, lng] as const));
@@ -116,6 +122,7 @@ const Editor = () => {
   const { api } = useSession();
   const [filter, setFilter] = useState<RowFilter>({ query: "", namespace: "", changedOnly: false });
   const deferred = useDeferredValue(filter);
+  const [limit, setLimit] = useState(ROWS_AT_ONCE);
   const [place, setPlace] = useState<WordPlace | null>(null);
   const [version, setVersion] = useState(0);
   const [load, retry] = useLoad(() => loadAll(api), [version]);
@@ -127,7 +134,13 @@ const Editor = () => {
     <>
       <PageTitle>{t("title")}</PageTitle>
       <p>{t("intro")}</p>
-      <Filters filter={filter} onChange={setFilter} />
+      <Filters
+        filter={filter}
+        onChange={(next) => {
+          setFilter(next);
+          setLimit(ROWS_AT_ONCE);
+        }}
+      />
       {load.state === "failed" && <Failure error={load.error} retry={retry} />}
       {!overrides && load.state === "loading" && <p role="status">{t("common:status.loading")}</p>}
       {overrides && (
@@ -154,12 +167,23 @@ const Editor = () => {
                 </tr>
               </thead>
               <tbody>
-                {shown.map((row) => (
+                {shown.slice(0, limit).map((row) => (
                   <Row key={`${row.namespace}:${row.key}`} row={row} onEdit={setPlace} />
                 ))}
               </tbody>
             </table>
           </ScrollRegion>
+          {shown.length > limit && (
+            <p className="buttons">
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => setLimit((n) => n + ROWS_AT_ONCE)}
+              >
+                {t("showMore")}
+              </button>
+            </p>
+          )}
         </>
       )}
       {place && (

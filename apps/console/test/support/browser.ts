@@ -2,13 +2,26 @@ import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { describe } from "vitest";
-import { chromiumOrSkip, findChromium } from "../../../../scripts/test-chromium.mjs";
+import { describe, inject } from "vitest";
+import { chromiumOrSkip } from "../../../../scripts/test-chromium.mjs";
 
 const require = createRequire(import.meta.url);
 
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The run's Chromium to connect to (support/chromium-server.ts), "" when none started. */
+    chromiumEndpoint: string;
+  }
+}
+
 /** Screenshots of every page, looked at by people; ignored by git (see the README). */
 export const SCREENSHOTS = fileURLToPath(new URL("../../screenshots/", import.meta.url));
+
+/**
+ * Screenshots are taken only when ORDERLINE_SCREENSHOTS=1 (see the README): a full-page PNG of
+ * every state cost more CPU than the assertions around it, and no test reads them.
+ */
+export const SCREENSHOTS_WANTED = process.env.ORDERLINE_SCREENSHOTS === "1";
 
 /**
  * A describe block that runs only when a Chromium is found (scripts/test-chromium.mjs): skipped
@@ -19,20 +32,29 @@ export const describeInBrowser = (name: string, body: () => void): void => {
   describe.skipIf(found === undefined)(name, body);
 };
 
-export const launch = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath: findChromium(),
-    args: [
-      "--no-sandbox",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+/**
+ * A connection to the run's one Chromium (test/support/chromium-server.ts starts it once for
+ * every file). Each file's `close()` only disconnects, closing the contexts it opened; each
+ * test still opens a fresh context, so tests share no cookies, storage or pages.
+ */
+export const launch = (): Promise<Browser> => {
+  const endpoint = inject("chromiumEndpoint");
+  if (!endpoint) throw new Error("no Chromium was started for this run (chromium-server.ts)");
+  return chromium.connect(endpoint);
+};
 
-export const screenshot = async (page: Page, name: string): Promise<void> => {
+/**
+ * Saves the page as `screenshots/NAME.png` when ORDERLINE_SCREENSHOTS=1: the whole page, or
+ * with `firstScreen` what the first screen shows.
+ */
+export const screenshot = async (
+  page: Page,
+  name: string,
+  { firstScreen = false } = {},
+): Promise<void> => {
+  if (!SCREENSHOTS_WANTED) return;
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
+  await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: !firstScreen });
 };
 
 interface AxeViolation {
@@ -48,10 +70,19 @@ interface AxeViolation {
  * inject the script.
  */
 export const axeViolations = async (page: Page): Promise<string[]> => {
-  await page.addScriptTag({ path: require.resolve("axe-core/axe.min.js") });
+  // Injected once per document: a second run on the same page reuses it.
+  if (!(await page.evaluate(() => "axe" in window))) {
+    await page.addScriptTag({ path: require.resolve("axe-core/axe.min.js") });
+  }
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run()).violations;
+    const axe = (
+      window as unknown as {
+        axe: { run(options: object): Promise<{ violations: unknown[] }> };
+      }
+    ).axe;
+    // Every rule still runs; only the violations' details are gathered (axe-core's option for
+    // large pages: passes and the like would be listed node by node otherwise).
+    return (await axe.run({ resultTypes: ["violations"] })).violations;
   });
   return (violations as AxeViolation[])
     .filter((v) => v.impact === "serious" || v.impact === "critical")

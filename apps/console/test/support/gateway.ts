@@ -1,5 +1,5 @@
-import { generateKeyPairSync, type KeyObject, sign } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createPrivateKey, createPublicKey, type KeyObject, sign } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +13,28 @@ import {
 
 export const PASSWORD = "correct horse battery staple";
 export const CONSOLE_DIR = fileURLToPath(new URL("../../dist", import.meta.url));
+
+/** The gateway tests' fixed 2048-bit test pairs (PKCS#8 PEM): generating one costs ~150 ms of CPU. */
+const FIXED_KEYS = (
+  JSON.parse(
+    readFileSync(
+      new URL("../../../../packages/gateway/test/support/rsa-test-keys.json", import.meta.url),
+      "utf8",
+    ),
+  ) as Record<string, string[]>
+)["2048"] as string[];
+
+/**
+ * Test RSA key pair number `n` (1 is the test gateway's partner's; tests that add partners use
+ * 2, 3 …), from fixed keys instead of generated ones.
+ */
+export const testKeyPair = (n: number): { publicPem: string; privateKey: KeyObject } => {
+  const pem = FIXED_KEYS[n];
+  if (pem === undefined) throw new Error(`no fixed test key ${n}`);
+  const privateKey = createPrivateKey(pem);
+  const publicPem = createPublicKey(privateKey).export({ type: "spki", format: "pem" }).toString();
+  return { publicPem, privateKey };
+};
 
 export interface TestGateway {
   gw: Gateway;
@@ -37,7 +59,13 @@ export async function startTestGateway(
   const dir = mkdtempSync(join(tmpdir(), "orderline-console-"));
   const gw = await createGateway({
     config: loadConfig(
-      {},
+      // The SQLite store's listing reads run at nice 10 (GATEWAY_LIST_NICE) so that, in
+      // production, they yield to the threads serving HTTP. Here they would yield to the test's
+      // own Chromium and the other test files too: on a loaded machine the first listing after a
+      // sign-in (its reader thread starting) waited for CPU long enough to be refused (503
+      // list_busy after 2 s, or the reader's 10 s timeout) and the page never showed its orders.
+      // Normal priority here; the gateway's own tests cover the nice value.
+      { GATEWAY_LIST_NICE: "0" },
       {
         databaseUrl: `sqlite:${join(dir, "gateway.db")}`,
         dataDir: dir,
@@ -60,11 +88,8 @@ export async function startTestGateway(
   const member = "member@acme.example";
   await gw.users.create({ tenantId, email: admin, role: "admin", password: PASSWORD });
   await gw.users.create({ tenantId, email: member, role: "member", password: PASSWORD });
-  const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  const created = await gw.partners.create(
-    "Harbour Retail",
-    publicKey.export({ type: "spki", format: "pem" }).toString(),
-  );
+  const { publicPem, privateKey } = testKeyPair(1);
+  const created = await gw.partners.create("Harbour Retail", publicPem);
   const record = await gw.store.findPartnerByClientId(created.clientId);
   if (!record) throw new Error("partner missing");
   await gw.store.tenants.setPartnerTenant(record.id, tenantId);
