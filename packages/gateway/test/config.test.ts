@@ -161,10 +161,7 @@ async function serveInProcess(env: Record<string, string>, dir: string): Promise
 }
 
 /** `serve` with `env` added, to completion (or the timeout); what an operator would see. */
-function serveWith(
-  env: Record<string, string>,
-  dir: string,
-): Promise<Served> {
+function serveWith(env: Record<string, string>, dir: string): Promise<Served> {
   const child = spawn("node", [CLI, "serve"], {
     timeout: 60_000,
     stdio: ["ignore", "pipe", "pipe"],
