@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { run } from "../src/cli/run.js";
 import { loadConfig, unknownSettingWarnings } from "../src/config/config.js";
 import { tempDir } from "./helpers.js";
 import { CLI } from "./support/processes.js";
@@ -99,21 +100,72 @@ describe("loadConfig", () => {
   });
 });
 
+interface Served {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment `serve` gets in these tests, plus `env`. */
+const serveEnv = (env: Record<string, string>, dir: string): NodeJS.ProcessEnv => ({
+  ...process.env,
+  PORT: "0",
+  REDIS_URL: "",
+  DATABASE_URL: `sqlite:${join(dir, "gw.db")}`,
+  ...env,
+});
+
+/**
+ * `serve` with `env` added, run in this process: the `run` that `dist/cli/main.js` calls, with
+ * the process's environment. Anything written to the real stdout or stderr meanwhile (around
+ * the CLI's io) is added to what the io got, so a stray line still fails the one-line check.
+ * A process costs about a second of CPU to start; serveWith runs one setting as a real process.
+ */
+async function serveInProcess(env: Record<string, string>, dir: string): Promise<Served> {
+  let stdout = "";
+  let stderr = "";
+  const out = process.stdout.write;
+  const err = process.stderr.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  }) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    // A setting that passes would start serving: end the test instead of waiting for a signal.
+    let timer: NodeJS.Timeout | undefined;
+    const status = await Promise.race([
+      run(["serve"], {
+        stdout: (text) => {
+          stdout += text;
+        },
+        stderr: (text) => {
+          stderr += text;
+        },
+        env: serveEnv(env, dir),
+        cwd: dir,
+      }),
+      new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), 20_000);
+      }),
+    ]);
+    clearTimeout(timer);
+    return { status, stdout, stderr };
+  } finally {
+    process.stdout.write = out;
+    process.stderr.write = err;
+  }
+}
+
 /** `serve` with `env` added, to completion (or the timeout); what an operator would see. */
-function serveWith(
-  env: Record<string, string>,
-  dir: string,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function serveWith(env: Record<string, string>, dir: string): Promise<Served> {
   const child = spawn("node", [CLI, "serve"], {
     timeout: 60_000,
     stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      PORT: "0",
-      REDIS_URL: "",
-      DATABASE_URL: `sqlite:${join(dir, "gw.db")}`,
-      ...env,
-    },
+    env: serveEnv(env, dir),
   });
   let stdout = "";
   let stderr = "";
@@ -150,10 +202,11 @@ describe("serve with a bad setting (real processes)", () => {
   it("exits 2 with one line naming the variable, before it opens (or creates) anything", async () => {
     const { dir, cleanup } = tempDir();
     cleanups.push(cleanup);
-    const results = [];
-    // A few at a time: each is a whole Node process starting.
-    for (let i = 0; i < BAD.length; i += 4)
-      results.push(...(await Promise.all(BAD.slice(i, i + 4).map((env) => serveWith(env, dir)))));
+    // The first as a real process (main.js: exit status, the process's own stderr), the others
+    // through the same `run` in this process, one after the other.
+    const [first = {}, ...others] = BAD;
+    const results = [await serveWith(first, dir)];
+    for (const env of others) results.push(await serveInProcess(env, dir));
     for (const [i, env] of BAD.entries()) {
       const [name] = Object.keys(env);
       const result = results[i] ?? { status: null, stdout: "", stderr: "" };

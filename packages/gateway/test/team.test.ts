@@ -375,11 +375,9 @@ describe.runIf(storeKinds.includes("postgres"))("team across instances", () => {
 
   it("a role change and a disable made on one instance take effect on the other at once", async () => {
     const tenant = JSON.parse(await cli(env, ["tenants", "create", "--name", "Multi", "--json"]));
-    const { execFileSync } = await import("node:child_process");
-    execFileSync(
-      "node",
+    await cli(
+      env,
       [
-        CLI,
         "users",
         "create",
         "--tenant",
@@ -389,16 +387,7 @@ describe.runIf(storeKinds.includes("postgres"))("team across instances", () => {
         "--role",
         "admin",
       ],
-      {
-        input: `${PASSWORD}\n`,
-        env: {
-          ...process.env,
-          DATABASE_URL: env.databaseUrl,
-          GATEWAY_DATA_DIR: env.dataDir,
-          GATEWAY_MASTER_KEY: "5e".repeat(32),
-          GATEWAY_SCRYPT_COST: "1024",
-        },
-      },
+      PASSWORD,
     );
     const admin = (
       await send(one.url, "POST", "/v1/auth/login", {

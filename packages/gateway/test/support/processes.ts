@@ -47,7 +47,12 @@ function envOf(options: ProcessEnv): NodeJS.ProcessEnv {
  * costs about a second of CPU to start. The CLI's own tests (cli*.test.ts) cover the command
  * line as such.
  */
-export async function cli(options: ProcessEnv, args: string[]): Promise<string> {
+export async function cli(
+  options: ProcessEnv,
+  args: string[],
+  /** What the command reads as a password (users create, users reset-password). */
+  secret?: string,
+): Promise<string> {
   let stdout = "";
   let stderr = "";
   const code = await run(args, {
@@ -59,6 +64,7 @@ export async function cli(options: ProcessEnv, args: string[]): Promise<string> 
     },
     env: envOf(options),
     cwd: process.cwd(),
+    ...(secret === undefined ? {} : { readSecret: async () => secret }),
   });
   if (code !== 0) throw new Error(`orderline-gateway ${args.join(" ")} exited ${code}: ${stderr}`);
   return stdout;
