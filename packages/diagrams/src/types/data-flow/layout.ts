@@ -220,12 +220,14 @@ interface FlowGraph {
   /** The flows as graph edges, and the graph's structure: the same in every direction. */
   edges: GraphEdge[];
   shape: GraphShape;
+  /** The graph's nodes for flows across the page and for flows down it, built on first use. */
+  nodes: Map<boolean, GraphNode[]>;
   /** The legend's words, measured once: the estimate and the layout both plan the legend. */
   legendWords: (kind: LegendEntry["kind"] | "title") => TextBlock;
 }
 
 /** The description measured, before it is turned into a graph. */
-type MeasuredGraph = Omit<FlowGraph, "edges" | "shape" | "legendWords">;
+type MeasuredGraph = Omit<FlowGraph, "edges" | "shape" | "nodes" | "legendWords">;
 
 interface PlacedGraph extends FlowGraph {
   laid: GraphLayout;
@@ -273,8 +275,13 @@ function graphInput(
   rough: boolean,
 ): GraphLayoutInput {
   const across = direction === "right" || direction === "left";
+  let nodes = g.nodes.get(across);
+  if (!nodes) {
+    nodes = childNodes(g, undefined, across);
+    g.nodes.set(across, nodes);
+  }
   return {
-    nodes: childNodes(g, undefined, across),
+    nodes,
     edges: g.edges,
     direction,
     wrap,
@@ -345,8 +352,15 @@ function measureDiagram(diagram: DataFlowDiagram): FlowGraph {
     labels: new Map(diagram.flows.map((f, index) => [flowId(f, index), flowLabel(f)])),
   };
   const edges = flowEdges(measured);
-  const shape = graphShape(childNodes(measured, undefined, true), edges);
-  return { ...measured, edges, shape, legendWords: legendWords() };
+  const across = childNodes(measured, undefined, true);
+  const shape = graphShape(across, edges);
+  return {
+    ...measured,
+    edges,
+    shape,
+    nodes: new Map([[true, across]]),
+    legendWords: legendWords(),
+  };
 }
 
 /** The nodes inside boundary `id` (top level: undefined), elements first, then boundaries. */
