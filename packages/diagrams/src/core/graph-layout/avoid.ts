@@ -434,11 +434,20 @@ export function labelOnPath(
   // its count stops there (most places are given up after a box or two).
   const conflicts = (box: Box, limit: number) => {
     let score = 0;
-    for (const o of avoid) if (boxesOverlap(box, o) && (score += 10) >= limit) return score;
+    for (const o of avoid) {
+      if (boxesOverlap(box, o)) score += 10;
+      if (score >= limit) return score;
+    }
     const outer = inflate(box, 2);
-    for (const o of outlines) if (outlineCrosses(outer, o) && (score += 10) >= limit) return score;
+    for (const o of outlines) {
+      if (outlineCrosses(outer, o)) score += 10;
+      if (score >= limit) return score;
+    }
     const near = [inflate(box, 1)];
-    for (const l of lines) if (pathHits(l, near) && (score += 1) >= limit) return score;
+    for (const l of lines) {
+      if (pathHits(l, near)) score += 1;
+      if (score >= limit) return score;
+    }
     return score;
   };
   let best: Box | undefined;
