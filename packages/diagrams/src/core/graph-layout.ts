@@ -19,7 +19,7 @@ import { type NudgeEdge, nudgeApart } from "./graph-layout/nudge.js";
 import { ports } from "./graph-layout/ports.js";
 import { type Region, type RegionEdge, regionState } from "./graph-layout/region.js";
 import { realise, route } from "./graph-layout/routes.js";
-import { measure, order, place, rank } from "./graph-layout/stages.js";
+import { measure, order, place, type Ranks, rank } from "./graph-layout/stages.js";
 import { isBand, WRAP_RATIO, type WrapPlan, wrapPlan } from "./graph-layout/wrap.js";
 import type { Point } from "./model.js";
 
@@ -85,6 +85,32 @@ export interface GraphLayoutInput {
    * cycle, or as many and its lines cross fewer times.
    */
   together?: boolean;
+  /**
+   * The description's structure (`graphShape` of these nodes and edges), when the caller lays
+   * the same description out more than once (estimates and layouts in several directions): it
+   * does not depend on the direction nor on the sizes, so it is worked out once.
+   */
+  shape?: GraphShape;
+}
+
+/**
+ * What a layout needs of the description's structure alone: each node's compound parent, the
+ * edges that close a cycle, and each region's edges. The same in every direction and size.
+ */
+export interface GraphShape {
+  parent: Map<string, string | undefined>;
+  cyclic: Set<string>;
+  byRegion: Map<string | undefined, RegionEdge[]>;
+  /** Each region's layers (ranking reads no size), kept by the first layout or estimate. */
+  ranks: Map<string | undefined, Ranks>;
+}
+
+/** The structure of a graph description, for `GraphLayoutInput.shape`. */
+export function graphShape(nodes: GraphNode[], edges: GraphEdge[]): GraphShape {
+  const parent = parentsOf(nodes);
+  const cyclic = edgesOnCycles(nodes, edges);
+  const byRegion = edgesByRegion(edges, parent, new Set(), cyclic);
+  return { parent, cyclic, byRegion, ranks: new Map() };
 }
 
 /** An edge as laid out: its polyline and the box kept free for its label. */
@@ -159,7 +185,9 @@ function layWrapped(input: GraphLayoutInput, plan: WrapPlan<GraphNode>): GraphLa
   // Lines between bands are routed one by one round everything: beyond a few, the drawing
   // reads worse wrapped than long.
   if (across.size > Math.max(MAX_BAND_LINES, input.edges.length / 4)) return undefined;
-  const wrapped = layOnce({ ...input, nodes: plan.nodes }, across, true);
+  // The bands are compound nodes of their own: a structure of the description does not hold.
+  const { shape: _, ...unwrapped } = input;
+  const wrapped = layOnce({ ...unwrapped, nodes: plan.nodes }, across, true);
   for (const id of plan.bands) wrapped.nodes.delete(id);
   return wrapped;
 }
@@ -169,11 +197,13 @@ function layWrapped(input: GraphLayoutInput, plan: WrapPlan<GraphNode>): GraphLa
  * `finish`, lines through boxes stay as they are and none is moved apart (enough for sizes).
  */
 function layOnce(input: GraphLayoutInput, deferred: Set<string>, finish: boolean): GraphLayout {
-  const parent = parentsOf(input.nodes);
-  const cyclic = edgesOnCycles(input.nodes, input.edges);
-  const byRegion = edgesByRegion(input.edges, parent, deferred, cyclic);
+  const shape = input.shape ?? graphShape(input.nodes, input.edges);
+  const { parent, cyclic } = shape;
+  const byRegion =
+    deferred.size === 0 ? shape.byRegion : edgesByRegion(input.edges, parent, deferred, cyclic);
   const f = frame(input.direction);
-  let root = layoutRegion(input.nodes, undefined, byRegion, f, input.spacing);
+  const ranks = deferred.size === 0 ? shape.ranks : undefined;
+  let root = layoutRegion(input.nodes, undefined, byRegion, f, input.spacing, ranks);
   if (input.together && deferred.size === 0) {
     const links = input.edges.map((e) => ({
       ...e,
@@ -212,10 +242,9 @@ function layOnce(input: GraphLayoutInput, deferred: Set<string>, finish: boolean
  * a direction is worth laying out at all.
  */
 export function estimateGraphSize(input: GraphLayoutInput): { width: number; height: number } {
-  const parent = parentsOf(input.nodes);
-  const cyclic = edgesOnCycles(input.nodes, input.edges);
-  const byRegion = edgesByRegion(input.edges, parent, new Set(), cyclic);
-  const r = estimateRegion(input.nodes, undefined, byRegion, frame(input.direction), input.spacing);
+  const { byRegion, ranks } = input.shape ?? graphShape(input.nodes, input.edges);
+  const f = frame(input.direction);
+  const r = estimateRegion(input.nodes, undefined, byRegion, f, input.spacing, ranks);
   return { width: r.width, height: r.height };
 }
 
@@ -252,7 +281,7 @@ export function finishingLayouter(): (input: GraphLayoutInput) => GraphLayout {
     if (!kept) return layoutGraph(input);
     rough.delete(input.direction);
     const none = new Set<string>();
-    avoidBoxes(kept, input, parentsOf(input.nodes), none);
+    avoidBoxes(kept, input, input.shape?.parent ?? parentsOf(input.nodes), none);
     separateLines(kept, input);
     return kept;
   };
@@ -396,12 +425,17 @@ interface RerouteContext {
 function rerouteEach(root: Region, edges: GraphEdge[], ctx: RerouteContext): number {
   const { compound, keepOut, around, parent, deferred } = ctx;
   const used = new Map<string, number>();
+  // Every edge's label, with a little room: a line running along its border reads as its.
+  // Kept up to date as lines are rerouted (their labels move), not rebuilt for every edge.
+  const labels = new Map<string, Box>();
+  for (const [id, other] of root.edges) if (other.label) labels.set(id, inflate(other.label, 3));
   let moved = 0;
   for (const e of edges) {
     if (e.hidden || e.from === e.to) continue;
     const laid = root.edges.get(e.id) ?? (deferred.has(e.id) ? { points: [] } : undefined);
     if (!laid) continue;
-    const mine = new Set([...around(e.from), ...around(e.to)]);
+    const mine = around(e.from);
+    for (const id of around(e.to)) mine.add(id);
     const obstacles: Box[] = [];
     for (const [id, b] of root.nodes) {
       if (mine.has(id)) continue;
@@ -411,9 +445,7 @@ function rerouteEach(root: Region, edges: GraphEdge[], ctx: RerouteContext): num
       obstacles.push(b);
     }
     for (const [id, b] of keepOut) if (id !== e.from && id !== e.to) obstacles.push(b);
-    // Another edge's label, with a little room: a line running along its border reads as its.
-    for (const [id, other] of root.edges)
-      if (id !== e.id && other.label) obstacles.push(inflate(other.label, 3));
+    for (const [id, b] of labels) if (id !== e.id) obstacles.push(b);
     const clear =
       laid.points.length > 0 &&
       !pathHits(laid.points, obstacles) &&
@@ -422,13 +454,15 @@ function rerouteEach(root: Region, edges: GraphEdge[], ctx: RerouteContext): num
     moved++;
     const from = root.nodes.get(e.from) as Box;
     const to = root.nodes.get(e.to) as Box;
+    const lines: Point[][] = [];
+    for (const [id, o] of root.edges) if (id !== e.id) lines.push(o.points);
     const points = routeAround({
       from,
       to,
       obstacles,
       fromUsed: used.get(e.from) ?? 0,
       toUsed: used.get(e.to) ?? 0,
-      lines: [...root.edges].filter(([id]) => id !== e.id).map(([, o]) => o.points),
+      lines,
     });
     if (!points) {
       // Walled in: a line left out of the layers still needs one (straight, then across).
@@ -439,13 +473,14 @@ function rerouteEach(root: Region, edges: GraphEdge[], ctx: RerouteContext): num
     used.set(e.to, (used.get(e.to) ?? 0) + 1);
     const entry: { points: Point[]; label?: Box } = { points };
     if (e.label) {
-      const lines = [...root.edges].filter(([id]) => id !== e.id).map(([, o]) => o.points);
       const outlines = [...compound]
         .filter((id) => !isBand(id))
         .map((id) => root.nodes.get(id) as Box);
       entry.label = labelOnPath(points, e.label, [...obstacles, from, to], lines, outlines);
     }
     root.edges.set(e.id, entry);
+    if (entry.label) labels.set(e.id, inflate(entry.label, 3));
+    else labels.delete(e.id);
   }
   return moved;
 }
@@ -502,11 +537,12 @@ function layoutRegion(
   byRegion: Map<string | undefined, RegionEdge[]>,
   f: Frame,
   sp: GraphSpacing,
+  ranks?: Map<string | undefined, Ranks>,
 ): Region {
   const edges = byRegion.get(id) ?? [];
   const st = regionState(nodes, edges, f, sp);
-  measure(st, (n) => layoutRegion(n.children ?? [], n.id, byRegion, f, sp));
-  rank(st);
+  measure(st, (n) => layoutRegion(n.children ?? [], n.id, byRegion, f, sp, ranks));
+  rank(st, undefined, ranks && { ranks, id });
   order(st);
   place(st);
   ports(st);

@@ -430,17 +430,33 @@ export function labelOnPath(
       height: size.height,
     };
   };
-  const conflicts = (box: Box) =>
-    10 * avoid.filter((o) => boxesOverlap(box, o)).length +
-    10 * outlines.filter((o) => outlineCrosses(inflate(box, 2), o)).length +
-    lines.filter((l) => pathHits(l, [inflate(box, 1)])).length;
+  // Counted up to `limit` only: a place that scores as much as the best so far cannot win, so
+  // its count stops there (most places are given up after a box or two).
+  const conflicts = (box: Box, limit: number) => {
+    let score = 0;
+    for (const o of avoid) {
+      if (boxesOverlap(box, o)) score += 10;
+      if (score >= limit) return score;
+    }
+    const outer = inflate(box, 2);
+    for (const o of outlines) {
+      if (outlineCrosses(outer, o)) score += 10;
+      if (score >= limit) return score;
+    }
+    const near = [inflate(box, 1)];
+    for (const l of lines) {
+      if (pathHits(l, near)) score += 1;
+      if (score >= limit) return score;
+    }
+    return score;
+  };
   let best: Box | undefined;
   let bestScore = Number.POSITIVE_INFINITY;
   for (const { s } of order) {
     for (const t of [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9]) {
       for (const shift of [0, 1, -1]) {
         const box = at(s, t, shift);
-        const score = conflicts(box);
+        const score = conflicts(box, bestScore);
         if (score === 0) return box;
         if (score < bestScore) {
           bestScore = score;

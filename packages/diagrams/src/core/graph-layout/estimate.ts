@@ -9,19 +9,23 @@
 import type { Frame } from "./frame.js";
 import type { LNode, Region, RegionEdge, RegionNode, Spacing } from "./region.js";
 import { regionState } from "./region.js";
-import { measure, placeLayers, rank, spaceBetween } from "./stages.js";
+import { measure, placeLayers, type Ranks, rank, spaceBetween } from "./stages.js";
 
-/** The region's size (no nodes nor edges): nested regions estimated first. */
+/**
+ * The region's size (no nodes nor edges): nested regions estimated first. `ranks`: as in the
+ * layout's regions (core/graph-layout's GraphShape), each region's layers read or kept there.
+ */
 export function estimateRegion(
   nodes: RegionNode[],
   id: string | undefined,
   byRegion: Map<string | undefined, RegionEdge[]>,
   f: Frame,
   sp: Spacing,
+  ranks?: Map<string | undefined, Ranks>,
 ): Region {
   const st = regionState(nodes, byRegion.get(id) ?? [], f, sp);
-  measure(st, (n) => estimateRegion(n.children ?? [], n.id, byRegion, f, sp));
-  rank(st);
+  measure(st, (n) => estimateRegion(n.children ?? [], n.id, byRegion, f, sp, ranks));
+  rank(st, undefined, ranks && { ranks, id });
   const count = st.lnodes.reduce((m, n) => Math.max(m, n.rank + 1), 0);
   const layers: LNode[][] = Array.from({ length: count }, () => []);
   for (const n of st.lnodes) (layers[n.rank] as LNode[]).push(n);

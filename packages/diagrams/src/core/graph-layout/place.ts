@@ -19,8 +19,13 @@ export function placeAcross<N extends Orderable>(
       const a = p[i - 1] as N;
       const b = p[i] as N;
       const w = a.real < 0 && b.real < 0 ? 8 : a.real < 0 || b.real < 0 ? 2 : 1;
-      up.set(b, [...(up.get(b) ?? []), [a, w]]);
-      down.set(a, [...(down.get(a) ?? []), [b, w]]);
+      // Grown in place: copying a node's list for each neighbour costs more than the rest.
+      const ups = up.get(b);
+      if (ups) ups.push([a, w]);
+      else up.set(b, [[a, w]]);
+      const downs = down.get(a);
+      if (downs) downs.push([b, w]);
+      else down.set(a, [[b, w]]);
     }
   }
   const centre = new Map<N, number>();

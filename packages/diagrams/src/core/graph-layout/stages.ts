@@ -53,15 +53,29 @@ export function measure(st: RegionState, layoutInner: (n: RegionNode) => Region)
   });
 }
 
-/** Layers for the region's nodes and, for each link, a chain of points through them. */
-export function rank(st: RegionState, groups?: string[][]): void {
+/** Each node's layer and which links are turned round (graph-layout/rank.ts). */
+export type Ranks = ReturnType<typeof rankNodes>;
+
+/**
+ * Layers for the region's nodes and, for each link, a chain of points through them. With
+ * `known` (each region's ranks by its id, from another direction's layout or estimate of the
+ * same description: ranking reads no size), the region's ranks are read there, or kept there.
+ */
+export function rank(
+  st: RegionState,
+  groups?: string[][],
+  known?: { ranks: Map<string | undefined, Ranks>; id: string | undefined },
+): void {
   const { f, index } = st;
-  const ranks = rankNodes(
-    st.nodes.map((n) => n.rank),
-    st.links.map((e) => [index.get(e.endFrom) as number, index.get(e.endTo) as number]),
-    st.links.map((e) => e.cyclic),
-    groups,
-  );
+  const ranks =
+    known?.ranks.get(known.id) ??
+    rankNodes(
+      st.nodes.map((n) => n.rank),
+      st.links.map((e) => [index.get(e.endFrom) as number, index.get(e.endTo) as number]),
+      st.links.map((e) => e.cyclic),
+      groups,
+    );
+  known?.ranks.set(known.id, ranks);
   st.lnodes = st.nodes.map((n, i) => {
     const s = f.size(st.sizes[i] as { width: number; height: number });
     const a = st.aside[i] as RegionState["aside"][number];

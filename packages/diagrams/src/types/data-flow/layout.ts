@@ -10,6 +10,8 @@ import {
   type GraphLayout,
   type GraphLayoutInput,
   type GraphNode,
+  type GraphShape,
+  graphShape,
   type LaidEdge,
 } from "../../core/graph-layout.js";
 import type { ComponentType, Point } from "../../core/model.js";
@@ -215,7 +217,17 @@ interface FlowGraph {
   headers: Map<string, MeasuredBoundary>;
   /** Flow labels by flow id. */
   labels: Map<string, ReturnType<typeof flowLabel>>;
+  /** The flows as graph edges, and the graph's structure: the same in every direction. */
+  edges: GraphEdge[];
+  shape: GraphShape;
+  /** The graph's nodes for flows across the page and for flows down it, built on first use. */
+  nodes: Map<boolean, GraphNode[]>;
+  /** The legend's words, measured once: the estimate and the layout both plan the legend. */
+  legendWords: (kind: LegendEntry["kind"] | "title") => TextBlock;
 }
+
+/** The description measured, before it is turned into a graph. */
+type MeasuredGraph = Omit<FlowGraph, "edges" | "shape" | "nodes" | "legendWords">;
 
 interface PlacedGraph extends FlowGraph {
   laid: GraphLayout;
@@ -263,13 +275,19 @@ function graphInput(
   rough: boolean,
 ): GraphLayoutInput {
   const across = direction === "right" || direction === "left";
+  let nodes = g.nodes.get(across);
+  if (!nodes) {
+    nodes = childNodes(g, undefined, across);
+    g.nodes.set(across, nodes);
+  }
   return {
-    nodes: childNodes(g, undefined, across),
-    edges: flowEdges(g),
+    nodes,
+    edges: g.edges,
     direction,
     wrap,
     rough,
     spacing: { node: M.nodeGap, edge: M.edgeGap, layer: M.layerGap },
+    shape: g.shape,
   };
 }
 
@@ -285,7 +303,12 @@ function pageAround(
   const legend =
     diagram.meta.legend?.mode === "hidden"
       ? undefined
-      : planLegend(legendKinds(diagram, crossing), M.margin, graphBottom + M.legendGap);
+      : planLegend(
+          g.legendWords,
+          legendKinds(diagram, crossing),
+          M.margin,
+          graphBottom + M.legendGap,
+        );
   const contentW =
     Math.max(
       graph.width,
@@ -320,7 +343,7 @@ function estimateIn(g: FlowGraph, direction: GraphDirection): { width: number; h
 /** Every element, boundary header and flow label measured before the layout sizes round them. */
 function measureDiagram(diagram: DataFlowDiagram): FlowGraph {
   const boundaries = diagram.boundaries ?? [];
-  return {
+  const measured = {
     diagram,
     boundaries,
     parentOf: parents(diagram),
@@ -328,10 +351,20 @@ function measureDiagram(diagram: DataFlowDiagram): FlowGraph {
     headers: new Map(boundaries.map((b) => [b.id, measureBoundary(b)])),
     labels: new Map(diagram.flows.map((f, index) => [flowId(f, index), flowLabel(f)])),
   };
+  const edges = flowEdges(measured);
+  const across = childNodes(measured, undefined, true);
+  const shape = graphShape(across, edges);
+  return {
+    ...measured,
+    edges,
+    shape,
+    nodes: new Map([[true, across]]),
+    legendWords: legendWords(),
+  };
 }
 
 /** The nodes inside boundary `id` (top level: undefined), elements first, then boundaries. */
-function childNodes(g: FlowGraph, id: string | undefined, across: boolean): GraphNode[] {
+function childNodes(g: MeasuredGraph, id: string | undefined, across: boolean): GraphNode[] {
   return [
     ...g.diagram.elements
       .filter((e) => e.boundary === id)
@@ -344,7 +377,7 @@ function childNodes(g: FlowGraph, id: string | undefined, across: boolean): Grap
 }
 
 /** A boundary as a compound node: its children, with room kept for its label. */
-function boundaryNode(g: FlowGraph, id: string, across: boolean): GraphNode {
+function boundaryNode(g: MeasuredGraph, id: string, across: boolean): GraphNode {
   const m = g.headers.get(id) as MeasuredBoundary;
   const width = Math.ceil(Math.max(m.label.box.width, m.sublabel?.box.width ?? 0) + 2 * M.padX);
   // Flows enter a boundary across the layers: from the left when they run across the
@@ -371,7 +404,7 @@ function boundaryNode(g: FlowGraph, id: string, across: boolean): GraphNode {
 }
 
 /** An edge per flow, with room for its two-line label. */
-function flowEdges(g: FlowGraph): GraphEdge[] {
+function flowEdges(g: MeasuredGraph): GraphEdge[] {
   return g.diagram.flows.map((f, index) => {
     const id = flowId(f, index);
     const block = g.labels.get(id) as ReturnType<typeof flowLabel>;
@@ -512,14 +545,31 @@ function legendKinds(diagram: DataFlowDiagram, crossing: boolean): LegendEntry["
   return kinds;
 }
 
+/** The legend's title and entry words, each measured on first use. */
+function legendWords(): (kind: LegendEntry["kind"] | "title") => TextBlock {
+  const known = new Map<LegendEntry["kind"] | "title", TextBlock>();
+  return (kind) => {
+    let block = known.get(kind);
+    if (!block) {
+      block =
+        kind === "title"
+          ? textBlock("Legend", M.sublabelSize, "semibold", 200, 1)
+          : textBlock(LEGEND_WORDS[kind], M.sublabelSize, "regular", 240, 1);
+      known.set(kind, block);
+    }
+    return block;
+  };
+}
+
 /** The key to what is drawn, in two columns: shapes on the left, flows on the right. */
 function planLegend(
+  words: (kind: LegendEntry["kind"] | "title") => TextBlock,
   kinds: LegendEntry["kind"][],
   x: number,
   top: number,
 ): DataFlowLegend | undefined {
   if (kinds.length === 0) return undefined;
-  const title = place(textBlock("Legend", M.sublabelSize, "semibold", 200, 1), x, top);
+  const title = place(words("title"), x, top);
   // Two columns of rows under the title: shapes on the left, flows on the right.
   const shapes = kinds.filter((k) => ["entity", "process", "store", "boundary"].includes(k));
   const lines = kinds.filter((k) => !shapes.includes(k));
@@ -531,7 +581,7 @@ function planLegend(
       const rowY = top + title.box.height + 8 + i * M.legendRow;
       const swatch = { x: x0, y: rowY + 2, width: M.legendSwatch, height: M.legendRow - 6 };
       const text = place(
-        textBlock(LEGEND_WORDS[kind], M.sublabelSize, "regular", 240, 1),
+        words(kind),
         x0 + M.legendSwatch + 8,
         rowY + 2 + (M.legendRow - 6 - 14) / 2,
       );
