@@ -113,6 +113,9 @@ describe("the served guides", () => {
       expect(text).not.toMatch(/workspace|repository's/i);
       for (const [, link] of text.matchAll(/\]\((\/[^)\s]*)\)/g)) {
         const response = await fetch(`${base}${link}`);
+        // Read to the end: a page left unread holds its connection busy, and the gateway's
+        // close waits for it (the file's afterAll hung for its whole timeout that way).
+        await response.arrayBuffer();
         expect(response.status, link).toBe(200);
       }
     }
