@@ -1,11 +1,5 @@
-import {
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  type KeyObject,
-  sign,
-} from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { generateKeyPairSync, type KeyObject, sign } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -14,7 +8,10 @@ import { type GatewayConfig, loadConfig } from "../src/config/config.js";
 import { createGateway, type Gateway } from "../src/gateway.js";
 import { createLogger } from "../src/http/logger.js";
 import { afterEachFile } from "./support/file-scope.js";
+import { fixedRsaKeys, keysOf, type RsaKeys } from "./support/rsa-test-keys.js";
 import { freshDatabaseUrl, type StoreKind } from "./support/stores.js";
+
+export type { RsaKeys };
 
 export const T0 = Date.UTC(2026, 0, 15, 9, 0, 0);
 
@@ -39,42 +36,21 @@ export class FakeClock {
   }
 }
 
-export interface RsaKeys {
-  publicPem: string;
-  privateKey: KeyObject;
-  privatePem: string;
-}
-
-/**
- * Test-only RSA key pairs generated once (support/rsa-test-keys.json, private keys in PKCS#8 PEM
- * by size): a 2048-bit pair costs ~150 ms of CPU to generate and 3072 bits ~600 ms, and the
- * gateway's files asked for about a hundred per run. The first 2048-bit pair is sharedRsaKeys'.
- */
-const FIXED_KEYS: Record<string, string[]> = JSON.parse(
-  readFileSync(new URL("./support/rsa-test-keys.json", import.meta.url), "utf8"),
-);
 /** How many fixed pairs of each size this test file was given (reset after each file). */
 const keysGiven = new Map<number, number>();
-
-function keysOf(privateKey: KeyObject): RsaKeys {
-  return {
-    publicPem: createPublicKey(privateKey).export({ type: "spki", format: "pem" }).toString(),
-    privateKey,
-    privatePem: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
-  };
-}
 
 /**
  * A key pair of `bits` that no earlier call of this test file returned (and not sharedRsaKeys'):
  * a fixed one while the file has not used them all, then a newly generated one.
  */
 export function rsaKeys(bits = 2048): RsaKeys {
-  const fixed = (FIXED_KEYS[bits] ?? []).slice(bits === 2048 ? 1 : 0);
   const given = keysGiven.get(bits) ?? 0;
   keysGiven.set(bits, given + 1);
-  const pem = fixed[given];
-  if (pem !== undefined) return keysOf(createPrivateKey(pem));
-  return keysOf(generateKeyPairSync("rsa", { modulusLength: bits }).privateKey);
+  // The first 2048-bit pair is sharedRsaKeys'.
+  return (
+    fixedRsaKeys(given + (bits === 2048 ? 1 : 0), bits) ??
+    keysOf(generateKeyPairSync("rsa", { modulusLength: bits }).privateKey)
+  );
 }
 
 export function tempDir(): { dir: string; cleanup: () => void } {
@@ -141,7 +117,7 @@ export interface TestPartner {
 let sharedKeys: RsaKeys | undefined;
 /** One 2048-bit key pair reused across partners (the first fixed one). */
 export function sharedRsaKeys(): RsaKeys {
-  sharedKeys ??= keysOf(createPrivateKey((FIXED_KEYS["2048"] as string[])[0] as string));
+  sharedKeys ??= fixedRsaKeys(0) as RsaKeys;
   return sharedKeys;
 }
 

@@ -1,5 +1,5 @@
-import { createPrivateKey, createPublicKey, type KeyObject, sign } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { type KeyObject, sign } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,30 +10,22 @@ import {
   type GatewayConfig,
   loadConfig,
 } from "@orderline/gateway";
+import {
+  fixedRsaKeys,
+  type RsaKeys,
+} from "../../../../packages/gateway/test/support/rsa-test-keys.js";
 
 export const PASSWORD = "correct horse battery staple";
 export const CONSOLE_DIR = fileURLToPath(new URL("../../dist", import.meta.url));
 
-/** The gateway tests' fixed 2048-bit test pairs (PKCS#8 PEM): generating one costs ~150 ms of CPU. */
-const FIXED_KEYS = (
-  JSON.parse(
-    readFileSync(
-      new URL("../../../../packages/gateway/test/support/rsa-test-keys.json", import.meta.url),
-      "utf8",
-    ),
-  ) as Record<string, string[]>
-)["2048"] as string[];
-
 /**
  * Test RSA key pair number `n` (1 is the test gateway's partner's; tests that add partners use
- * 2, 3 …), from fixed keys instead of generated ones.
+ * 2, 3 …): the gateway tests' fixed pairs, since generating one costs ~150 ms of CPU.
  */
-export const testKeyPair = (n: number): { publicPem: string; privateKey: KeyObject } => {
-  const pem = FIXED_KEYS[n];
-  if (pem === undefined) throw new Error(`no fixed test key ${n}`);
-  const privateKey = createPrivateKey(pem);
-  const publicPem = createPublicKey(privateKey).export({ type: "spki", format: "pem" }).toString();
-  return { publicPem, privateKey };
+export const testKeyPair = (n: number): RsaKeys => {
+  const keys = fixedRsaKeys(n);
+  if (keys === undefined) throw new Error(`no fixed test key ${n}`);
+  return keys;
 };
 
 export interface TestGateway {
