@@ -9,3 +9,14 @@ export declare function chromiumOrSkip(
   env?: NodeJS.ProcessEnv,
   paths?: readonly string[],
 ): string | undefined;
+export declare const UNUSED_FEATURES: readonly string[];
+export declare function chromiumLaunchOptions(
+  executablePath: string,
+  args?: readonly string[],
+): Promise<{ executablePath: string; args: string[]; ignoreDefaultArgs?: string[] }>;
+export declare function launchChromium(
+  executablePath: string,
+): Promise<import("playwright-core").Browser>;
+export declare function launchChromiumServer(
+  executablePath: string,
+): Promise<import("playwright-core").BrowserServer>;

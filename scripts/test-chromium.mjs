@@ -47,3 +47,70 @@ export function chromiumOrSkip(suite, env = process.env, paths = KNOWN_CHROMIUM_
   );
   return undefined;
 }
+
+/**
+ * Chromium features no test uses but every new page paid for: headless Chromium still builds a
+ * browser window with a toolbar for each page, and the omnibox's WebUI popups start a renderer
+ * of their own. That renderer took ~0.7 s of CPU per page, as much as the console page under
+ * test (docs/benchmarks.md, "Test suite speed").
+ */
+export const UNUSED_FEATURES = [
+  "WebUIOmniboxPopup",
+  "WebUIOmniboxAimPopup",
+  "WebUIOmniboxFullPopup",
+];
+
+const DISABLE_FEATURES = "--disable-features=";
+
+/** Arguments every test browser gets: root in a container needs no sandbox; no account sync. */
+const BROWSER_ARGS = ["--no-sandbox", "--disable-sync"];
+const playwrightDefaults = new Map();
+
+/**
+ * The `--disable-features` argument Playwright passes to the Chromium at `executablePath`, read
+ * off one launch (Playwright does not export its list), once per process and binary.
+ */
+const playwrightDisableFeatures = (executablePath) => {
+  if (!playwrightDefaults.has(executablePath)) {
+    const probe = (async () => {
+      const { chromium } = await import("playwright-core");
+      const server = await chromium.launchServer({ executablePath, args: ["--no-sandbox"] });
+      try {
+        return server.process().spawnargs.find((arg) => arg.startsWith(DISABLE_FEATURES));
+      } finally {
+        await server.close();
+      }
+    })();
+    playwrightDefaults.set(executablePath, probe);
+  }
+  return playwrightDefaults.get(executablePath);
+};
+
+/**
+ * Options for Playwright's `chromium.launch`/`launchServer` that also turn UNUSED_FEATURES off.
+ * Chromium honours only the last `--disable-features` it is given, so Playwright's own list is
+ * replaced by its union with ours rather than overridden by ours alone.
+ */
+export async function chromiumLaunchOptions(executablePath, args = BROWSER_ARGS) {
+  const defaults = await playwrightDisableFeatures(executablePath);
+  if (defaults === undefined) {
+    return { executablePath, args: [...args, `${DISABLE_FEATURES}${UNUSED_FEATURES.join(",")}`] };
+  }
+  return {
+    executablePath,
+    ignoreDefaultArgs: [defaults],
+    args: [...args, `${defaults},${UNUSED_FEATURES.join(",")}`],
+  };
+}
+
+/** A headless Chromium for one test file (`chromium.launch` with chromiumLaunchOptions). */
+export async function launchChromium(executablePath) {
+  const { chromium } = await import("playwright-core");
+  return chromium.launch(await chromiumLaunchOptions(executablePath));
+}
+
+/** A Chromium that several test files connect to (`chromium.launchServer`, same options). */
+export async function launchChromiumServer(executablePath) {
+  const { chromium } = await import("playwright-core");
+  return chromium.launchServer(await chromiumLaunchOptions(executablePath));
+}

@@ -18,9 +18,10 @@ const SLOW = [
 export default defineConfig({
   test: {
     name: "partner-sdk",
-    // One file per core although its files mostly wait: test/pack.test.ts runs `npm pack`,
-    // whose prepack empties and rebuilds the dist/ that the CLI tests run; at two files per
-    // core they met (ERR_MODULE_NOT_FOUND). Fewer at once makes it rarer, not impossible.
+    // With the computing files although its files mostly wait. test/pack.test.ts runs `npm
+    // pack`, which rebuilds the dist/ that the CLI tests run: the new dist is swapped in by
+    // renames (scripts/fresh-dist.mjs), a window of microseconds; when the rebuild emptied
+    // dist/ first, CLI tests beside it failed with ERR_MODULE_NOT_FOUND.
     ...COMPUTING,
     // One temporary folder per run, removed at its end (scripts/test-tmpdir.mjs).
     globalSetup: ["../../scripts/test-tmpdir.mjs"],

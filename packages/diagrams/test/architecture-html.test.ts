@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumOrSkip } from "../../../scripts/test-chromium.mjs";
+import { chromiumOrSkip, launchChromium } from "../../../scripts/test-chromium.mjs";
 import { exportDiagram } from "../src/export/index.js";
 import type { ArchitectureDiagram } from "../src/types/architecture/model.js";
 import { EXAMPLES_DIR } from "./support/cases.js";
@@ -22,10 +22,7 @@ describe.skipIf(CHROMIUM === undefined)("architecture HTML page in Chromium", ()
       readFileSync(join(EXAMPLES_DIR, "orderline-architecture.json"), "utf8"),
     ) as ArchitectureDiagram;
     html = (await exportDiagram(d, "html")) as string;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
-    });
+    browser = await launchChromium(CHROMIUM as string);
   }, SLOW);
 
   afterAll(async () => {

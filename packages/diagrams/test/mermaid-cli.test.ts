@@ -1,8 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumOrSkip, launchChromium } from "../../../scripts/test-chromium.mjs";
 import { type PreviewServer, startPreview } from "../src/preview/server.js";
 import { EXAMPLES_DIR, PACKAGE_DIR } from "./support/cases.js";
 import { runCli } from "./support/cli.js";
@@ -102,12 +103,10 @@ describe("orderline-diagrams export --to mermaid", () => {
   });
 });
 
-// Real Chromium, as the other preview tests: skipped, loudly, where there is none.
-const CHROMIUM = "/usr/bin/chromium";
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`SKIPPED: Mermaid preview test needs Chromium at ${CHROMIUM}`);
+// Real Chromium, as the other preview tests: skipped loudly where there is none, failed in CI.
+const CHROMIUM = chromiumOrSkip("preview of a .mmd file in headless Chromium");
 
-describe.skipIf(!haveChromium)("preview of a .mmd file in headless Chromium", () => {
+describe.skipIf(CHROMIUM === undefined)("preview of a .mmd file in headless Chromium", () => {
   let browser: Browser;
   let server: PreviewServer;
   let file: string;
@@ -116,10 +115,7 @@ describe.skipIf(!haveChromium)("preview of a .mmd file in headless Chromium", ()
     file = join(fresh(), "login.mmd");
     writeFileSync(file, readFileSync(join(CORPUS, "seq-rect-highlight.mmd")));
     server = await startPreview({ file, port: 0 });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu"],
-    });
+    browser = await launchChromium(CHROMIUM as string);
   }, 60_000);
 
   afterAll(async () => {

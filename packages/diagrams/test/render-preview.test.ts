@@ -2,9 +2,9 @@ import { spawn } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumOrSkip } from "../../../scripts/test-chromium.mjs";
+import { chromiumOrSkip, launchChromium } from "../../../scripts/test-chromium.mjs";
 import { renderHtml } from "../src/export/html.js";
 import { exportDiagram } from "../src/export/index.js";
 import { type PreviewServer, startPreview } from "../src/preview/server.js";
@@ -14,17 +14,6 @@ import { EXAMPLES_DIR, PACKAGE_DIR } from "./support/cases.js";
 const CHROMIUM = chromiumOrSkip("preview in headless Chromium");
 
 const EXAMPLE = join(EXAMPLES_DIR, "partner-order-flow.json");
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
 describe.skipIf(CHROMIUM === undefined)("preview in headless Chromium", () => {
   let browser: Browser;
   let server: PreviewServer;
@@ -35,7 +24,7 @@ describe.skipIf(CHROMIUM === undefined)("preview in headless Chromium", () => {
     file = join(dir, "flow.json");
     copyFileSync(EXAMPLE, file);
     server = await startPreview({ file, port: 0 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium(CHROMIUM as string);
   }, 60_000);
 
   afterAll(async () => {

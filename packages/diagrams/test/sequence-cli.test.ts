@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumOrSkip } from "../../../scripts/test-chromium.mjs";
+import { chromiumOrSkip, launchChromium } from "../../../scripts/test-chromium.mjs";
 import { exportDiagram } from "../src/export/index.js";
 import type { Problem } from "../src/validate/problem.js";
 import { EXAMPLES_DIR } from "./support/cases.js";
@@ -68,18 +68,7 @@ describe("orderline-diagrams on a sequence description", () => {
 describe.skipIf(CHROMIUM === undefined)("the sequence HTML page in headless Chromium", () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium(CHROMIUM as string);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -2,20 +2,13 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv } from "ajv";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumOrSkip } from "../../../scripts/test-chromium.mjs";
+import { chromiumOrSkip, launchChromium } from "../../../scripts/test-chromium.mjs";
 import type { Gateway } from "../src/gateway.js";
 import { createPartner, startGateway } from "./helpers.js";
 
 const CHROMIUM = chromiumOrSkip("the API reference pages in a real browser");
-
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 // biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are open-ended JSON.
 type Json = any;
@@ -90,7 +83,7 @@ describe.skipIf(CHROMIUM === undefined)("the API reference pages in a real brows
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium(CHROMIUM as string);
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,6 +1,6 @@
-import { type BrowserServer, chromium } from "playwright-core";
+import type { BrowserServer } from "playwright-core";
 import type { TestProject } from "vitest/node";
-import { findChromium } from "../../../../scripts/test-chromium.mjs";
+import { findChromium, launchChromiumServer } from "../../../../scripts/test-chromium.mjs";
 import { FAST } from "../../../../scripts/test-tiers.mjs";
 
 /**
@@ -14,15 +14,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const executablePath = FAST ? undefined : findChromium();
   let server: BrowserServer | undefined;
   if (executablePath !== undefined) {
-    server = await chromium.launchServer({
-      executablePath,
-      args: [
-        "--no-sandbox",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    server = await launchChromiumServer(executablePath);
   }
   project.provide("chromiumEndpoint", server?.wsEndpoint() ?? "");
   return async () => {
