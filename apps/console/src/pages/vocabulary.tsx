@@ -148,7 +148,9 @@ const Editor = () => {
           <p role="status" data-testid="vocabulary-count">
             {shown.length === 0
               ? t("none")
-              : t("count", { shown: shown.length, total: rows.length })}
+              : shown.length > limit
+                ? t("countFirst", { shown: shown.length, total: rows.length, drawn: limit })
+                : t("count", { shown: shown.length, total: rows.length })}
           </p>
           <ScrollRegion labelledBy="vocabulary-caption">
             <table className="vocabulary">

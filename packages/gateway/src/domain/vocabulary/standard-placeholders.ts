@@ -122,6 +122,7 @@ export const STANDARD_PLACEHOLDERS: Readonly<
   },
   vocabulary: {
     count: ["shown", "total"],
+    countFirst: ["drawn", "shown", "total"],
     "editor.fieldLabel": ["language"],
     "editor.title": ["text"],
     "history.entry": ["language", "when", "who"],
