@@ -62,7 +62,7 @@ export const UNUSED_FEATURES = [
 
 const DISABLE_FEATURES = "--disable-features=";
 
-/** Arguments every test browser gets: root in a container needs no sandbox; no account sync. */
+/** Arguments every test browser gets: no sandbox (it refuses to run as root, as CI does), no sync. */
 const BROWSER_ARGS = ["--no-sandbox", "--disable-sync"];
 const playwrightDefaults = new Map();
 
