@@ -1,18 +1,18 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
-import { type GatewayConfig, masterKeyFile } from "./config/config.js";
-import { AuditTrail } from "./domain/audit/trail.js";
+import type { GatewayConfig } from "./config/config.js";
+import { type Core, openCore } from "./core.js";
+import type { AuditTrail } from "./domain/audit/trail.js";
 import { EventStreams } from "./domain/events/streams.js";
 import { OrderService } from "./domain/orders/service.js";
-import { PartnerAdmin } from "./domain/partners/admin.js";
-import { PartnerDirectory } from "./domain/partners/directory.js";
+import type { PartnerAdmin } from "./domain/partners/admin.js";
+import type { PartnerDirectory } from "./domain/partners/directory.js";
 import { RequestLog } from "./domain/partners/request-log.js";
-import { TenantAdmin } from "./domain/tenants/admin.js";
-import { UserAdmin } from "./domain/users/accounts.js";
-import { smtpMailer } from "./domain/users/mail.js";
-import { TeamService } from "./domain/users/team.js";
-import { VocabularyService } from "./domain/vocabulary/service.js";
-import { WebhookEndpoints } from "./domain/webhooks/endpoint-admin.js";
+import type { TenantAdmin } from "./domain/tenants/admin.js";
+import type { UserAdmin } from "./domain/users/accounts.js";
+import type { TeamService } from "./domain/users/team.js";
+import type { VocabularyService } from "./domain/vocabulary/service.js";
+import type { WebhookEndpoints } from "./domain/webhooks/endpoint-admin.js";
 import { DELIVERED_PAYLOAD_SCHEMAS } from "./domain/webhooks/event-payload.js";
 import { WebhookWorker } from "./domain/webhooks/worker.js";
 import { buildApp } from "./http/app.js";
@@ -23,9 +23,8 @@ import { createLogger } from "./http/logger.js";
 import { ClientRateLimiter, createRateCounter, RedisRateCounter } from "./http/rate-limit.js";
 import { Readiness } from "./http/readiness.js";
 import { webhooksDocument } from "./http/reference/webhooks.js";
-import { type Clock, systemClock } from "./lib/clock.js";
+import type { Clock } from "./lib/clock.js";
 import { observeRedis, observeStore } from "./observability/metrics.js";
-import { probedStore } from "./observability/store-probe.js";
 import { SignedRequestAuthenticator } from "./partner-api/authenticate.js";
 import { partnerEventRoutes } from "./partner-api/event-routes.js";
 import { verifyLoginProof } from "./partner-api/login-proof.js";
@@ -37,11 +36,9 @@ import { authRoutes } from "./partner-api/token-routes.js";
 import { partnerWebhookRoutes } from "./partner-api/webhook-routes.js";
 import { FairHashQueue } from "./security/fair-hash-queue.js";
 import { LoginThrottle } from "./security/login-throttle.js";
-import { deriveMasterKeys, loadOrCreateMasterKey } from "./security/master-key.js";
 import { ScryptThreads } from "./security/scrypt-threads.js";
-import { SigningKeyRing } from "./security/signing-keys.js";
+import type { SigningKeyRing } from "./security/signing-keys.js";
 import { TokenService } from "./security/tokens.js";
-import { openStore } from "./store/open.js";
 import { schedulePurge } from "./store/purge.js";
 import type { Store } from "./store/store.js";
 import { tenantAuditRoutes } from "./tenant-api/audit-routes.js";
@@ -100,79 +97,6 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-/**
- * Store, master keys and the services that need nothing from HTTP (also what the admin CLI uses).
- * With `create: false` a missing store or master key is an error instead of a new one.
- */
-export async function openCore(
-  config: GatewayConfig,
-  options: { store?: Store; now?: Clock; create?: boolean } = {},
-) {
-  const now = options.now ?? systemClock;
-  const create = options.create ?? true;
-  const store = probedStore(
-    options.store ??
-      (await openStore(config.databaseUrl, {
-        synchronous: config.sqliteSynchronous,
-        poolMax: config.pgPoolMax,
-        statementTimeoutMs: config.pgStatementTimeoutMs,
-        connectTimeoutMs: config.pgConnectTimeoutMs,
-        readerThreads: { size: config.lists.concurrency, nice: config.lists.nice },
-        create,
-      })),
-  );
-  let master: ReturnType<typeof deriveMasterKeys>;
-  let signingKeys: SigningKeyRing;
-  try {
-    master = deriveMasterKeys(
-      loadOrCreateMasterKey(config.masterKey, masterKeyFile(config), create),
-    );
-    signingKeys = new SigningKeyRing(
-      store,
-      master.keyEncryptionKey,
-      now,
-      (config.jwt.ttlSeconds + config.jwt.refreshGraceSeconds) * 1000,
-      config.jwksMaxAgeSeconds * 1000,
-    );
-    await signingKeys.init();
-  } catch (error) {
-    // A store opened here must not outlive the failed start (its writer thread would keep the
-    // process alive).
-    if (!options.store) await store.close();
-    throw error;
-  }
-  const directory = new PartnerDirectory(store, now, config.partnerCacheMs);
-  const partners = new PartnerAdmin(store, master.secretPepper, now, directory);
-  const tenants = new TenantAdmin(store.tenants, now);
-  const users = new UserAdmin(store.tenants, config.users, now);
-  const vocabulary = new VocabularyService(store.tenants, config.users.languages, now);
-  const webhooks = new WebhookEndpoints(store, master.webhookSecretKey, config.webhooks, now);
-  const audit = new AuditTrail(store.audit, now);
-  const team = new TeamService(
-    store,
-    config.team,
-    config.users,
-    now,
-    config.team.smtpUrl === undefined
-      ? undefined
-      : smtpMailer(config.team.smtpUrl, config.team.mailFrom),
-  );
-  return {
-    team,
-    audit,
-    now,
-    store,
-    master,
-    signingKeys,
-    directory,
-    partners,
-    tenants,
-    users,
-    vocabulary,
-    webhooks,
-  };
-}
-
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const core = await openCore(options.config, options);
   try {
@@ -184,10 +108,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   }
 }
 
-async function wireGateway(
-  options: GatewayOptions,
-  core: Awaited<ReturnType<typeof openCore>>,
-): Promise<Gateway> {
+async function wireGateway(options: GatewayOptions, core: Core): Promise<Gateway> {
   const { config } = options;
   const { now, store, master, signingKeys, directory, partners, tenants, users, vocabulary } = core;
   const { webhooks, audit, team } = core;

@@ -1,6 +1,7 @@
 export { type GatewayConfig, loadConfig } from "./config/config.js";
+export { type Core, openCore } from "./core.js";
 export { PartnerAdmin, PartnerAdminError } from "./domain/partners/admin.js";
-export { createGateway, type Gateway, type GatewayOptions, openCore } from "./gateway.js";
+export { createGateway, type Gateway, type GatewayOptions } from "./gateway.js";
 export { ERROR_CATALOGUE, type ErrorCode, type Problem } from "./http/errors.js";
 export { createLogger } from "./http/logger.js";
 export type { Clock } from "./lib/clock.js";

@@ -5,7 +5,7 @@
  * complete --help.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
@@ -218,5 +218,40 @@ describe("--help", () => {
     for (const option of ["--port", "--host", "--log-level", "--demo", "--db"])
       expect(serve.stdout).toContain(option);
     expect(serve.stdout).toContain("127.0.0.1");
+  });
+});
+
+describe("what an admin command loads", () => {
+  /** The modules `node dist/cli/main.js ARGS` loaded, as URLs (an ESM load hook records them). */
+  async function modulesLoadedBy(args: string[]): Promise<string[]> {
+    const list = join(dir, `loaded-${args[0]}.txt`);
+    const hooks = `import { appendFileSync } from "node:fs";
+export async function load(url, context, next) {
+  appendFileSync(${JSON.stringify(list)}, url + "\\n");
+  return next(url, context);
+}`;
+    const register = `import { register } from "node:module";
+register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+    await exec(
+      "node",
+      ["--import", `data:text/javascript,${encodeURIComponent(register)}`, CLI, ...args],
+      {
+        cwd: dir,
+        env: { ...process.env, GATEWAY_MASTER_KEY: "", DATABASE_URL: "" },
+      },
+    );
+    return readFileSync(list, "utf8").split("\n").filter(Boolean);
+  }
+  const http = (url: string) =>
+    url.includes("/node_modules/fastify/") || /\/dist\/(gateway|http\/app)\.js$/.test(url);
+
+  it("runs partners list without the HTTP gateway (Fastify, the routes); serve --help too", async () => {
+    await setUpStep(["migrate", "--db", "loads.db"]);
+    const list = await modulesLoadedBy(["partners", "list", "--db", "loads.db"]);
+    // The hook saw the command's own modules, so what it did not see was not loaded.
+    expect(list.some((url) => url.endsWith("/dist/cli/commands/partners.js"))).toBe(true);
+    expect(list.some((url) => url.endsWith("/dist/core.js"))).toBe(true);
+    expect(list.filter(http)).toEqual([]);
+    expect((await modulesLoadedBy(["serve", "--help"])).filter(http)).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { StoreUnavailableError } from "../store/open.js";
 import { MIGRATE, migrateCommand } from "./commands/migrate.js";
 import { ORDERS, ordersCommand } from "./commands/orders.js";
 import { PARTNERS, partnersCommand } from "./commands/partners.js";
-import { SERVE, serveCommand } from "./commands/serve.js";
+import { SERVE } from "./commands/serve-spec.js";
 import { SIGNING_KEYS, signingKeysCommand } from "./commands/signing-keys.js";
 import {
   OVERRIDES,
@@ -27,7 +27,11 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
-  serve: { spec: SERVE, run: serveCommand },
+  // The HTTP gateway (Fastify, every route) loads only for serve: admin commands need none of it.
+  serve: {
+    spec: SERVE,
+    run: async (args, io) => (await import("./commands/serve.js")).serveCommand(args, io),
+  },
   partners: { spec: PARTNERS, run: partnersCommand },
   "signing-keys": { spec: SIGNING_KEYS, run: signingKeysCommand },
   tenants: { spec: TENANTS, run: tenantsCommand },

@@ -1,4 +1,4 @@
-import { openCore } from "../../gateway.js";
+import { openCore } from "../../core.js";
 import { type CliIo, EXIT } from "../io.js";
 import { configFrom } from "../options.js";
 import { type CommandSpec, parseFor } from "../spec.js";

@@ -1,4 +1,4 @@
-import { openCore } from "../../gateway.js";
+import { openCore } from "../../core.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
 import { configFrom, stringOption } from "../options.js";
 import { type CommandGroup, helpOf, parseFor, subcommandOf } from "../spec.js";

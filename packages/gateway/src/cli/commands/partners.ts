@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { openCore } from "../../core.js";
 import { PartnerAdminError, type PartnerSummary } from "../../domain/partners/admin.js";
-import { openCore } from "../../gateway.js";
 import { operatorAudit } from "../audit.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
 import { configFrom, stringOption } from "../options.js";

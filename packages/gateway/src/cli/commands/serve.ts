@@ -8,31 +8,8 @@ import { ensureDemo } from "../demo.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
 import { configFrom, stringOption } from "../options.js";
 import { closeWithin } from "../shutdown-deadline.js";
-import { type CommandSpec, helpOf, parseFor } from "../spec.js";
-
-export const SERVE: CommandSpec = {
-  name: "serve",
-  summary:
-    "Runs the gateway; creates the store and applies pending migrations first. PORT, HOST, DATABASE_URL and LOG_LEVEL are read from the environment too; a flag wins.",
-  json: false,
-  options: {
-    port: { type: "string", value: "N", help: "listening port (default 3000; 0 picks a free one)" },
-    host: {
-      type: "string",
-      value: "H",
-      help: "listening address (default 127.0.0.1; 0.0.0.0 for every interface)",
-    },
-    "log-level": {
-      type: "string",
-      value: "L",
-      help: "pino level: trace … fatal, silent (default info)",
-    },
-    demo: {
-      type: "boolean",
-      help: "create a demo partner (and tenant with an admin user) on an empty store and print how to send a signed order",
-    },
-  },
-};
+import { helpOf, parseFor } from "../spec.js";
+import { SERVE } from "./serve-spec.js";
 
 export interface RunningServer {
   url: string;

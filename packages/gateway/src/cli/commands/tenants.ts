@@ -1,8 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { type Core, openCore } from "../../core.js";
 import { AdminError } from "../../domain/tenants/admin.js";
 import { NAMESPACE_PATTERN } from "../../domain/vocabulary/service.js";
-import { openCore } from "../../gateway.js";
 import { assertStoreFileExists } from "../../store/open.js";
 import { operatorAudit } from "../audit.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
@@ -105,8 +105,6 @@ export const OVERRIDES: CommandGroup = {
 };
 
 const NAMESPACE = new RegExp(NAMESPACE_PATTERN);
-
-type Core = Awaited<ReturnType<typeof openCore>>;
 
 /**
  * Opens the admin services on an existing store, runs `work`, closes the store. What `work`

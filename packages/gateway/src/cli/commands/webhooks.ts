@@ -1,6 +1,6 @@
+import { openCore } from "../../core.js";
 import type { AttemptView, EndpointView } from "../../domain/webhooks/endpoint-admin.js";
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../../domain/webhooks/event-types.js";
-import { openCore } from "../../gateway.js";
 import { operatorAudit } from "../audit.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
 import { configFrom, stringOption } from "../options.js";

@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 
 /** Sends one plain-text message; rejects when the server refuses it. */
 export interface Mailer {
@@ -10,10 +10,13 @@ export interface Mailer {
  * URL). The URL holds a password: it is never logged, and errors are reported by their code.
  */
 export function smtpMailer(url: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(url);
+  // nodemailer (some 40 modules) loads with the first message: most processes, and every admin
+  // command, never send one.
+  let transport: Promise<Transporter> | undefined;
   return {
     async send({ to, subject, text }) {
-      await transport.sendMail({ from, to, subject, text });
+      transport ??= import("nodemailer").then(({ default: mail }) => mail.createTransport(url));
+      await (await transport).sendMail({ from, to, subject, text });
     },
   };
 }
