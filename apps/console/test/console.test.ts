@@ -9,7 +9,13 @@ import {
   screenshot,
   untranslated,
 } from "./support/browser.js";
-import { confirmDialog, goTo, openPage, signIn as signInAs } from "./support/console-page.js";
+import {
+  confirmDialog,
+  goTo,
+  openPage,
+  signIn as signInAs,
+  switchLanguage,
+} from "./support/console-page.js";
 import {
   createOrders,
   PASSWORD,
@@ -181,7 +187,7 @@ describeInBrowser("the console in a browser", () => {
     // The choice survives a reload, painted in German from the first frame.
     await page.reload();
     await page.getByRole("heading", { level: 1, name: "Aufträge" }).waitFor();
-    await page.getByLabel("Sprache", { exact: true }).selectOption("en");
+    await switchLanguage(page, "Sprache", "en");
     await page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
     await context.close();
   });
@@ -320,7 +326,7 @@ describeInBrowser("the console in a browser", () => {
     await page.getByText("Coastal Foods ist aktiviert.").waitFor();
     expect(untranslated(await page.locator("main").innerText())).toEqual([]);
     await screenshot(page, "partners.de");
-    await page.getByLabel("Sprache", { exact: true }).selectOption("en");
+    await switchLanguage(page, "Sprache", "en");
     await page.getByRole("heading", { level: 1, name: "Partners" }).waitFor();
     expect(errors).toEqual([]);
     await context.close();
@@ -426,7 +432,7 @@ describeInBrowser("the console in a browser", () => {
     );
     expect(untranslated(await page.locator("main").innerText())).toEqual([]);
     await screenshot(page, "integration.de");
-    await page.getByLabel("Sprache", { exact: true }).selectOption("en");
+    await switchLanguage(page, "Sprache", "en");
     await page.getByRole("heading", { level: 1, name: "Integration" }).waitFor();
     expect(errors).toEqual([]);
     await context.close();

@@ -7,7 +7,7 @@ import {
   screenshot,
   untranslated,
 } from "./support/browser.js";
-import { openPage, signIn } from "./support/console-page.js";
+import { openPage, signIn, switchLanguage } from "./support/console-page.js";
 import { createOrders, PASSWORD, startTestGateway, type TestGateway } from "./support/gateway.js";
 
 /**
@@ -174,7 +174,7 @@ describeInBrowser("order actions and history in a browser", () => {
     expect(untranslated(await page.locator("main").innerText())).toEqual([]);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "order-history.de");
-    await page.getByLabel("Sprache", { exact: true }).selectOption("en");
+    await switchLanguage(page, "Sprache", "en");
     await page.getByRole("heading", { level: 1, name: `Order ${order.order_number}` }).waitFor();
     expect(errors).toEqual([]);
     await context.close();
@@ -323,7 +323,7 @@ describeInBrowser("order actions and history in a browser", () => {
       .toEqual(["Angenommen"]);
     expect(untranslated(await page.locator("main").innerText())).toEqual([]);
     await screenshot(page, "orders-filtered.de");
-    await page.getByLabel("Sprache", { exact: true }).selectOption("en");
+    await switchLanguage(page, "Sprache", "en");
     await page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
     expect(errors).toEqual([]);
     await context.close();

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { axeViolations, describeInBrowser, launch, screenshot } from "./support/browser.js";
-import { goTo, openPage, revealInMenu, signIn } from "./support/console-page.js";
+import { goTo, openPage, revealInMenu, signIn, switchLanguage } from "./support/console-page.js";
 import { createOrders, startTestGateway, type TestGateway } from "./support/gateway.js";
 
 /** The page's text as a user reads it: without the in-context mode's invisible marks. */
@@ -212,7 +212,7 @@ describeInBrowser("vocabulary in the console", () => {
     await screenshot(other.page, "in-context-live-other-browser.de");
     expect(other.errors).toEqual([]);
     // Back to English for the next test (the language is the user's profile).
-    await other.page.getByLabel("Sprache", { exact: true }).selectOption("en");
+    await switchLanguage(other.page, "Sprache", "en");
     await other.page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
     await other.context.close();
 
@@ -226,7 +226,7 @@ describeInBrowser("vocabulary in the console", () => {
     // Off again: plain text, and links work as links.
     await page.getByRole("button", { name: "Wörter bearbeiten beenden" }).click();
     expect(await page.locator("h1").innerText()).toBe("Bestellungen");
-    await page.getByLabel("Sprache", { exact: true }).selectOption("en");
+    await switchLanguage(page, "Sprache", "en");
     await page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
     expect(errors).toEqual([]);
     await context.close();

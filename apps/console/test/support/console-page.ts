@@ -67,3 +67,20 @@ export const confirmDialog = async (page: Page): Promise<void> => {
   await dialog.getByRole("button").nth(1).click();
   await dialog.waitFor({ state: "detached" });
 };
+
+/**
+ * Chooses `code` in the header's language switcher (labelled `label` in the language shown) as a
+ * signed-in user, and waits for the gateway's answer to the profile change it sends. The page
+ * switches at once (the change is optimistic): a test that closed its page as soon as the words
+ * changed could end it before the change was saved, and that account's next sign-in, in a later
+ * test, came up in the old language.
+ */
+export const switchLanguage = async (page: Page, label: string, code: string): Promise<void> => {
+  const saved = page.waitForResponse(
+    (response) =>
+      response.request().method() === "PATCH" && response.url().endsWith("/v1/user/profile"),
+  );
+  await page.getByLabel(label, { exact: true }).selectOption(code);
+  const answer = await saved;
+  if (answer.status() !== 200) throw new Error(`language ${code} not saved: ${answer.status()}`);
+};
