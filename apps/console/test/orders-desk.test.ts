@@ -9,7 +9,7 @@ import {
   screenshot,
   untranslated,
 } from "./support/browser.js";
-import { openPage, revealInMenu, signIn } from "./support/console-page.js";
+import { openPage, revealInMenu, signIn, switchLanguage } from "./support/console-page.js";
 import { createOrders, PASSWORD, startTestGateway, type TestGateway } from "./support/gateway.js";
 
 /** A downloaded file's text, without its byte order mark (read over the browser's connection). */
@@ -95,7 +95,7 @@ for (const kind of storeKinds)
         .filter({ has: page.locator(`option[value="${tag}"]`) })
         .first();
       await revealInMenu(page, select);
-      await select.selectOption(tag);
+      await switchLanguage(page, select, tag);
       await page.waitForFunction((lang) => document.documentElement.lang === lang, tag);
     };
 

@@ -69,18 +69,24 @@ export const confirmDialog = async (page: Page): Promise<void> => {
 };
 
 /**
- * Chooses `code` in the header's language switcher (labelled `label` in the language shown) as a
- * signed-in user, and waits for the gateway's answer to the profile change it sends. The page
- * switches at once (the change is optimistic): a test that closed its page as soon as the words
- * changed could end it before the change was saved, and that account's next sign-in, in a later
- * test, came up in the old language.
+ * Chooses `code` in the header's language switcher (`switcher`, or the field labelled so in the
+ * language shown) as a signed-in user, and waits for the gateway's answer to the profile change
+ * it sends. The page switches at once (the change is optimistic): a test that closed its page as
+ * soon as the words changed could end it before the change was saved, and that account's next
+ * sign-in, in a later test, came up in the old language.
  */
-export const switchLanguage = async (page: Page, label: string, code: string): Promise<void> => {
+export const switchLanguage = async (
+  page: Page,
+  switcher: string | Locator,
+  code: string,
+): Promise<void> => {
   const saved = page.waitForResponse(
     (response) =>
       response.request().method() === "PATCH" && response.url().endsWith("/v1/user/profile"),
   );
-  await page.getByLabel(label, { exact: true }).selectOption(code);
+  const select =
+    typeof switcher === "string" ? page.getByLabel(switcher, { exact: true }) : switcher;
+  await select.selectOption(code);
   const answer = await saved;
   if (answer.status() !== 200) throw new Error(`language ${code} not saved: ${answer.status()}`);
 };
