@@ -12,7 +12,6 @@ export declare function chromiumOrSkip(
 export declare const UNUSED_FEATURES: readonly string[];
 export declare function chromiumLaunchOptions(
   executablePath: string,
-  args?: readonly string[],
 ): Promise<{ executablePath: string; args: string[]; ignoreDefaultArgs?: string[] }>;
 export declare function launchChromium(
   executablePath: string,

@@ -91,15 +91,16 @@ const playwrightDisableFeatures = (executablePath) => {
  * Chromium honours only the last `--disable-features` it is given, so Playwright's own list is
  * replaced by its union with ours rather than overridden by ours alone.
  */
-export async function chromiumLaunchOptions(executablePath, args = BROWSER_ARGS) {
+export async function chromiumLaunchOptions(executablePath) {
   const defaults = await playwrightDisableFeatures(executablePath);
+  const unused = UNUSED_FEATURES.join(",");
   if (defaults === undefined) {
-    return { executablePath, args: [...args, `${DISABLE_FEATURES}${UNUSED_FEATURES.join(",")}`] };
+    return { executablePath, args: [...BROWSER_ARGS, `${DISABLE_FEATURES}${unused}`] };
   }
   return {
     executablePath,
     ignoreDefaultArgs: [defaults],
-    args: [...args, `${defaults},${UNUSED_FEATURES.join(",")}`],
+    args: [...BROWSER_ARGS, `${defaults},${unused}`],
   };
 }
 
