@@ -11,6 +11,10 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     projects: [
       "packages/*",
+      // The Python and Java SDKs have no vitest files of their own: their builds and tests run
+      // from packages/partner-sdk/test (python-sdk, java-sdk, conformance).
+      "!packages/partner-sdk-python",
+      "!packages/partner-sdk-java",
       "apps/*",
       // The repository's own checks and scripts (docs paths, the Chromium finder).
       { test: { name: "repo", include: ["scripts/test/**/*.test.mjs"], ...COMPUTING } },

@@ -5,20 +5,28 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-const root = new URL("..", import.meta.url).pathname;
+const root = fileURLToPath(new URL("..", import.meta.url));
 
 // In dependency order; `after` names the workspaces whose build output this one consumes.
-const WORKSPACES = [
+export const WORKSPACES = [
   { name: "@orderline/i18n", dir: "packages/i18n", inputs: ["src", "locales"], after: [] },
-  { name: "@orderline/diagrams", dir: "packages/diagrams", inputs: ["src", "scripts"], after: [] },
+  {
+    name: "@orderline/diagrams",
+    dir: "packages/diagrams",
+    inputs: ["src", "schema", "scripts"],
+    after: [],
+  },
   { name: "@orderline/gateway", dir: "packages/gateway", inputs: ["src", "scripts"], after: [] },
+  { name: "@orderline/partner-sdk", dir: "packages/partner-sdk", inputs: ["src"], after: [] },
   {
     name: "@orderline/console",
     dir: "apps/console",
     inputs: [
       "src",
       "locales",
+      "public",
       "scripts",
       "index.html",
       "vite.config.ts",
@@ -44,22 +52,40 @@ function newest(path) {
   return latest;
 }
 
-// `--stamp`: everything was just built (the install's `prepare`); record that, build nothing.
-if (process.argv.includes("--stamp")) {
-  for (const ws of WORKSPACES)
-    writeFileSync(join(root, ws.dir, STAMP), `${new Date().toISOString()}\n`);
-  process.exit(0);
+/**
+ * The workspaces of `root` whose build is older than one of their inputs, or that consume the
+ * output of one that is (its `after`), in build order.
+ */
+export function staleWorkspaces(root, workspaces = WORKSPACES) {
+  const stale = new Set();
+  for (const ws of workspaces) {
+    const dir = join(root, ws.dir);
+    const stamp = join(dir, STAMP);
+    const built = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
+    const changed = Math.max(...[...ws.inputs, ...ALWAYS].map((input) => newest(join(dir, input))));
+    if (built <= changed || ws.after.some((dep) => stale.has(dep))) stale.add(ws.name);
+  }
+  return workspaces.filter((ws) => stale.has(ws.name));
 }
 
-const rebuilt = new Set();
-for (const ws of WORKSPACES) {
-  const dir = join(root, ws.dir);
-  const stamp = join(dir, STAMP);
-  const built = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
-  const changed = Math.max(...[...ws.inputs, ...ALWAYS].map((input) => newest(join(dir, input))));
-  if (built > changed && !ws.after.some((dep) => rebuilt.has(dep))) continue;
-  const run = spawnSync("npm", ["run", "build", "-w", ws.name], { cwd: root, stdio: "inherit" });
-  if (run.status !== 0) process.exit(run.status ?? 1);
-  writeFileSync(stamp, `${new Date().toISOString()}\n`);
-  rebuilt.add(ws.name);
+function main() {
+  // `--stamp`: everything was just built (the install's `prepare`); record that, build nothing.
+  if (process.argv.includes("--stamp")) {
+    for (const ws of WORKSPACES)
+      writeFileSync(join(root, ws.dir, STAMP), `${new Date().toISOString()}\n`);
+    return;
+  }
+  for (const ws of staleWorkspaces(root)) {
+    // A build is a production build whoever asks for it: under the test runner NODE_ENV is
+    // "test", and vite would keep it and bundle React's development build into the console.
+    const run = spawnSync("npm", ["run", "build", "-w", ws.name], {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, NODE_ENV: "production" },
+    });
+    if (run.status !== 0) process.exit(run.status ?? 1);
+    writeFileSync(join(root, ws.dir, STAMP), `${new Date().toISOString()}\n`);
+  }
 }
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) main();

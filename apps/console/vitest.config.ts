@@ -14,6 +14,7 @@ const SLOW = [
   "test/team.test.ts",
   "test/tenant-events.test.ts",
   "test/vocabulary.test.ts",
+  "test/staff-reports.test.ts",
 ];
 
 export default defineConfig({
@@ -22,7 +23,11 @@ export default defineConfig({
     ...COMPUTING,
     // One temporary folder per run, removed at its end (scripts/test-tmpdir.mjs); then one
     // Chromium for the run's browser files (test/support/chromium-server.ts).
-    globalSetup: ["../../scripts/test-tmpdir.mjs", "test/support/chromium-server.ts"],
+    globalSetup: [
+      "../../scripts/test-fresh-build.mjs",
+      "../../scripts/test-tmpdir.mjs",
+      "test/support/chromium-server.ts",
+    ],
     include: ["test/**/*.test.ts"],
     // Its files use the gateway's test stores, whose per-file state (a PostgreSQL database per
     // file) the gateway's setup file ends after each file (gateway test/support/file-scope.ts).

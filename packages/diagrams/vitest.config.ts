@@ -32,6 +32,6 @@ export default defineConfig({
     testTimeout: 30_000,
     // One temporary folder per run, removed at its end (scripts/test-tmpdir.mjs); builds dist/
     // when it is older than the source, for the tests that run the CLI process.
-    globalSetup: ["../../scripts/test-tmpdir.mjs", "test/global-setup.ts"],
+    globalSetup: ["../../scripts/test-fresh-build.mjs", "../../scripts/test-tmpdir.mjs"],
   },
 });

@@ -8,6 +8,7 @@ const UNIT = [
   "test/auth-units.test.ts",
   "test/contract.test.ts",
   "test/ids.test.ts",
+  "test/webhook-retry-window.test.ts",
   "test/webhook-sender.test.ts",
 ];
 
@@ -16,7 +17,7 @@ export default defineConfig({
     name: "gateway",
     ...WAITING,
     // One temporary folder per run, removed at its end (scripts/test-tmpdir.mjs).
-    globalSetup: ["../../scripts/test-tmpdir.mjs"],
+    globalSetup: ["../../scripts/test-fresh-build.mjs", "../../scripts/test-tmpdir.mjs"],
     // A worker loads the gateway once for all the files it runs, not once per file: importing it
     // afresh for each file was about a quarter of the suite's CPU. What the shared support
     // modules keep per file is reset after each file (test/support/file-scope.ts).

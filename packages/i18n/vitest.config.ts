@@ -10,7 +10,7 @@ export default defineConfig({
     name: "i18n",
     ...COMPUTING,
     // One temporary folder per run, removed at its end (scripts/test-tmpdir.mjs).
-    globalSetup: ["../../scripts/test-tmpdir.mjs"],
+    globalSetup: ["../../scripts/test-fresh-build.mjs", "../../scripts/test-tmpdir.mjs"],
     include: ["test/**/*.test.{ts,tsx}"],
     exclude: [...configDefaults.exclude, ...slowFiles(SLOW)],
     // Real React rendering in a DOM; tests that need plain Node say so in a file comment.

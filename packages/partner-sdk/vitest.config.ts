@@ -13,6 +13,9 @@ const SLOW = [
   "test/self-service.test.ts",
   "test/contract-types.test.ts",
   "test/pack.test.ts",
+  "test/python-sdk.test.ts",
+  "test/java-sdk.test.ts",
+  "test/conformance.test.ts",
 ];
 
 export default defineConfig({
@@ -24,7 +27,7 @@ export default defineConfig({
     // dist/ first, CLI tests beside it failed with ERR_MODULE_NOT_FOUND.
     ...COMPUTING,
     // One temporary folder per run, removed at its end (scripts/test-tmpdir.mjs).
-    globalSetup: ["../../scripts/test-tmpdir.mjs"],
+    globalSetup: ["../../scripts/test-fresh-build.mjs", "../../scripts/test-tmpdir.mjs"],
     include: ["test/**/*.test.ts"],
     // Its files use the gateway's test stores, whose per-file state (a PostgreSQL database per
     // file) the gateway's setup file ends after each file (gateway test/support/file-scope.ts),

@@ -47,7 +47,12 @@ export const Dialog = ({
     const dialog = ref.current;
     if (!dialog) return;
     dialog.showModal();
-    const closed = () => onCloseRef.current();
+    // The browser fires "close" a task after close(): when the effect ran again in between
+    // (StrictMode's second run in development, a Suspense boundary showing its content again),
+    // the dialog is open again and that late event must not close it.
+    const closed = () => {
+      if (!dialog.open) onCloseRef.current();
+    };
     dialog.addEventListener("close", closed);
     return () => {
       dialog.removeEventListener("close", closed);

@@ -35,6 +35,7 @@ import idProblems from "../locales/id/problems.json";
 import idTeam from "../locales/id/team.json";
 import idVocabulary from "../locales/id/vocabulary.json";
 import idWebhooks from "../locales/id/webhooks.json";
+import { browserLanguage } from "./lib/browser-language.js";
 
 /** The console's languages, each named in itself (a language list is read by those who speak it). */
 export const LANGUAGES = [
@@ -71,11 +72,20 @@ for (const [namespace, byLanguage] of Object.entries(DICTIONARIES)) {
 
 const LANGUAGE_KEY = "orderline-console:language";
 
-/** Reads the chosen language from localStorage; resolves before the first render. */
+/**
+ * Reads the chosen language from localStorage, and until someone chooses one, the browser's
+ * (a first visit from an Indonesian or German browser is not greeted in English); resolves
+ * before the first render.
+ */
 export const startI18n = () =>
   setupI18n({
     storageAdapter: {
-      getLanguage: async () => localStorage.getItem(LANGUAGE_KEY),
+      getLanguage: async () =>
+        localStorage.getItem(LANGUAGE_KEY) ??
+        browserLanguage(
+          navigator.languages,
+          LANGUAGES.map((l) => l.code),
+        ),
       setLanguage: async (lng) => localStorage.setItem(LANGUAGE_KEY, lng),
     },
     defaultLanguage: "en",

@@ -2,7 +2,7 @@ import { useEnterpriseModuleTranslationContext } from "@orderline/i18n/react";
 import { Fragment, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import type { shellModule } from "./modules.js";
 
-export interface SecretFact {
+interface SecretFact {
   label: string;
   value: string;
   testId: string;

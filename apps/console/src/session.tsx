@@ -9,12 +9,24 @@ import {
   useState,
 } from "react";
 import { LANGUAGES } from "./i18n.js";
-import { type Api, createApi, login, type Session, sessionStore } from "./lib/api.js";
+import {
+  type Api,
+  createApi,
+  endSession,
+  finishSession,
+  probeSession,
+  type SecondFactorProof,
+  type Session,
+  startSession,
+  tenantHint,
+} from "./lib/api.js";
 import { clearTenantStorage } from "./lib/tenant-storage.js";
 import { applyCachedTenantWords, refreshTenantWords } from "./tenant-words.js";
 
 export interface Profile {
   id: string;
+  /** The display name; null when none is set (shown by the email). */
+  name: string | null;
   email: string;
   role: "admin" | "member";
   language: string;
@@ -24,12 +36,25 @@ export interface Profile {
 
 interface SessionContextValue {
   api: Api;
-  session: Session | null;
+  /** Null when signed out; undefined while the first look at the server's session is out. */
+  session: Session | null | undefined;
   profile: Profile | null;
   /** Why the last session ended without the user signing out, if it did. */
   ended: boolean;
+  /** Throws the problem second_factor_required (with its challenge) for a second step. */
   signIn(email: string, password: string): Promise<void>;
-  signOut(): void;
+  /** The second step of a sign-in: the challenge and the app's code or a recovery code. */
+  finishSignIn(challenge: string, proof: SecondFactorProof): Promise<void>;
+  /**
+   * The tenant requires two-step sign-in of this user and they have not set it up: the console
+   * shows only its set-up (the gateway refuses everything else anyway).
+   */
+  mustEnrol: boolean;
+  /** The set-up is done (the recovery codes were seen): the console opens. */
+  enrolled(): void;
+  signOut(): Promise<void>;
+  /** The profile as the gateway answered a change of it (the header follows a new name). */
+  updateProfile(profile: Profile): void;
 }
 
 const SessionContext = createContext<SessionContextValue | null>(null);
@@ -40,97 +65,134 @@ export const useSession = (): SessionContextValue => {
   return value;
 };
 
-/** Refresh this long before the token expires, so a call never meets an expired token. */
-const REFRESH_AHEAD_MS = 60_000;
-
 const ENDED_KEY = "orderline-console:session-ended";
 
 /**
- * Leaves the signed-in console (signing out, or a session that ended) by forgetting the token
- * and every tenant-scoped entry in storage, then reloading the page: the engine keeps the
- * tenant's words in memory, and a reload is the one way to be sure the next user (maybe of
- * another tenant) sees none of them.
+ * Leaves the signed-in console (signing out, or a session that ended) by forgetting every
+ * tenant-scoped entry in storage, then reloading the page: the engine keeps the tenant's words
+ * in memory, and a reload is the one way to be sure the next user (maybe of another tenant)
+ * sees none of them.
  */
 const leave = (ended: boolean) => {
-  sessionStore.clear();
   clearTenantStorage();
   if (ended) sessionStorage.setItem(ENDED_KEY, "1");
   window.location.reload();
 };
 
+/** The console follows the profile's language when it speaks it. */
+const followLanguage = async (profile: Profile): Promise<void> => {
+  const language = LANGUAGES.find((l) => l.code === profile.language)?.code;
+  if (language && language !== i18n.language) await changeLanguage(language);
+};
+
 export const SessionProvider = ({ children }: { children: ReactNode }) => {
-  const [session, setSession] = useState<Session | null>(() => {
-    const restored = sessionStore.read();
-    // No session in this tab (closed, or never signed in): nothing of a tenant may linger.
-    if (!restored) clearTenantStorage();
-    return restored;
-  });
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
   const [profile, setProfile] = useState<Profile | null>(null);
   const [ended] = useState(() => sessionStorage.getItem(ENDED_KEY) === "1");
-  useEffect(() => sessionStorage.removeItem(ENDED_KEY), []);
-  const api = useMemo(() => createApi(() => leave(true)), []);
+  const [mustEnrol, setMustEnrol] = useState(false);
 
-  // The profile of a restored session (reload), then the tenant's current words.
+  useEffect(() => sessionStorage.removeItem(ENDED_KEY), []);
+  // A call refused with 401 once signed in: the session ended elsewhere (another tab signed
+  // out, an admin ended it, it timed out).
+  const api = useMemo(
+    () =>
+      createApi(
+        () => leave(true),
+        () => setMustEnrol(true),
+      ),
+    [],
+  );
+
+  /** Is a set-up due before anything else? Asked once the session is known. */
+  const checkEnrolment = useCallback(async (): Promise<boolean> => {
+    const { body } = await api.request<{ data: { enabled: boolean; required: boolean } }>(
+      "GET",
+      "/v1/user/two-factor",
+    );
+    const due = body.data.required && !body.data.enabled;
+    setMustEnrol(due);
+    return due;
+  }, [api]);
+
+  // Is this browser signed in? The cookie is the gateway's to read: ask it. A tab opened from
+  // another (Ctrl+click) shares the cookie, so it comes up signed in.
   useEffect(() => {
-    if (!session || profile) return;
     let cancelled = false;
-    api
-      .request<{ data: Profile }>("GET", "/v1/user/profile")
-      .then(({ body }) => {
-        if (cancelled) return;
-        setProfile(body.data);
-        void refreshTenantWords(api, session.tenantId, i18n.language);
-      })
-      .catch(() => {});
+    void probeSession<Profile>().then(async (found) => {
+      if (cancelled) return;
+      if (!found) {
+        // Signed out: nothing of a tenant may linger.
+        clearTenantStorage();
+        setSession(null);
+        return;
+      }
+      tenantHint.write(found.tenant.id);
+      const due = await checkEnrolment().catch(() => false);
+      if (cancelled) return;
+      setProfile(found);
+      setSession({ tenantId: found.tenant.id });
+      // The tenant's words are the gateway's to refuse until a due set-up is done.
+      if (!due) void refreshTenantWords(api, found.tenant.id, i18n.language);
+    });
     return () => {
       cancelled = true;
     };
-  }, [api, session, profile]);
+  }, [api, checkEnrolment]);
 
-  // Keep the token fresh while the console is open.
-  useEffect(() => {
-    if (!session) return;
-    const delay = Math.min(session.expiredAt * 1000 - Date.now() - REFRESH_AHEAD_MS, 2 ** 31 - 1);
-    const timer = setTimeout(
-      () => {
-        api
-          .refresh()
-          .then(setSession)
-          .catch(() => {});
-      },
-      Math.max(delay, 0),
-    );
-    return () => clearTimeout(timer);
-  }, [api, session]);
+  /** The session cookie is set: the profile, its language and words, then the console. */
+  const enter = useCallback(async () => {
+    const { body } = await api.request<{ data: Profile }>("GET", "/v1/user/profile");
+    const next = { tenantId: body.data.tenant.id };
+    tenantHint.write(next.tenantId);
+    await followLanguage(body.data);
+    if (!(await checkEnrolment())) {
+      applyCachedTenantWords(next.tenantId, i18n.language);
+      await refreshTenantWords(api, next.tenantId, i18n.language);
+    }
+    setProfile(body.data);
+    setSession(next);
+  }, [api, checkEnrolment]);
 
   const signIn = useCallback(
     async (email: string, password: string) => {
-      const { token, expired_at } = await login(email, password);
-      sessionStore.write({ token, expiredAt: expired_at, tenantId: "" });
-      const { body } = await api
-        .request<{ data: Profile }>("GET", "/v1/user/profile")
-        .catch((error: unknown) => {
-          sessionStore.clear();
-          throw error;
-        });
-      const next = { token, expiredAt: expired_at, tenantId: body.data.tenant.id };
-      sessionStore.write(next);
-      // The profile language is the user's choice: the console follows it when it speaks it.
-      const language = LANGUAGES.find((l) => l.code === body.data.language)?.code;
-      if (language && language !== i18n.language) await changeLanguage(language);
-      applyCachedTenantWords(next.tenantId, i18n.language);
-      await refreshTenantWords(api, next.tenantId, i18n.language);
-      setProfile(body.data);
-      setSession(next);
+      await startSession(email, password);
+      await enter();
     },
-    [api],
+    [enter],
   );
 
-  const signOut = useCallback(() => leave(false), []);
+  const finishSignIn = useCallback(
+    async (challenge: string, proof: SecondFactorProof) => {
+      await finishSession(challenge, proof);
+      await enter();
+    },
+    [enter],
+  );
+
+  const enrolled = useCallback(() => {
+    setMustEnrol(false);
+    if (profile) void refreshTenantWords(api, profile.tenant.id, i18n.language);
+  }, [api, profile]);
+
+  const signOut = useCallback(async () => {
+    await endSession();
+    leave(false);
+  }, []);
 
   const value = useMemo(
-    () => ({ api, session, profile, ended, signIn, signOut }),
-    [api, session, profile, ended, signIn, signOut],
+    () => ({
+      api,
+      session,
+      profile,
+      ended,
+      signIn,
+      finishSignIn,
+      mustEnrol,
+      enrolled,
+      signOut,
+      updateProfile: setProfile,
+    }),
+    [api, session, profile, ended, signIn, finishSignIn, mustEnrol, enrolled, signOut],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 };

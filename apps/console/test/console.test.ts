@@ -17,6 +17,7 @@ import {
   switchLanguage,
 } from "./support/console-page.js";
 import {
+  bearerToken,
   createOrders,
   PASSWORD,
   startTestGateway,
@@ -196,9 +197,7 @@ describeInBrowser("the console in a browser", () => {
     const { context, page } = await open();
     await signIn(page);
     // A tenant admin renames "Orders" (through the real API, as the editor would).
-    const token = await page.evaluate(
-      () => JSON.parse(sessionStorage.getItem("orderline-console:session") ?? "{}").token,
-    );
+    const token = await bearerToken(gateway.base, gateway.admin);
     const put = await fetch(`${gateway.base}/v1/tenant/i18n-config/orders`, {
       method: "PUT",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
@@ -446,7 +445,7 @@ describeInBrowser("the console in a browser", () => {
     await page.keyboard.press("ArrowRight");
     // A smooth scroll on a loaded machine can take longer than expect.poll's default second.
     await expect
-      .poll(() => region.evaluate((el) => el.scrollLeft), { timeout: 10_000 })
+      .poll(() => region.evaluate((el) => el.scrollLeft), { timeout: 60_000 })
       .toBeGreaterThan(0);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "integration.mobile.en");
@@ -491,25 +490,13 @@ describeInBrowser("the console in a browser", () => {
     await context.close();
   });
 
-  it("refreshes an expired token by itself, and says so when the session cannot go on", async () => {
+  it("ends a session left alone for 12 hours, and says so", async () => {
     const { context, page, errors } = await open();
     await signIn(page);
-    const tokenOf = () =>
-      page.evaluate(
-        () => JSON.parse(sessionStorage.getItem("orderline-console:session") ?? "{}").token,
-      );
-    const first = await tokenOf();
     try {
-      // Twelve hours later the token has expired; the next call refreshes it and goes through.
+      // The server session slides with use; twelve hours without a request end it.
       clock.offsetMs = 12 * 60 * 60 * 1000 + 60_000;
       await page.getByRole("link", { name: "Next page" }).click();
-      await page.getByText("Page 2").waitFor();
-      // The oldest order is on the last page (other tests may have added newer ones).
-      await page.getByRole("link", { name: orders[0]?.order_number }).waitFor();
-      expect(await tokenOf()).not.toBe(first);
-      // Past the refresh window the session is over: back to sign-in, with the reason.
-      clock.offsetMs = 40 * 24 * 60 * 60 * 1000;
-      await page.getByRole("link", { name: "Previous page" }).click();
       await page.getByText("Your session has ended. Please sign in again.").waitFor();
       await page.getByRole("heading", { name: "Sign in" }).waitFor();
       expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
@@ -536,7 +523,7 @@ describeInBrowser("the console in a browser", () => {
     await page.getByLabel("E-Mail").fill(gateway.member);
     await page.getByLabel("Passwort").fill(PASSWORD);
     await page.getByRole("button", { name: "Anmelden" }).click();
-    await page.getByRole("heading", { level: 1, name: "Orders" }).waitFor();
+    await page.getByRole("heading", { level: 1, name: "Overview" }).waitFor();
     await context.close();
   });
 

@@ -236,7 +236,8 @@ describeInBrowser("the console for everyday work: errors, limits, dialogs, phone
       await screenshot(page, "reason-limit.en");
       await reason.fill("Customer unknown");
       await dialog.getByRole("button", { name: "Reject order" }).click();
-      await page.getByText(`Order ${order.order_number} is rejected.`).waitFor();
+      // Named with its partner: order numbers repeat across partners.
+      await page.getByText(`Order ${order.order_number} (Harbour Retail) is rejected.`).waitFor();
       expect(moves).toHaveLength(1);
       expect(errors).toEqual([]);
       await context.close();

@@ -22,7 +22,7 @@ const textOf = async (download: Download): Promise<string> => {
 };
 
 /**
- * The orders desk (issue 26) in a real Chromium against the real gateway: money in the
+ * The orders desk in a real Chromium against the real gateway: money in the
  * order's currency, search, partner, count, sorting and page size kept in the URL and by
  * "Back to orders", bulk moves with a per-order summary, the CSV export, the awaiting count,
  * and cards on a phone; in English, German and Indonesian.
@@ -105,7 +105,8 @@ for (const kind of storeKinds)
       await expect.poll(() => rows(page).count()).toBe(8);
       const newest = rows(page).first();
       expect(await newest.innerText()).toContain("€720,001.30");
-      expect(await rows(page).nth(1).innerText()).toMatch(/IDR\s720,001\.30/);
+      // A list shows the currency's own decimals (none for IDR); the order's page the exact amount.
+      expect(await rows(page).nth(1).innerText()).toMatch(/IDR\s720,001\s/);
       expect(await page.getByTestId("order-count").innerText()).toBe("8 orders");
       expect(await page.getByTestId("awaiting-count").innerText()).toContain("8");
       expect(
@@ -196,21 +197,23 @@ for (const kind of storeKinds)
       expect(await page.getByTestId("bulk-summary").innerText()).toContain("3 orders rejected.");
       await screenshot(page, `desk-bulk.en${kind === "sqlite" ? "" : ".postgres"}`);
 
-      // Select all 5 remaining received ones plus the 3 rejected, accept: 3 cannot move.
+      // Select all 5 remaining received ones plus the 3 rejected: only the 5 can be accepted,
+      // and the bar offers just that (no move that could only fail, no "Mark fulfilled").
       await language(page, "de");
       await page.getByLabel("Alle Aufträge dieser Seite auswählen").check();
-      await page.getByRole("button", { name: "8 Aufträge annehmen" }).click();
+      expect(await page.getByText("8 Aufträge ausgewählt").count()).toBe(1);
+      expect(await page.getByRole("button", { name: /erfüllt/ }).count()).toBe(0);
+      await page.getByRole("button", { name: "5 Aufträge annehmen" }).click();
       await expect
         .poll(() => page.getByTestId("bulk-summary").innerText())
         .toContain("5 Aufträge angenommen.");
       const summary = await page.getByTestId("bulk-summary").innerText();
-      expect(summary).toContain("3 konnten nicht geändert werden:");
-      expect(summary).toContain(`${first.order_number} ist jetzt Abgelehnt.`);
+      expect(summary).not.toContain("konnten nicht geändert werden");
       expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, `desk-bulk.de${kind === "sqlite" ? "" : ".postgres"}`);
       // The stream's events recount the orders awaiting action: none are left.
       await expect
-        .poll(() => page.getByTestId("awaiting-count").count(), { timeout: 10_000 })
+        .poll(() => page.getByTestId("awaiting-count").count(), { timeout: 60_000 })
         .toBe(0);
       await language(page, "en");
       expect(errors).toEqual([]);
@@ -261,7 +264,7 @@ for (const kind of storeKinds)
       const label = await rows(page)
         .first()
         .locator("td[data-label]")
-        .nth(5)
+        .nth(4)
         .evaluate((cell) => getComputedStyle(cell, "::before").content);
       expect(label).toBe('"Amount"');
       expect(await axeViolations(page)).toEqual([]);
@@ -272,7 +275,7 @@ for (const kind of storeKinds)
           rows(page)
             .first()
             .locator("td[data-label]")
-            .nth(5)
+            .nth(4)
             .evaluate((cell) => getComputedStyle(cell, "::before").content),
         )
         .toBe('"Jumlah"');
@@ -302,7 +305,7 @@ for (const kind of storeKinds)
                 ).trim(),
           );
         const waitingBefore = await receivedCount();
-        await expect.poll(awaiting, { timeout: 10_000 }).toBe(waitingBefore);
+        await expect.poll(awaiting, { timeout: 60_000 }).toBe(waitingBefore);
         const lists = requests.filter((p) => p === "/v1/orders").length;
         // Quiet for a while: no polling.
         await page.waitForTimeout(1500);
@@ -312,7 +315,7 @@ for (const kind of storeKinds)
           purchase_order_no: "PO-LIVE-1",
         }));
         // Events reach the stream within about a second (docs/gateway/tenant-api.md).
-        const live = { timeout: 10_000 };
+        const live = { timeout: 60_000 };
         await expect.poll(() => rows(page).first().innerText(), live).toContain("PO-LIVE-1");
         expect(await rows(page).count()).toBe(before + 1);
         expect(await page.getByTestId("orders-live").innerText()).toBe("1 new order arrived.");
@@ -355,16 +358,20 @@ for (const kind of storeKinds)
         const { context, page, errors } = await openPage(browser);
         await signIn(page, gateway.base, gateway.admin);
         await language(page, "id");
-        await page.goto(`${gateway.base}/console/#/orders?q=bulk-`);
+        await page.goto(`${gateway.base}/console/#/orders?q=bulk-&status=received`);
+        // The filtered listing replaces whatever was shown before: wait for its count.
+        await expect.poll(() => page.getByTestId("order-count").innerText()).toBe("22 pesanan");
         await expect.poll(() => rows(page).count()).toBe(20);
-        expect(await page.getByTestId("order-count").innerText()).toBe("22 pesanan");
         await page.getByLabel("Pilih semua pesanan di halaman ini").check();
         await page.getByRole("button", { name: "Pilih semua 22 pesanan yang cocok" }).click();
         expect(await page.getByText("22 pesanan dipilih").count()).toBe(1);
-        await page.getByRole("button", { name: "Terima 22 pesanan" }).click();
+        await page.getByRole("button", { name: "Setujui 22 pesanan" }).click();
+        // More than a page (orders-day.test.ts checks "Keep as it is"): asked first.
+        const dialog = page.getByRole("dialog", { name: "Ubah 22 pesanan sekaligus?" });
+        await dialog.getByRole("button", { name: "Setujui 22 pesanan" }).click();
         await expect
-          .poll(() => page.getByTestId("bulk-summary").innerText(), { timeout: 10_000 })
-          .toContain("22 pesanan diterima.");
+          .poll(() => page.getByTestId("bulk-summary").innerText(), { timeout: 60_000 })
+          .toContain("22 pesanan disetujui.");
         expect(await countOf("q=bulk-&status=accepted")).toBe(22);
         expect(untranslated(await page.locator("body").innerText())).toEqual([]);
         expect(await axeViolations(page)).toEqual([]);

@@ -204,7 +204,7 @@ describeInBrowser("vocabulary in the console", () => {
     const seen = Date.now();
     await other.page
       .getByRole("heading", { level: 1, name: "Bestellungen" })
-      .waitFor({ timeout: 10_000 });
+      .waitFor({ timeout: 60_000 });
     expect(Date.now() - seen).toBeLessThan(10_000);
     expect(
       await other.page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded),

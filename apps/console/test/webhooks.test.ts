@@ -12,7 +12,7 @@ import {
   untranslated,
 } from "./support/browser.js";
 import { confirmDialog, goTo, openPage, signIn } from "./support/console-page.js";
-import { createOrders, startTestGateway, type TestGateway } from "./support/gateway.js";
+import { createOrders, PASSWORD, startTestGateway, type TestGateway } from "./support/gateway.js";
 
 interface Delivery {
   headers: IncomingHttpHeaders;
@@ -22,7 +22,10 @@ interface Delivery {
 /** A partner's receiver on this machine: records every delivery, answers 204. */
 const startReceiver = async () => {
   const deliveries: Delivery[] = [];
+  /** The path and query each delivery was posted to. */
+  const paths: string[] = [];
   const server: Server = createServer((request, response) => {
+    paths.push(request.url ?? "");
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
@@ -32,7 +35,7 @@ const startReceiver = async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/orderline/hook`;
-  return { server, url, deliveries };
+  return { server, url, deliveries, paths };
 };
 
 /** The contract's recipe: HMAC-SHA256 with the secret over `<t>.<raw body>`, any v1 matching. */
@@ -119,7 +122,7 @@ describeInBrowser("webhook endpoints on the partners page", () => {
 
     // The partner sends an order: the receiver gets it, signed with the secret the page showed.
     const [order] = await createOrders(gateway.base, gateway.partner, 1);
-    await expect.poll(() => receiver.deliveries.length, { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => receiver.deliveries.length, { timeout: 60_000 }).toBe(1);
     const [first] = receiver.deliveries as [Delivery];
     expect(first.headers["orderline-event-type"]).toBe("order.created");
     expect(signedWith(secret, first)).toBe(true);
@@ -145,7 +148,7 @@ describeInBrowser("webhook endpoints on the partners page", () => {
       .getByRole("button", { name: /^Resend evt_/ })
       .click();
     await hooks.getByText(/^Event evt_[\w-]+ is queued to be delivered again\.$/).waitFor();
-    await expect.poll(() => receiver.deliveries.length, { timeout: 20_000 }).toBe(2);
+    await expect.poll(() => receiver.deliveries.length, { timeout: 60_000 }).toBe(2);
     expect(receiver.deliveries[1]?.headers["orderline-event-id"]).toBe(
       first.headers["orderline-event-id"],
     );
@@ -223,4 +226,93 @@ describeInBrowser("webhook endpoints on the partners page", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  for (const language of ["en", "de"] as const) {
+    it(`(${language}) edits an endpoint's URL and events in place, keeping its secret, and sends a test event`, async () => {
+      const words = {
+        en: {
+          partners: "Partners",
+          region: "Webhook endpoints",
+          add: "Add endpoint",
+          url: "Receiver URL",
+          stored: "I have stored the secret",
+          edit: /^Edit/,
+          all: "All events, also types added later",
+          accepted: "Order accepted",
+          save: "Save changes",
+          saved: "saved; its secret is unchanged.",
+          test: /^Send test event/,
+          sent: /^Test event evt_\S+ is on its way/,
+        },
+        de: {
+          partners: "Partner",
+          region: "Webhook-Endpunkte",
+          add: "Endpunkt hinzufügen",
+          url: "Empfänger-URL",
+          stored: "Ich habe das Secret gespeichert",
+          edit: /^Bearbeiten/,
+          all: "Alle Ereignisse, auch später hinzukommende Typen",
+          accepted: "Auftrag angenommen",
+          save: "Änderungen speichern",
+          saved: "gespeichert; sein Secret bleibt gleich.",
+          test: /^Testereignis senden/,
+          sent: /^Testereignis evt_\S+ ist unterwegs/,
+        },
+      }[language];
+      const email = `hooks-${language}@acme.example`;
+      await gateway.gw.users.create({
+        tenantId: gateway.tenantId,
+        email,
+        role: "admin",
+        password: PASSWORD,
+        language,
+      });
+      const { context, page, errors } = await openPage(browser);
+      await page.goto(`${gateway.base}/console/`);
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("link", { name: words.partners, exact: true }).click();
+      const hooks = page
+        .getByRole("article", { name: "Harbour Retail" })
+        .getByRole("region", { name: words.region });
+      const before = `${receiver.url}?before=${language}`;
+      await hooks.getByLabel(words.url).fill(before);
+      await hooks.getByRole("button", { name: words.add }).click();
+      const secret = await hooks.getByTestId("signing-secret").innerText();
+      await hooks.getByRole("button", { name: words.stored }).click();
+
+      // Its name is its URL, then its state ("Enabled").
+      const endpoint = hooks.getByRole("article", {
+        name: new RegExp(`^${before.replace(/[?.]/g, "\\$&")}( |$)`),
+      });
+      await endpoint.getByRole("button", { name: words.edit }).click();
+      const after = `${receiver.url}?after=${language}`;
+      await endpoint.getByLabel(words.url).fill(after);
+      await endpoint.getByLabel(words.all).uncheck();
+      await endpoint.getByLabel(words.accepted).check();
+      await screenshot(page, `webhook-edit.${language}`);
+      await endpoint.getByRole("button", { name: words.save }).click();
+      await hooks.getByText(words.saved).waitFor();
+      const edited = hooks.getByRole("article", {
+        name: new RegExp(`^${after.replace(/[?.]/g, "\\$&")}( |$)`),
+      });
+      expect(await edited.getByRole("definition").first().innerText()).toBe(words.accepted);
+      expect(untranslated(await page.locator("main").innerText())).toEqual([]);
+
+      // The receiver gets the test event at the new URL, signed with the secret from before.
+      const received = receiver.deliveries.length;
+      await edited.getByRole("button", { name: words.test }).click();
+      await hooks.getByText(words.sent).waitFor();
+      await expect.poll(() => receiver.deliveries.length, { timeout: 60_000 }).toBe(received + 1);
+      const test = receiver.deliveries.at(-1) as Delivery;
+      expect(test.headers["orderline-event-type"]).toBe("webhook.test");
+      expect(signedWith(secret, test)).toBe(true);
+      expect(receiver.paths.at(-1)).toBe(new URL(after).pathname + new URL(after).search);
+      expect(await axeViolations(page)).toEqual([]);
+      await screenshot(page, `webhook-test-sent.${language}`);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
 });

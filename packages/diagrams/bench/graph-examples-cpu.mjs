@@ -1,4 +1,4 @@
-// CPU time per in-process SVG render (layout + SVG) of the graph-type examples: the issue-28
+// CPU time per in-process SVG render (layout + SVG) of the graph-type examples: the graph
 // target is under 5 ms each. CPU time (user + system, process.cpuUsage) is what a call costs
 // whatever else the machine runs; waiting for a core does not count. With another build of the
 // package (e.g. main, built apart), the two alternate in blocks of 5 calls and the table shows

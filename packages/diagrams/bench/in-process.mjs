@@ -1,4 +1,4 @@
-// In-process layout + SVG of the issue-9 workloads (12 participants × 200 steps, 40 states),
+// In-process layout + SVG of the sequence and lifecycle workloads (12 participants × 200 steps, 40 states),
 // without the cold and mmdc parts of `bench:diagrams`: a quick check of the < 20 ms target.
 // Measures dist/ (run `npm run build -w @orderline/diagrams` first).
 import { performance } from "node:perf_hooks";

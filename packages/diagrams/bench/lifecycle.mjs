@@ -16,7 +16,7 @@ const BIN = join(PACKAGE, "dist/cli/main.js");
 const quoted = (text) => mermaidQuoted(text).replaceAll(":", " ");
 
 /** The same machine in Mermaid's stateDiagram-v2: states, composites, labelled transitions. */
-export function toMermaidState(diagram) {
+function toMermaidState(diagram) {
   const lines = ["stateDiagram-v2"];
   const dir = MERMAID_DIRECTION[diagram.direction ?? "right"];
   lines.push(`  direction ${dir}`);

@@ -1,4 +1,4 @@
-// In-process Mermaid import + render of a 100-message sequence (issue 29: under 50 ms). The
+// In-process Mermaid import + render of a 100-message sequence (target: under 50 ms). The
 // Mermaid text is the export of a generated description with its `%% @orderline` lines
 // removed: plain Mermaid, as a README holds it. One run reads the text, builds and checks the
 // description (importToJson) and renders its SVG. Alternating with it, the same description

@@ -18,7 +18,7 @@ import { findChromium } from "../../../scripts/test-chromium.mjs";
 const MMDC_VERSION = "11";
 const CHROMIUM = process.env.PUPPETEER_EXECUTABLE_PATH ?? findChromium() ?? "/usr/bin/chromium";
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
-export const CACHE = join(ROOT, "node_modules/.cache/orderline-bench/mmdc");
+const CACHE = join(ROOT, "node_modules/.cache/orderline-bench/mmdc");
 const CLI_JS = join(CACHE, "node_modules/@mermaid-js/mermaid-cli/src/cli.js");
 const PUPPETEER_CONFIG = join(CACHE, "puppeteer.json");
 
@@ -77,12 +77,9 @@ export function ensureMermaid() {
 }
 
 /** The `node` arguments of one mmdc render, for timing it as a fresh process. */
-export function mermaidProcessArgs(inFile, outFile) {
+function mermaidProcessArgs(inFile, outFile) {
   return [CLI_JS, "-q", "-p", PUPPETEER_CONFIG, "-i", inFile, "-o", outFile];
 }
-
-/** The environment mmdc runs in (Debian's chromium, no Puppeteer download). */
-export const MERMAID_ENV = ENV;
 
 /**
  * Renders Mermaid text to `outFile` (SVG, PNG or PDF by its extension) with mmdc in a fresh

@@ -1,4 +1,4 @@
-// The sequence part of the diagrams benchmark (issue 9): a generated 12-participant,
+// The sequence part of the diagrams benchmark: a generated 12-participant,
 // 200-message sequence with nested fragments, rendered to SVG in-process and by cold CLI
 // processes, side by side in the same run with Mermaid's CLI (bench/mermaid.mjs) drawing the
 // same content as a sequenceDiagram. Measures dist/. Run alone: node bench/sequence.mjs

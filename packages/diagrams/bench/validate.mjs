@@ -14,7 +14,7 @@ const EXAMPLES = join(PACKAGE, "../../examples/diagrams");
 const BIN = join(PACKAGE, "dist/cli/main.js");
 
 /** Descriptions the benchmark uses, as JSON text: the examples plus generated workflows. */
-export function validateWorkloads() {
+function validateWorkloads() {
   const workloads = readdirSync(EXAMPLES)
     .filter((f) => f.endsWith(".json"))
     .map((f) => ({ name: `example ${f}`, text: readFileSync(join(EXAMPLES, f), "utf8") }));

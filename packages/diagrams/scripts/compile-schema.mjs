@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 const Ajv2020 = require("ajv/dist/2020.js");
 const standaloneCode = require("ajv/dist/standalone/index.js").default;
-const { AJV_OPTIONS } = await import("../dist/validate/schema.js");
+const { AJV_OPTIONS } = await import("../dist/core/validate/schema.js");
 const { TYPE_NAMES, loadType } = await import("../dist/types/index.js");
 const { envelope } = await import("../dist/validate/envelope.js");
 

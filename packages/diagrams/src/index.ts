@@ -1,5 +1,6 @@
 export type { Description, DiagramType, LaidOut, RenderOptions } from "./core/diagram-type.js";
 export { THEMES, type Theme } from "./core/theme.js";
+export type { Problem } from "./core/validate/problem.js";
 export {
   type ExportOptions,
   exportDiagram,
@@ -38,4 +39,3 @@ export {
   type ValidationResult,
   validateSource,
 } from "./validate/index.js";
-export type { Problem } from "./validate/problem.js";

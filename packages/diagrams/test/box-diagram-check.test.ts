@@ -130,6 +130,65 @@ describe("box-diagram checker on lifecycle drawings", () => {
   );
 
   it(
+    "with boundaries as groupings, lets an edge cross one straight but not weave through it nor run along its border",
+    async () => {
+      const read = clone(await drawn(starter));
+      const composite = read.elements.find((e) => e.kind === "boundary");
+      const outside = read.edges.find(
+        (e) =>
+          ![e.from, e.to].some(
+            (id) => id === composite?.id || read.elements.find((x) => x.id === id)?.parent,
+          ),
+      );
+      if (!composite || !outside) throw new Error("starter lacks a case");
+      const b = composite.box;
+      // Far below every state: straight through the composite's bottom strip, once in, once out.
+      const y = b.y + b.height - 4;
+      const straight = clone(read);
+      (straight.edges.find((e) => e.id === outside.id) as typeof outside).segments.push([
+        { x: b.x - 50, y },
+        { x: b.x + b.width + 50, y },
+      ]);
+      const crossing = boxDiagramProblems(straight, { crossBoundaries: true });
+      expect(crossing.filter((p) => p.includes(`edge ${outside.id} `))).toEqual([]);
+      expect(boxDiagramProblems(straight)).toContain(
+        `edge ${outside.id} cuts through boundary ${composite.id}, which holds neither end`,
+      );
+      // In, out and in again; then a run along the top border.
+      outside.segments.push(
+        [
+          { x: b.x - 50, y },
+          { x: b.x + 20, y },
+        ],
+        [
+          { x: b.x + 20, y },
+          { x: b.x + 20, y: b.y + b.height + 30 },
+        ],
+        [
+          { x: b.x + 20, y: b.y + b.height + 30 },
+          { x: b.x + 40, y: b.y + b.height + 30 },
+        ],
+        [
+          { x: b.x + 40, y: b.y + b.height + 30 },
+          { x: b.x + 40, y },
+        ],
+        [
+          { x: b.x + 10, y: b.y - 2 },
+          { x: b.x + 60, y: b.y - 2 },
+        ],
+      );
+      const problems = boxDiagramProblems(read, { crossBoundaries: true });
+      expect(problems).toContain(
+        `edge ${outside.id} crosses the border of boundary ${composite.id} 3 times`,
+      );
+      expect(problems).toContain(
+        `edge ${outside.id} runs along the border of boundary ${composite.id}`,
+      );
+    },
+    SLOW,
+  );
+
+  it(
     "catches a label off its edge, a label nearer another edge, and texts over texts",
     async () => {
       const read = clone(await drawn(load("sales-order-lifecycle")));

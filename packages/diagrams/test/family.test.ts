@@ -4,11 +4,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { VISUAL_PRESETS } from "../src/core/model.js";
 import { THEMES } from "../src/core/theme.js";
+import { AJV_OPTIONS, type JsonSchema } from "../src/core/validate/schema.js";
 import { exportDiagram } from "../src/export/index.js";
 import { loadType, TYPE_NAMES } from "../src/types/index.js";
 import { combinedSchemaText } from "../src/validate/combined.js";
 import { validateSource } from "../src/validate/index.js";
-import { AJV_OPTIONS, type JsonSchema } from "../src/validate/schema.js";
 import { EXAMPLES_DIR, PACKAGE_DIR } from "./support/cases.js";
 import { baseDiagram } from "./validate-base.js";
 

@@ -11,6 +11,7 @@ import {
   type GraphNode,
   layoutGraph,
 } from "../src/core/graph-layout.js";
+import { loopLabelFault } from "./support/loop-label.js";
 
 const SPACING = { node: 32, edge: 14, layer: 56 };
 
@@ -115,10 +116,13 @@ function problems(g: GraphLayout, edges: GraphEdge[]): string[] {
       const lb = laid.label;
       labelled.push([e.id, laid]);
       if (Math.abs(lb.width - (e.label?.width ?? 0)) > 0.01) found.push(`label of ${e.id} resized`);
+      // A self-loop's label stands beside the loop, off its line; any other rides its edge.
+      const loopFault = e.from === e.to ? loopLabelFault(laid.points, lb) : undefined;
+      if (loopFault) found.push(`label of ${e.id} ${loopFault}`);
       const touches = laid.points.some(
         (p, k) => k > 0 && segmentMeetsBox(laid.points[k - 1] ?? p, p, lb),
       );
-      if (!touches) found.push(`label of ${e.id} is off its edge`);
+      if (e.from !== e.to && !touches) found.push(`label of ${e.id} is off its edge`);
       for (const id of leaves) {
         if (boxesOverlap(inflate(lb, -0.5), box(id))) found.push(`label of ${e.id} is over ${id}`);
       }

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkGraphDrawing, type GraphDrawing } from "../src/core/graph-check.js";
+import { checkGraphDrawing, type GraphDrawing, HEAD_LIMIT } from "../src/core/graph-check.js";
 import { EXAMPLES_DIR } from "./support/cases.js";
 import { GRAPH_TYPES, layOutSource, warningsOf } from "./support/graph-corpus.js";
 
@@ -88,6 +88,43 @@ describe("the graph checker finds what it promises to", () => {
       ],
     });
     expect(new Set(rules(d))).toEqual(new Set(["stacked-arrowheads", "port-collision"]));
+  });
+  it("finds two arrowheads 8 units apart: closer than an arrowhead is wide", () => {
+    const head = (id: string, x: number) => ({
+      id,
+      points: [
+        { x, y: 200 },
+        { x, y: 260 },
+      ],
+    });
+    expect(rules({ ...base(), edges: [head("a", 100), head("b", 108)] })).toEqual([
+      "stacked-arrowheads",
+    ]);
+    expect(rules({ ...base(), edges: [head("a", 100), head("b", 100 + HEAD_LIMIT)] })).toEqual([]);
+    expect(HEAD_LIMIT).toBeGreaterThanOrEqual(10.5);
+  });
+  it("passes lines joined into one trunk (one arrowhead), not lines merely meeting", () => {
+    const into = (id: string, x: number, y: number) => ({
+      id,
+      points: [
+        { x, y: 100 },
+        { x, y },
+        { x: 200, y },
+        { x: 200, y: 260 },
+      ],
+    });
+    expect(rules({ ...base(), edges: [into("a", 100, 230), into("b", 300, 240)] })).toEqual([]);
+    // From two sides into one point: two arrowheads, stacked.
+    const across = {
+      id: "c",
+      points: [
+        { x: 100, y: 260 },
+        { x: 200, y: 260 },
+      ],
+    };
+    expect(rules({ ...base(), edges: [into("a", 100, 230), across] })).toEqual([
+      "stacked-arrowheads",
+    ]);
   });
   it("finds a drawing too wide, only when the layout chose its direction", () => {
     const d = { ...base(), width: 1000, height: 300 };

@@ -138,14 +138,6 @@ const CASES: Record<string, Case> = {
     fail: (d) => set(d, "/transitions/-", { from: "closed", to: "start", event: "reset" }),
     pass: (d) => set(d, "/transitions/-", { from: "closed", to: "closed", event: "reset" }),
   },
-  "two unguarded transitions on one event from one state": {
-    rule: "transition/ambiguous",
-    path: "/transitions/7/event",
-    fail: (d) => set(d, "/transitions/-", { from: "ajar", to: "closed", event: "push" }),
-    // A guard on either tells them apart.
-    pass: (d) =>
-      set(d, "/transitions/-", { from: "ajar", to: "closed", event: "push", guard: "slammed" }),
-  },
   "unknown properties are refused (did you mean)": {
     rule: "schema/additionalProperties",
     path: "/transitions/1/gaurd",

@@ -14,6 +14,7 @@ import { validateAs } from "../src/validate/as-type.js";
 import { EXAMPLES_DIR } from "./support/cases.js";
 import { golden } from "./support/golden.js";
 import { type DrawnSvg, readSvg } from "./support/lifecycle-svg.js";
+import { loopLabelFault } from "./support/loop-label.js";
 
 // Golden SVGs: test/testdata/<case>/exp*.svg. After an intended change to the drawing, refresh
 // them with `UPDATE_GOLDEN=1 npx vitest run --project diagrams lifecycle-render` and look at
@@ -75,8 +76,11 @@ function geometryProblems(drawn: DrawnSvg): string[] {
   const labels = [...drawn.labels];
   for (const [id, box] of labels) {
     const line = drawn.edges.get(id) ?? [];
+    // A self-loop's label stands beside its loop, off its line; any other rides its line.
+    const loopFault = drawn.loops.has(id) ? loopLabelFault(line, box) : undefined;
+    if (loopFault) found.push(`label of ${id} ${loopFault}`);
     const touches = line.some((p, i) => i > 0 && segmentMeetsBox(line[i - 1] ?? p, p, box));
-    if (!touches) found.push(`label of ${id} does not touch its line`);
+    if (!drawn.loops.has(id) && !touches) found.push(`label of ${id} does not touch its line`);
     for (const s of solid) {
       if (boxesOverlap(shrink(box), s.box)) found.push(`label of ${id} is over state ${s.id}`);
     }

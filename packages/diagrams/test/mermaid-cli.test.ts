@@ -46,10 +46,15 @@ describe("orderline-diagrams import", () => {
 
   it("--type picks what a flowchart becomes; a sequence cannot become a workflow", async () => {
     const dir = fresh();
+    // Without --type: an architecture, unless the flowchart decides ({…}): then a workflow.
     const file = join(CORPUS, "flow-wf-approval.mmd");
-    expect(JSON.parse((await runCli(["import", file], dir)).stdout).diagram_type).toBe(
+    expect(JSON.parse((await runCli(["import", file], dir)).stdout).diagram_type).toBe("workflow");
+    const plain = join(CORPUS, "flow-arch-graph-td.mmd");
+    expect(JSON.parse((await runCli(["import", plain], dir)).stdout).diagram_type).toBe(
       "architecture",
     );
+    const arch = await runCli(["import", "--type", "architecture", file], dir);
+    expect(JSON.parse(arch.stdout).diagram_type).toBe("architecture");
     const wf = await runCli(["import", "--type", "workflow", file], dir);
     expect(JSON.parse(wf.stdout).diagram_type).toBe("workflow");
     const bad = await runCli(
@@ -66,12 +71,31 @@ describe("orderline-diagrams import", () => {
     const pie = await runCli(["import", "pie.mmd"], dir);
     expect(pie.code).toBe(1);
     expect(pie.stderr).toMatch(/pie\.mmd:1:1: error: "pie" diagrams are not read/);
-    // Two unlabelled transitions from one state: Mermaid draws it, a lifecycle refuses it.
+    // An annotation that gives a message a kind there is not: the result is checked, and refused.
+    writeFileSync(
+      join(dir, "empty.mmd"),
+      'sequenceDiagram\n  %% @orderline {"kind": "teleport"}\n  A->>B: hi\n',
+    );
+    const empty = await runCli(["import", "empty.mmd"], dir);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toMatch(/does not validate/);
+    expect(empty.stderr).toMatch(/\[schema\//);
+  });
+
+  it("imports two unguarded transitions from one state with a warning, not a refusal", async () => {
+    // Mermaid's own Still → Moving / Still → [*] machine: drawn as written, told at its line.
+    const dir = fresh();
     writeFileSync(join(dir, "amb.mmd"), "stateDiagram-v2\n  [*] --> A\n  A --> B\n  A --> C\n");
-    const amb = await runCli(["import", "amb.mmd"], dir);
-    expect(amb.code).toBe(1);
-    expect(amb.stderr).toMatch(/does not validate/);
-    expect(amb.stderr).toMatch(/\[transition\/ambiguous\]/);
+    const amb = await runCli(["import", "amb.mmd", "-o", "amb.json"], dir);
+    expect(amb.code, amb.stderr).toBe(0);
+    expect(amb.stderr).toMatch(
+      /^amb\.mmd:4:3: warning: state "A" already has an unguarded transition without an event/m,
+    );
+    expect(amb.stdout).toBe("wrote amb.json (lifecycle; 1 warning, listed above)\n");
+    const checked = await runCli(["validate", "amb.json"], dir);
+    expect(checked.code).toBe(0);
+    expect(checked.stdout).toMatch(/warning: .*\[transition\/ambiguous\]/);
+    expect((await runCli(["validate", "--strict", "amb.json"], dir)).code).toBe(1);
   });
 });
 

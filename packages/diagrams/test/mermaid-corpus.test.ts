@@ -103,7 +103,11 @@ describe("the Mermaid corpus", () => {
       await mermaidParse(out);
       const back = await importMermaid(out, type ? { type } : {});
       if (!back.ok) throw new Error(JSON.stringify(back.issues));
-      expect(back.issues, out).toEqual([]);
+      // What the description's own warning rules say of the content comes back every time.
+      expect(
+        back.issues.filter((i) => i.rule === undefined),
+        out,
+      ).toEqual([]);
       expect(back.diagram).toEqual(normalise(imported.diagram));
     });
   }

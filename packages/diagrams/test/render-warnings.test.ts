@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { Problem } from "../src/core/validate/problem.js";
 import { layoutDiagram, layoutWarnings } from "../src/types/workflow/layout/index.js";
 import type { WorkflowDiagram } from "../src/types/workflow/model.js";
-import type { Problem } from "../src/validate/problem.js";
 import { renderCases } from "./support/cases.js";
 import { runCli } from "./support/cli.js";
 import { denseWorkflow, variedWorkflow } from "./support/dense.js";

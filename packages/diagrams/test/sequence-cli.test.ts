@@ -4,8 +4,8 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumOrSkip, launchChromium } from "../../../scripts/test-chromium.mjs";
+import type { Problem } from "../src/core/validate/problem.js";
 import { exportDiagram } from "../src/export/index.js";
-import type { Problem } from "../src/validate/problem.js";
 import { EXAMPLES_DIR } from "./support/cases.js";
 import { runCli } from "./support/cli.js";
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { CORE_RULES } from "../src/core/validate/catalog.js";
+import type { Problem } from "../src/core/validate/problem.js";
 import { RULES } from "../src/types/sequence/catalog.js";
 import { type } from "../src/types/sequence/index.js";
 import type { SequenceDiagram } from "../src/types/sequence/model.js";
 import { starter } from "../src/types/sequence/starter.js";
 import { validateAs } from "../src/validate/as-type.js";
-import { CORE_RULES } from "../src/validate/catalog.js";
-import type { Problem } from "../src/validate/problem.js";
 import { base } from "./support/sequence-base.js";
 import { del, get, set } from "./validate-pointer.js";
 

@@ -1,6 +1,6 @@
+import type { Problem } from "../src/core/validate/problem.js";
+import type { JsonSchema } from "../src/core/validate/schema.js";
 import type { WorkflowDiagram } from "../src/types/workflow/model.js";
-import type { Problem } from "../src/validate/problem.js";
-import type { JsonSchema } from "../src/validate/schema.js";
 import { derefWorkflow as resolveRef, validateWorkflow } from "./support/workflow.js";
 
 /**

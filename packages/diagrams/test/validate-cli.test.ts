@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { starterText } from "../src/cli/commands/init.js";
+import type { Problem } from "../src/core/validate/problem.js";
 import { TYPE_NAMES } from "../src/types/index.js";
 import { type as workflow } from "../src/types/workflow/index.js";
-import type { Problem } from "../src/validate/problem.js";
 import { runCli } from "./support/cli.js";
 import { baseDiagram } from "./validate-base.js";
 import { set } from "./validate-pointer.js";
@@ -53,7 +53,7 @@ describe("orderline-diagrams validate (in-process)", () => {
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(
-      /^invalid\.json:\d+:\d+ {2}\/nodes\/0\/col {2}must be at most 5, found 6 {2}\[schema\/maximum\]$/,
+      /^invalid\.json:\d+:\d+ {2}\/nodes\/0\/col {2}must be at most 5, found 6: a workflow has at most 6 columns, numbered 0 to 5 {2}\[schema\/maximum\]$/,
     );
     expect(lines[1]).toMatch(
       /^invalid\.json:\d+:\d+ {2}\/edges\/0\/rol {2}unknown property "rol".*\(did you mean "role"\?\)/,

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import type { JsonSchema } from "../src/core/validate/schema.js";
 import { validateSource } from "../src/validate/index.js";
-import type { JsonSchema } from "../src/validate/schema.js";
 import { loadSchema } from "./support/workflow.js";
 import { deref } from "./validate-base.js";
 

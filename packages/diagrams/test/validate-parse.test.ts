@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { locate, parseWithLocations } from "../src/validate/parse.js";
+import { locate, parseWithLocations } from "../src/core/validate/parse.js";
 
 const EXAMPLES = new URL("../../../examples/diagrams/", import.meta.url);
 

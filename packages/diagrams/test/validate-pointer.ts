@@ -1,4 +1,4 @@
-import { pointerTokens } from "../src/validate/pointer.js";
+import { pointerTokens } from "../src/core/validate/pointer.js";
 
 /** Test helpers: read and change a JSON value by JSON Pointer. */
 

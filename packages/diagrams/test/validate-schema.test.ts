@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { JsonSchema } from "../src/core/validate/schema.js";
+import { ID_PATTERN } from "../src/core/validate/values.js";
 import {
   ANIMATIONS,
   BAND_VARIANTS,
@@ -13,8 +15,6 @@ import {
   SIDES,
   VISUAL_PRESETS,
 } from "../src/types/workflow/model.js";
-import type { JsonSchema } from "../src/validate/schema.js";
-import { ID_PATTERN } from "../src/validate/values.js";
 import { loadSchema } from "./support/workflow.js";
 import { baseDiagram, check, deref } from "./validate-base.js";
 import { del, get, set } from "./validate-pointer.js";

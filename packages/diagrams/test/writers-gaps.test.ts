@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { validateSource } from "../src/validate/index.js";
 import { EXAMPLES_DIR, PACKAGE_DIR } from "./support/cases.js";
 
-// The writers' gaps of issue 28, item 5: each one mistake gives one problem with a hint, and
+// The writers' gaps: each one mistake gives one problem with a hint, and
 // what writers had to invent is optional.
 // biome-ignore lint/suspicious/noExplicitAny: descriptions are edited as plain JSON here.
 type Json = any;

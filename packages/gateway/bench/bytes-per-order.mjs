@@ -1,6 +1,6 @@
 // node bench/bytes-per-order.mjs [--orders 100000] [--store sqlite|postgres]
 //
-// Bytes per order (issue 30) of the schema before migration 013 (up to 010) and after it, on a
+// Bytes per order of the schema before migration 013 (up to 010) and after it, on a
 // store of --orders orders, each with its order.created outbox event as creation writes it:
 // the table and every index, per store kind. Rows are seeded directly (bench/seed-orders.mjs)
 // with 36-character ids in creation order, like the gateway's UUIDv7 ids.

@@ -6,6 +6,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 
+export { redisAnswers } from "./redis-answers.mjs";
+
 const here = new URL(".", import.meta.url).pathname;
 
 export function median(numbers) {
@@ -58,21 +60,6 @@ export function spawnListening(args, env, name) {
     });
     child.on("exit", (code) => reject(new Error(`${name} exited with ${code}`)));
   });
-}
-
-/** Whether Redis answers at `url` (multi-instance setups share a rate-limit counter there). */
-export async function redisAnswers(url) {
-  const { Redis } = await import("ioredis");
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  redis.on("error", () => {});
-  try {
-    await redis.connect();
-    return (await redis.ping()) === "PONG";
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
 }
 
 /** Signed order creation against `url` by driver.mjs in its own process; its JSON result. */

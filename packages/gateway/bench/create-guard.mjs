@@ -3,16 +3,19 @@
 //
 // Fails when signed order creation costs more CPU than noise can explain. In one process, on
 // the built gateway with a SQLite file: CPU time (process.cpuUsage, every thread) per signed
-// create through app.inject (routing, hooks, token and RSA signature, validation, replay guard,
-// rate limiter, store, serialisation), alternated with a calibration workload of the same kind
-// on a bare Fastify route (JSON body parsed and answered, an EdDSA JWT verified, one RSA
-// signature verified) that tracks how fast this machine is right now. Each pair gives a ratio
+// create over real HTTP on a loopback socket (HTTP parsing, routing, hooks, token and RSA
+// signature, validation, replay guard, rate limiter, store and its thread hand-offs,
+// serialisation, the response written), alternated with a calibration workload of the same kind
+// on a bare Fastify route over the same kind of socket (JSON body parsed and answered, an EdDSA
+// JWT verified, one RSA signature verified) that tracks how fast this machine is right now. The
+// client runs in the same process and costs both sides alike. Each pair gives a ratio
 // create/calibration; the median of the pairs is compared with create-guard-baseline.json: above
 // baseline x (1 + tolerance) fails. A loaded or slower machine moves both sides of a ratio alike,
 // so the ratio holds where raw timings would not. --record writes the measured median as the new
 // baseline (after a deliberate change of the create path; say why in the commit).
 import { createPublicKey, generateKeyPairSync, sign, verify } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { Agent, request } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -73,6 +76,38 @@ function signer(token, clientId) {
   };
 }
 
+/** A keep-alive client of `base` (as a partner's HTTP client keeps its connections). */
+function client(base) {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const url = new URL(base);
+  return {
+    post: (path, headers, payload) =>
+      new Promise((resolve, reject) => {
+        const req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path,
+            method: "POST",
+            agent,
+            headers: { ...headers, "content-length": Buffer.byteLength(payload) },
+          },
+          (response) => {
+            const chunks = [];
+            response.on("data", (chunk) => chunks.push(chunk));
+            response.on("end", () =>
+              resolve({ statusCode: response.statusCode, body: Buffer.concat(chunks).toString() }),
+            );
+            response.on("error", reject);
+          },
+        );
+        req.on("error", reject);
+        req.end(payload);
+      }),
+    close: () => agent.destroy(),
+  };
+}
+
 /** CPU µs per request of `count` requests made `CONCURRENCY` at a time by `one(n)`. */
 async function cpuPerRequest(count, one) {
   let next = 0;
@@ -101,17 +136,20 @@ async function gatewaySide() {
     payload: { client_id: clientId, client_secret: clientSecret },
   });
   const headers = signer(login.json().token, clientId);
+  const http = client(await gw.app.listen({ port: 0, host: "127.0.0.1" }));
   let n = 0;
   return {
-    close: () => gw.close(),
+    close: async () => {
+      http.close();
+      await gw.close();
+    },
     run: (count) =>
       cpuPerRequest(count, async () => {
-        const response = await gw.app.inject({
-          method: "POST",
-          url: "/api/v1/sales-orders",
-          headers: headers(),
-          payload: JSON.stringify(bodyOf(n++)),
-        });
+        const response = await http.post(
+          "/api/v1/sales-orders",
+          headers(),
+          JSON.stringify(bodyOf(n++)),
+        );
         if (response.statusCode !== 201)
           throw new Error(`create answered ${response.statusCode}: ${response.body}`);
       }),
@@ -139,19 +177,17 @@ async function calibrationSide() {
     if (!verify("sha256", Buffer.from(data), rsaKey, signature)) throw new Error("no");
     return { received: request.body.purchase_order_no, lines: request.body.products.length };
   });
-  await app.ready();
+  const http = client(await app.listen({ port: 0, host: "127.0.0.1" }));
   const headers = signer(token, "calibration");
   let n = 0;
   return {
-    close: () => app.close(),
+    close: async () => {
+      http.close();
+      await app.close();
+    },
     run: (count) =>
       cpuPerRequest(count, async () => {
-        const response = await app.inject({
-          method: "POST",
-          url: "/echo",
-          headers: headers(),
-          payload: JSON.stringify(bodyOf(n++)),
-        });
+        const response = await http.post("/echo", headers(), JSON.stringify(bodyOf(n++)));
         if (response.statusCode !== 200) throw new Error(`calibration ${response.statusCode}`);
       }),
   };

@@ -1,4 +1,4 @@
-// Event stream latency (issue 25/26): how long after an order's 201 its event is on a partner's
+// Event stream latency: how long after an order's 201 its event is on a partner's
 // stream, on SQLite (one instance) and on PostgreSQL with the stream held by another instance
 // than the one that took the order. In-process gateways from dist/, sequential orders.
 //   npm run build && node bench/event-streams.mjs [orders]

@@ -4,13 +4,26 @@
 // Address n (0-based) is `${prefix}.${n + 1}` (up to 250 per prefix: the next ones continue in
 // the following /24); each address sends the attempts in turn, one at a time, "{n}" and "{i}"
 // in body strings replaced by the address number and the attempt count. Prints
-// { "<attempt index> <status>": count } as JSON.
+// { "<attempt index> <status>": count } as JSON, also when stopped early with SIGTERM.
+// Started with an IPC channel, it also sends "known" once every address is known to the gateway
+// as flooding: refused for its password (401) once, or answered KNOWN_AFTER times in all (the
+// gateway's sign-in queue counts an address it keeps refusing for load as a flood's).
 import { Agent, request } from "node:http";
 
 const { urls, seconds, addresses, prefix, attempts } = JSON.parse(process.argv[2]);
 const [a, b, c] = prefix.split(".").map(Number);
 const until = performance.now() + seconds * 1000;
 const statuses = {};
+const KNOWN_AFTER = 3;
+const answered = new Array(addresses).fill(0);
+let unknown = addresses;
+
+function count(n, status) {
+  const before = answered[n];
+  answered[n] = status === 401 ? Number.POSITIVE_INFINITY : before + 1;
+  if (before < KNOWN_AFTER && answered[n] >= KNOWN_AFTER && --unknown === 0)
+    process.send?.("known");
+}
 
 const fill = (value, n, i) =>
   typeof value === "string"
@@ -40,6 +53,11 @@ function post(url, path, body, agent) {
   });
 }
 
+// Stopped early (SIGTERM): what was answered so far.
+process.once("SIGTERM", () => {
+  process.stdout.write(JSON.stringify(statuses), () => process.exit(0));
+});
+
 await Promise.all(
   Array.from({ length: addresses }, async (_, n) => {
     const localAddress = `${a}.${b}.${c + Math.floor(n / 250)}.${1 + (n % 250)}`;
@@ -50,8 +68,9 @@ await Promise.all(
       const filled = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, fill(v, n, i)]));
       const status = await post(urls[(n + i) % urls.length], path, filled, agent);
       statuses[`${which} ${status}`] = (statuses[`${which} ${status}`] ?? 0) + 1;
+      count(n, status);
     }
     agent.destroy();
   }),
 );
-process.stdout.write(JSON.stringify(statuses));
+process.stdout.write(JSON.stringify(statuses), () => process.exit(0));

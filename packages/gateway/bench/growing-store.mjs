@@ -1,7 +1,7 @@
 // npm run bench:gateway -- --growing on|off [--sizes 0,100000,1000000] [--store sqlite|postgres]
 // or directly: node bench/growing-store.mjs --sizes 0,100000 --seconds 5
 //
-// The growing store (issue 30), per store kind, with the built gateway serving over HTTP:
+// The growing store, per store kind, with the built gateway serving over HTTP:
 //   - signed order creation alone (driver.mjs), orders/s and p99;
 //   - every listing filter, partner (GET /api/v1/sales-orders) and tenant (GET /v1/orders):
 //     sequential GETs, p50 and p95 in ms;

@@ -3,8 +3,9 @@
 // (also run by `npm run bench:gateway`, unless --peer off)
 //
 // Signed order creation over HTTP, the built gateway against the conventional peer
-// (bench/peer/server.mjs: Express 5 + jsonwebtoken + better-sqlite3), both on SQLite WAL with
-// the same `synchronous`, both driven by bench/driver.mjs in its own process with the same
+// (bench/peer/server.mjs: Express 5 + jsonwebtoken + better-sqlite3) twice: with better-sqlite3's
+// defaults (the headline: what a team ships untuned) and on SQLite WAL with the gateway's
+// `synchronous`; all driven by bench/driver.mjs in its own process with the same
 // partner key pair and connections. Each round runs both, the order swapped every round (ABBA),
 // and prints orders/s, p99 and the ratio; then the medians and the median of the per-round
 // ratios. The peer's packages are installed with npm into --deps (default: a folder in the
@@ -116,35 +117,36 @@ try {
     targets.push({ ...store, name: build.name, server });
   }
   const { credentials } = targets[0];
-  const peer = await spawnPeer({
-    ...process.env,
-    PEER_DEPS: values.deps,
-    PEER_DB: join(dir, "peer.db"),
-    PEER_SYNCHRONOUS: values.synchronous,
-    PEER_CLIENT_ID: credentials.client_id,
-    PEER_CLIENT_SECRET: credentials.client_secret,
-    PEER_PUBLIC_KEY: join(dir, "public.pem"),
-  });
-  servers.push(peer);
-  targets.push({
-    name: "peer",
-    server: peer,
-    credentials,
-    db: join(dir, "peer.db"),
-    table: "orders",
-  });
+  // The headline peer runs better-sqlite3's defaults, as a team would ship it; the second runs
+  // at the gateway's durability (WAL, the same synchronous level).
+  for (const [name, synchronous] of [
+    ["peer", "default"],
+    [`peer-${values.synchronous}`, values.synchronous],
+  ]) {
+    const peer = await spawnPeer({
+      ...process.env,
+      PEER_DEPS: values.deps,
+      PEER_DB: join(dir, `${name}.db`),
+      PEER_SYNCHRONOUS: synchronous,
+      PEER_CLIENT_ID: credentials.client_id,
+      PEER_CLIENT_SECRET: credentials.client_secret,
+      PEER_PUBLIC_KEY: join(dir, "public.pem"),
+    });
+    servers.push(peer);
+    targets.push({ name, server: peer, credentials, db: join(dir, `${name}.db`), table: "orders" });
+  }
+  const peers = targets.filter((t) => t.name.startsWith("peer"));
   for (const target of targets) target.results = [];
   for (let round = 1; round <= rounds; round++) {
     // Reversed every other round (ABBA), so a drift of the machine favours no one.
     const order = round % 2 ? targets : [...targets].reverse();
     for (const target of order) target.results.push(run(target, `${target.name}${round}`));
-    const peerResult = targets.at(-1).results.at(-1);
+    const peerResult = peers[0].results.at(-1);
     const parts = targets.map((t) => {
       const r = t.results.at(-1);
-      const vs =
-        t.name === "peer"
-          ? ""
-          : `, ${(r.ordersPerSecond / peerResult.ordersPerSecond).toFixed(2)}x peer orders/s, ${(peerResult.cpuPerOrder / r.cpuPerOrder).toFixed(2)}x CPU`;
+      const vs = t.name.startsWith("peer")
+        ? ""
+        : `, ${(r.ordersPerSecond / peerResult.ordersPerSecond).toFixed(2)}x peer orders/s, ${(peerResult.cpuPerOrder / r.cpuPerOrder).toFixed(2)}x CPU`;
       return `${t.name} ${r.ordersPerSecond.toFixed(0)} orders/s p99 ${r.p99.toFixed(1)} ms ${r.cpuPerOrder.toFixed(0)} µs CPU/order${r.failed ? ` (${r.failed} failed)` : ""}${vs}`;
     });
     console.log(`round ${round}: ${parts.join("  |  ")}  (load ${loadavg()[0].toFixed(2)})`);
@@ -173,7 +175,6 @@ function run(target, tag) {
 }
 
 const m = (target, key) => median(target.results.map((r) => r[key]));
-const peer = targets.at(-1);
 const range = (ratios) =>
   `${median(ratios).toFixed(2)}x (median of the rounds; ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`;
 console.log("\nmedians:");
@@ -181,12 +182,10 @@ for (const target of targets)
   console.log(
     `  ${target.name.padEnd(8)} ${m(target, "ordersPerSecond").toFixed(0).padStart(6)} orders/s  p50 ${m(target, "p50").toFixed(2)} ms  p99 ${m(target, "p99").toFixed(2)} ms  ${m(target, "cpuPerOrder").toFixed(0)} µs CPU/order`,
   );
-for (const target of targets.slice(0, -1)) {
-  const each = (f) => target.results.map((r, i) => f(r, peer.results[i]));
-  console.log(
-    `  ${target.name}/peer orders/s: ${range(each((r, p) => r.ordersPerSecond / p.ordersPerSecond))}`,
-  );
-  console.log(
-    `  peer/${target.name} CPU per order: ${range(each((r, p) => p.cpuPerOrder / r.cpuPerOrder))}`,
-  );
-}
+for (const target of targets.filter((t) => !t.name.startsWith("peer")))
+  for (const peer of targets.filter((t) => t.name.startsWith("peer"))) {
+    const each = (f) => target.results.map((r, i) => f(r, peer.results[i]));
+    console.log(
+      `  ${target.name}/${peer.name} orders/s: ${range(each((r, p) => r.ordersPerSecond / p.ordersPerSecond))}; ${peer.name}/${target.name} CPU per order: ${range(each((r, p) => p.cpuPerOrder / r.cpuPerOrder))}; p99 ${m(target, "p99").toFixed(1)} vs ${m(peer, "p99").toFixed(1)} ms`,
+    );
+  }

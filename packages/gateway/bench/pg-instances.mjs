@@ -1,7 +1,7 @@
 // node packages/gateway/bench/pg-instances.mjs [--rounds 8 --seconds 5 --connections 64 --pool-max N]
 //   [--without-redis]
 //
-// PostgreSQL with one gateway instance against two (issue 30): both setups run at once on
+// PostgreSQL with one gateway instance against two: both setups run at once on
 // databases of their own (two instances share theirs and a Redis rate-limit counter when Redis
 // answers), and the driver (bench/driver.mjs) loads them in alternation, x1 then x2, then x2
 // then x1, for --rounds rounds after one uncounted round each, so a change in machine load

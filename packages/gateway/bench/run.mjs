@@ -12,7 +12,7 @@
 // Then bench/peer.mjs (signed create against the conventional peer, alternated; --peer off skips
 // it), bench/webhooks.mjs (outbox cost before/after, webhook delivery, two-receiver fairness),
 // unless --webhooks off, and bench/growing-store.mjs (creation and every listing at each store
-// size in --sizes, default 0,100000; add 1000000 for the issue-30 figure), unless --growing off.
+// size in --sizes, default 0,100000; add 1000000 for the million-order figure), unless --growing off.
 // Prints each run and the medians. PostgreSQL: BENCH_DATABASE_URL (default
 // postgres://postgres@127.0.0.1:5432/postgres); a database orderline_bench_<random> is created
 // for the run and dropped after.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The tenant listing's search and count on a large store (issue 26): one tenant, five partners,
+ * The tenant listing's search and count on a large store: one tenant, five partners,
  * ORDERS orders each (seeded straight into the tables), timed through the store as the
  * gateway runs them. A search that matches nothing reads the whole bounded window (5,000
  * orders per partner): the worst page. Run after `npm run build -w @orderline/gateway`:

@@ -14,7 +14,7 @@
 //      commit-to-receipt); p50 and p99, with the default poll interval (500 ms);
 //    - throughput: orders created with delivery off, then one instance with delivery on drains
 //      the backlog; events per second from its start to the last receipt.
-// 3. Fairness (issue 30): one partner's receiver answers in 2 s and has a backlog (orders for
+// 3. Fairness: one partner's receiver answers in 2 s and has a backlog (orders for
 //    2 s at 16 connections); another partner's orders at 20/s for --seconds go to a receiver
 //    answering at once. That partner's delivery latency p50/p99, and how many of its events
 //    arrived within 60 s, for this build and, with --before-cli PATH, another build side by side.

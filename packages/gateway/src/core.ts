@@ -16,6 +16,8 @@ import { WebhookEndpoints } from "./domain/webhooks/endpoint-admin.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { probedStore } from "./observability/store-probe.js";
 import { deriveMasterKeys, loadOrCreateMasterKey } from "./security/master-key.js";
+import { MemoryRateCounter, type RateCounter } from "./security/rate-counter.js";
+import { Shares } from "./security/shares.js";
 import { SigningKeyRing } from "./security/signing-keys.js";
 import { openStore } from "./store/open.js";
 import type { Store } from "./store/store.js";
@@ -26,7 +28,14 @@ import type { Store } from "./store/store.js";
  */
 export async function openCore(
   config: GatewayConfig,
-  options: { store?: Store; now?: Clock; create?: boolean } = {},
+  options: {
+    store?: Store;
+    now?: Clock;
+    create?: boolean;
+    /** Where rated shares count (Redis for N instances); this process alone by default. */
+    rateCounter?: RateCounter;
+    log?: { warn(object: object, message: string): void };
+  } = {},
 ) {
   const now = options.now ?? systemClock;
   const create = options.create ?? true;
@@ -37,6 +46,9 @@ export async function openCore(
         poolMax: config.pgPoolMax,
         statementTimeoutMs: config.pgStatementTimeoutMs,
         connectTimeoutMs: config.pgConnectTimeoutMs,
+        pgPooler: config.pgPooler,
+        migrationLockWaitSeconds: config.pgMigrationLockWaitSeconds,
+        onMigrationLockWait: (message) => process.stderr.write(`orderline-gateway: ${message}\n`),
         readerThreads: { size: config.lists.concurrency, nice: config.lists.nice },
         create,
       })),
@@ -61,12 +73,24 @@ export async function openCore(
     if (!options.store) await store.close();
     throw error;
   }
+  const shares = new Shares(
+    config.shares,
+    options.rateCounter ?? new MemoryRateCounter(),
+    options.log ?? { warn: () => {} },
+    now,
+  );
   const directory = new PartnerDirectory(store, now, config.partnerCacheMs);
-  const partners = new PartnerAdmin(store, master.secretPepper, now, directory);
+  const partners = new PartnerAdmin(store, master.secretPepper, now, directory, shares);
   const tenants = new TenantAdmin(store.tenants, now);
   const users = new UserAdmin(store.tenants, config.users, now);
-  const vocabulary = new VocabularyService(store.tenants, config.users.languages, now);
-  const webhooks = new WebhookEndpoints(store, master.webhookSecretKey, config.webhooks, now);
+  const vocabulary = new VocabularyService(store.tenants, config.users.languages, now, shares);
+  const webhooks = new WebhookEndpoints(
+    store,
+    master.webhookSecretKey,
+    config.webhooks,
+    now,
+    shares,
+  );
   const audit = new AuditTrail(store.audit, now);
   const team = new TeamService(
     store,
@@ -76,8 +100,10 @@ export async function openCore(
     config.team.smtpUrl === undefined
       ? undefined
       : smtpMailer(config.team.smtpUrl, config.team.mailFrom),
+    shares,
   );
   return {
+    shares,
     team,
     audit,
     now,

@@ -11,6 +11,7 @@ import { RequestLog } from "./domain/partners/request-log.js";
 import type { TenantAdmin } from "./domain/tenants/admin.js";
 import type { UserAdmin } from "./domain/users/accounts.js";
 import type { TeamService } from "./domain/users/team.js";
+import { TwoFactorService } from "./domain/users/two-factor.js";
 import type { VocabularyService } from "./domain/vocabulary/service.js";
 import type { WebhookEndpoints } from "./domain/webhooks/endpoint-admin.js";
 import { DELIVERED_PAYLOAD_SCHEMAS } from "./domain/webhooks/event-payload.js";
@@ -20,11 +21,11 @@ import { consoleRoutes } from "./http/console.js";
 import { installCors } from "./http/cors.js";
 import { healthRoutes } from "./http/health.js";
 import { createLogger } from "./http/logger.js";
-import { ClientRateLimiter, createRateCounter, RedisRateCounter } from "./http/rate-limit.js";
+import { ClientRateLimiter } from "./http/rate-limit.js";
 import { Readiness } from "./http/readiness.js";
 import { webhooksDocument } from "./http/reference/webhooks.js";
 import type { Clock } from "./lib/clock.js";
-import { observeRedis, observeStore } from "./observability/metrics.js";
+import { observeRedis, observeShares, observeStore } from "./observability/metrics.js";
 import { SignedRequestAuthenticator } from "./partner-api/authenticate.js";
 import { partnerEventRoutes } from "./partner-api/event-routes.js";
 import { verifyLoginProof } from "./partner-api/login-proof.js";
@@ -36,21 +37,30 @@ import { authRoutes } from "./partner-api/token-routes.js";
 import { partnerWebhookRoutes } from "./partner-api/webhook-routes.js";
 import { FairHashQueue } from "./security/fair-hash-queue.js";
 import { LoginThrottle } from "./security/login-throttle.js";
+import type { RateCounter } from "./security/rate-counter.js";
+import { createRateCounter, RedisRateCounter } from "./security/redis-rate-counter.js";
 import { ScryptThreads } from "./security/scrypt-threads.js";
+import type { Shares } from "./security/shares.js";
 import type { SigningKeyRing } from "./security/signing-keys.js";
 import { TokenService } from "./security/tokens.js";
 import { schedulePurge } from "./store/purge.js";
 import type { Store } from "./store/store.js";
 import { tenantAuditRoutes } from "./tenant-api/audit-routes.js";
 import { UserAuthenticator } from "./tenant-api/authenticate.js";
+import { consoleSessionRoutes } from "./tenant-api/console-session-routes.js";
+import { ConsoleSessions } from "./tenant-api/console-sessions.js";
+import { crossSiteGuard } from "./tenant-api/cross-site.js";
 import { tenantEventRoutes } from "./tenant-api/event-routes.js";
 import { tenantOrderBulkRoutes } from "./tenant-api/order-bulk-routes.js";
 import { tenantOrderExportRoutes } from "./tenant-api/order-export-routes.js";
 import { tenantOrderRoutes } from "./tenant-api/order-routes.js";
+import { tenantOverviewRoutes } from "./tenant-api/overview-routes.js";
 import { tenantPartnerRoutes } from "./tenant-api/partner-routes.js";
 import { profileRoutes, userAuthRoutes } from "./tenant-api/session-routes.js";
 import { UserSessionService } from "./tenant-api/sessions.js";
 import { passwordLinkRoutes, tenantTeamRoutes } from "./tenant-api/team-routes.js";
+import { tenantTeamSessionRoutes } from "./tenant-api/team-session-routes.js";
+import { twoFactorRoutes } from "./tenant-api/two-factor-routes.js";
 import { UserTokens } from "./tenant-api/user-tokens.js";
 import { tenantRoutes } from "./tenant-api/vocabulary-routes.js";
 import { tenantWebhookRoutes } from "./tenant-api/webhook-routes.js";
@@ -94,24 +104,43 @@ export interface Gateway {
   hashing: FairHashQueue;
   /** `/ready`'s answer while the process is up; `leave()` starts the drain's first phase. */
   readiness: Readiness;
+  /** Every shared resource's budgets per instance, tenant and party (config/shares.ts). */
+  shares: Shares;
   close(): Promise<void>;
 }
 
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
-  const core = await openCore(options.config, options);
+  const logger =
+    options.logger ??
+    createLogger(options.config.logLevel, undefined, options.config.observability.instanceId);
+  // One counter for the rate limits and the rated shares (Redis when configured).
+  const rateCounter = createRateCounter(options.config.redisUrl);
+  let core: Core;
   try {
-    return await wireGateway(options, core);
+    core = await openCore(options.config, { ...options, rateCounter, log: logger });
+  } catch (error) {
+    await rateCounter.close();
+    throw error;
+  }
+  try {
+    return await wireGateway(options, core, logger, rateCounter);
   } catch (error) {
     // A start that fails after the store opened must not leave it (and the process) alive.
+    await rateCounter.close();
     if (!options.store) await core.store.close();
     throw error;
   }
 }
 
-async function wireGateway(options: GatewayOptions, core: Core): Promise<Gateway> {
+async function wireGateway(
+  options: GatewayOptions,
+  core: Core,
+  logger: Logger,
+  rateCounter: RateCounter,
+): Promise<Gateway> {
   const { config } = options;
   const { now, store, master, signingKeys, directory, partners, tenants, users, vocabulary } = core;
-  const { webhooks, audit, team } = core;
+  const { webhooks, audit, team, shares } = core;
   const tokens = new TokenService(signingKeys, config.jwt, now);
   const throttle = new LoginThrottle(store.tenants, master.secretPepper, now, config.loginThrottle);
   const sessions = new SessionService(store, tokens, master.secretPepper, now, throttle, directory);
@@ -121,6 +150,7 @@ async function wireGateway(options: GatewayOptions, core: Core): Promise<Gateway
     config.signature,
     now,
     new ReplayGuard(store.tenants, config.signature.maxSkewSeconds),
+    shares,
   );
   const orders = new OrderService(store, now, config.lists);
   const userTokens = new UserTokens(
@@ -148,13 +178,25 @@ async function wireGateway(options: GatewayOptions, core: Core): Promise<Gateway
     (priority) => (priority < 2 ? scryptThreads.scrypt : lowPriorityThreads.scrypt),
     (userId, at) => store.team.recordSignIn(userId, at),
   );
-  const userAuthenticator = new UserAuthenticator(userTokens, store.tenants);
-  const logger =
-    options.logger ?? createLogger(config.logLevel, undefined, config.observability.instanceId);
+  const consoleSessions = new ConsoleSessions(store.consoleSessions, store.tenants, now);
+  const twoFactor = new TwoFactorService(
+    store.twoFactor,
+    master.twoFactorSecretKey,
+    master.secretPepper,
+    throttle,
+    now,
+  );
+  const userAuthenticator = new UserAuthenticator(
+    userTokens,
+    store.tenants,
+    shares,
+    consoleSessions,
+    twoFactor,
+  );
   const readiness = new Readiness();
 
-  const rateCounter = createRateCounter(config.redisUrl);
   observeRedis(rateCounter instanceof RedisRateCounter ? () => rateCounter.ready : undefined);
+  observeShares(() => shares.heldNow());
   const unobserveStore = observeStore(store);
   const rateLimiter = new ClientRateLimiter(rateCounter, {
     orders: { max: config.rateLimit.ordersMax, windowMs: config.rateLimit.windowSeconds * 1000 },
@@ -169,9 +211,10 @@ async function wireGateway(options: GatewayOptions, core: Core): Promise<Gateway
     now,
     logger,
     audit,
+    shares,
   );
 
-  const streams = new EventStreams(store, config.events, now, logger);
+  const streams = new EventStreams(store, config.events, now, logger, shares);
   vocabulary.onChanged(streams.announceVocabulary);
 
   const api: ApiDeps = {
@@ -193,6 +236,9 @@ async function wireGateway(options: GatewayOptions, core: Core): Promise<Gateway
     streams,
     userSessions,
     userAuthenticator,
+    consoleSessions,
+    twoFactor,
+    shares,
   };
   const app = await buildApp({
     logger,
@@ -209,6 +255,7 @@ async function wireGateway(options: GatewayOptions, core: Core): Promise<Gateway
       instance.addHook("onClose", async () => webhookWorker.stop());
       instance.addHook("onClose", async () => streams.stop());
       await installCors(instance, config.corsOrigins);
+      instance.addHook("onRequest", crossSiteGuard(config.corsOrigins));
       if (config.consoleDir) await instance.register(consoleRoutes, { root: config.consoleDir });
       await instance.register(healthRoutes, { store, readiness });
       await registerPartnerApi(instance, api);
@@ -240,6 +287,7 @@ async function wireGateway(options: GatewayOptions, core: Core): Promise<Gateway
     streams,
     hashing,
     readiness,
+    shares,
     async close() {
       await app.close();
       await requestLog.flush();
@@ -251,6 +299,13 @@ async function wireGateway(options: GatewayOptions, core: Core): Promise<Gateway
     },
   };
 }
+
+/**
+ * A user sign-in's deadline as a multiple of GATEWAY_REQUEST_TIMEOUT_MS: its password check
+ * (~0.3 s of one core at the shipped cost) can take several seconds on a busy 2-core machine,
+ * and the queue in front of it already refuses what it cannot start soon (login_busy).
+ */
+const SIGN_IN_TIMEOUT_FACTOR = 3;
 
 /** What the two API surfaces' routes are built from. */
 interface ApiDeps {
@@ -272,6 +327,9 @@ interface ApiDeps {
   streams: EventStreams;
   userSessions: UserSessionService;
   userAuthenticator: UserAuthenticator;
+  consoleSessions: ConsoleSessions;
+  twoFactor: TwoFactorService;
+  shares: Shares;
 }
 
 /** The partner API (/api/v1/…): partners' systems, with partner tokens and signed requests. */
@@ -295,22 +353,46 @@ async function registerPartnerApi(instance: FastifyInstance, api: ApiDeps): Prom
     requestLog,
   });
   await instance.register(requestLogRoutes, { requestLog, authenticator, rateLimiter });
-  await instance.register(partnerEventRoutes, { streams, authenticator });
+  await instance.register(partnerEventRoutes, {
+    streams,
+    authenticator,
+    tenantOf: (partnerId) => store.tenants.partnerTenant(partnerId),
+  });
 }
 
 /** The tenant API (/v1/…): tenant users, with user tokens. */
 async function registerTenantApi(instance: FastifyInstance, api: ApiDeps): Promise<void> {
   const { config, store, now, partners, vocabulary, webhooks, audit, team, rateLimiter } = api;
-  const { orders, streams, userSessions, userAuthenticator } = api;
-  await instance.register(userAuthRoutes, { sessions: userSessions, rateLimiter });
+  const { orders, streams, userSessions, userAuthenticator, consoleSessions, twoFactor } = api;
+  await instance.register(userAuthRoutes, {
+    sessions: userSessions,
+    twoFactor,
+    users: store.tenants,
+    rateLimiter,
+    signInTimeoutMs: config.requestTimeoutMs * SIGN_IN_TIMEOUT_FACTOR,
+  });
+  await instance.register(consoleSessionRoutes, {
+    sessions: userSessions,
+    consoleSessions,
+    twoFactor,
+    users: store.tenants,
+    rateLimiter,
+    signInTimeoutMs: config.requestTimeoutMs * SIGN_IN_TIMEOUT_FACTOR,
+  });
   await instance.register(profileRoutes, {
     authenticator: userAuthenticator,
     store: store.tenants,
+    team,
     languages: config.users.languages,
     now,
   });
   await instance.register(tenantRoutes, { vocabulary, authenticator: userAuthenticator });
   await instance.register(tenantOrderRoutes, { orders, authenticator: userAuthenticator });
+  await instance.register(tenantOverviewRoutes, {
+    store: store.tenants,
+    now,
+    authenticator: userAuthenticator,
+  });
   await instance.register(tenantOrderBulkRoutes, { orders, authenticator: userAuthenticator });
   await instance.register(tenantOrderExportRoutes, {
     orders,
@@ -320,6 +402,20 @@ async function registerTenantApi(instance: FastifyInstance, api: ApiDeps): Promi
   await instance.register(tenantWebhookRoutes, { webhooks, authenticator: userAuthenticator });
   await instance.register(tenantAuditRoutes, { audit, authenticator: userAuthenticator });
   await instance.register(tenantEventRoutes, { streams, authenticator: userAuthenticator });
-  await instance.register(tenantTeamRoutes, { team, authenticator: userAuthenticator });
-  await instance.register(passwordLinkRoutes, { team, rateLimiter });
+  await instance.register(tenantTeamRoutes, {
+    team,
+    authenticator: userAuthenticator,
+    consoleSessions,
+  });
+  await instance.register(tenantTeamSessionRoutes, {
+    team,
+    consoleSessions,
+    authenticator: userAuthenticator,
+  });
+  await instance.register(passwordLinkRoutes, { team, rateLimiter, consoleSessions });
+  await instance.register(twoFactorRoutes, {
+    twoFactor,
+    authenticator: userAuthenticator,
+    users: store.tenants,
+  });
 }

@@ -1,11 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliIo } from "../src/cli/io.js";
-import { run } from "../src/cli/run.js";
 import type { Gateway } from "../src/gateway.js";
 import { purgeExpired } from "../src/store/purge.js";
-import { FakeClock, LogCapture, sharedRsaKeys, startGateway, tempDir } from "./helpers.js";
+import {
+  FakeClock,
+  LogCapture,
+  login,
+  order,
+  sharedRsaKeys,
+  signedHeaders,
+  startGateway,
+  tempDir,
+} from "./helpers.js";
+import { runCaptured } from "./support/processes.js";
 import { storeKinds } from "./support/stores.js";
-import { createTenant, TEST_USERS_CONFIG, type TestTenant, userToken } from "./support/tenants.js";
+import {
+  createTenant,
+  TEST_USERS_CONFIG,
+  type TestTenant,
+  tenantPartner,
+  userToken,
+} from "./support/tenants.js";
 
 const DAY = 24 * 60 * 60;
 
@@ -131,22 +145,61 @@ describe.each(storeKinds)("audit trail (%s store)", (kind) => {
     expect(left.map((e: { action: string }) => e.action)).toEqual(["tenant_partner_created"]);
     expect(left[0].details).not.toHaveProperty("key_id");
   });
+
+  it("keeps each order move, one order or many, with the order, its partner and the counts", async () => {
+    const partner = await tenantPartner(gw, a.id, "Moved Retail");
+    clock.advanceSeconds(1);
+    const token = await login(gw, partner);
+    const created = await gw.app.inject({
+      method: "POST",
+      url: "/api/v1/sales-orders",
+      headers: signedHeaders(partner, token, String(clock.seconds)),
+      payload: order({ purchase_order_no: "PO-AUDIT-1" }),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id, order_number } = created.json().data;
+    const moved = await call(a.member.email, "POST", `/v1/orders/${id}/accept`, {});
+    expect(moved.statusCode, moved.body).toBe(200);
+    const bulk = await call(a.admin.email, "POST", "/v1/tenant/orders/bulk", {
+      action: "fulfil",
+      ids: [id],
+    });
+    expect(bulk.statusCode, bulk.body).toBe(200);
+
+    const byOrder = await call(a.admin.email, "GET", "/v1/tenant/audit-events?subject_type=order");
+    expect(byOrder.json().data).toMatchObject([
+      {
+        action: "orders.moved",
+        actor: { kind: "user", id: a.member.id },
+        subject: { type: "order", id },
+        details: { action: "accept", order_id: id, order_number, partner_name: "Moved Retail" },
+      },
+    ]);
+    const bulkMoves = await call(
+      a.admin.email,
+      "GET",
+      "/v1/tenant/audit-events?action=orders.bulk_moved",
+    );
+    expect(bulkMoves.json().data).toMatchObject([
+      { details: { action: "fulfil", requested: 1, moved: 1, moved_ids: [id] } },
+    ]);
+  });
 });
 
 describe("audit trail of the admin CLI", () => {
   it("records the operator's changes, without secrets, on the partner's tenant", async () => {
     const { dir, cleanup } = tempDir();
-    const io = (out: string[]): CliIo => ({
-      stdout: (t) => out.push(t),
-      stderr: (t) => out.push(t),
-      env: { DATABASE_URL: undefined, GATEWAY_MASTER_KEY: undefined, GATEWAY_SCRYPT_COST: "1024" },
-      cwd: dir,
-    });
     const cli = async (...argv: string[]) => {
-      const out: string[] = [];
-      const code = await run([...argv, "--db", "audit.db", "--json"], io(out));
-      expect(code, out.join("")).toBe(0);
-      return JSON.parse(out.join("") || "{}");
+      const { code, output } = await runCaptured([...argv, "--db", "audit.db", "--json"], {
+        env: {
+          DATABASE_URL: undefined,
+          GATEWAY_MASTER_KEY: undefined,
+          GATEWAY_SCRYPT_COST: "1024",
+        },
+        cwd: dir,
+      });
+      expect(code, output).toBe(0);
+      return JSON.parse(output || "{}");
     };
     try {
       await cli("migrate");

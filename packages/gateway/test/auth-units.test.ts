@@ -1,9 +1,14 @@
 import { generateKeyPairSync, scryptSync, sign } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { defaultHashConcurrency, loadConfig, trustProxyFrom } from "../src/config/config.js";
-import { addressBucket } from "../src/http/source-address.js";
+import { addressBucket } from "../src/lib/address-bucket.js";
 import { parseDuration } from "../src/lib/duration.js";
-import { FairHashQueue, QueueFull } from "../src/security/fair-hash-queue.js";
+import {
+  FairHashQueue,
+  QueueFull,
+  STRIKE_WINDOW_MS,
+  STRIKES,
+} from "../src/security/fair-hash-queue.js";
 import { verifyCompactJws } from "../src/security/jws.js";
 import { lockSecondsFor } from "../src/security/login-throttle.js";
 import { hashPassword, verifyPassword } from "../src/security/passwords.js";
@@ -61,10 +66,11 @@ describe("FairHashQueue", () => {
     expect([queue.active, queue.queued]).toEqual([0, 0]);
   });
 
-  it("refuses a source over its share, and an account over its share from addresses not known to it, before running", async () => {
+  it("refuses a source over its share, and an account over a flood's share, before running; never a clean address for it", async () => {
     const queue = new FairHashQueue({
       ...SHARES,
       concurrency: 1,
+      reserved: 1,
       maxQueue: 8,
       perSource: 1,
       perAccount: 2,
@@ -78,24 +84,68 @@ describe("FairHashQueue", () => {
     await expect(queue.run(ticket("flood-3", 2, "victim"), task("f3"))).rejects.toBeInstanceOf(
       QueueFull,
     );
-    // A clean address is held to the account's share too; one that signed in to it lately is not.
-    await expect(queue.run(ticket("new", 1, "victim"), task("new"))).rejects.toBeInstanceOf(
-      QueueFull,
-    );
-    const clean = queue.run(ticket("clean", 0, "victim"), task("clean"));
-    expect(queue.queued).toBe(2);
-    expect(order).toEqual(["f1"]);
+    // A clean address new to the account is not held to the flood's share: it starts at once.
+    const fresh = queue.run(ticket("new", 1, "victim"), task("new"));
+    await Promise.resolve();
+    expect(order).toEqual(["f1", "new"]);
+    open("new");
+    await fresh;
     open("f1");
     await held;
     await new Promise((r) => setImmediate(r));
-    // The known address's check starts before the failing one queued earlier.
-    expect(order).toEqual(["f1", "clean"]);
-    open("clean");
-    await clean;
-    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual(["f1", "new", "f2"]);
     open("f2");
     await second;
     expect([queue.active, queue.queued]).toEqual([0, 0]);
+  });
+
+  it("counts an address it keeps refusing as flooding, for a minute after the last refusal", async () => {
+    let now = 0;
+    const queue = new FairHashQueue(
+      { ...SHARES, concurrency: 1, reserved: 1, maxQueue: 8, perSource: 1 },
+      () => now,
+    );
+    const { task, open } = gatedTasks();
+    const held = queue.run(ticket("loud"), task("first"));
+    for (let i = 0; i < STRIKES; i++) {
+      expect(queue.flooding("loud")).toBe(false);
+      await expect(queue.run(ticket("loud"), task("again"))).rejects.toBeInstanceOf(QueueFull);
+    }
+    expect([queue.flooding("loud"), queue.flooding("quiet")]).toEqual([true, false]);
+    open("first");
+    await held;
+    // Served at the flood's priority (the caller hashes it on the low-priority threads)…
+    const servedAt = (source: string) => queue.run(ticket(source), async (priority) => priority);
+    expect(await servedAt("loud")).toBe(2);
+    expect(await servedAt("quiet")).toBe(1);
+    // …until a minute has passed without a refusal.
+    now += STRIKE_WINDOW_MS;
+    expect(queue.flooding("loud")).toBe(false);
+    expect(await servedAt("loud")).toBe(1);
+  });
+
+  it("lets one round of clean addresses wait; a newcomer takes the place of the most refused, oldest one", async () => {
+    const queue = new FairHashQueue({ ...SHARES, concurrency: 1, reserved: 1, maxQueue: 8 });
+    const { order, task, open } = gatedTasks();
+    // A flood's first contact: four addresses never seen, at once.
+    const [a, b, c, d] = ["a", "b", "c", "d"].map((name) => queue.run(ticket(name), task(name)));
+    await Promise.resolve();
+    expect([queue.active, queue.queued]).toEqual([2, 2]);
+    // A person arriving later waits in the place of the oldest waiting one…
+    const person = queue.run(ticket("person"), task("person"));
+    await expect(c).rejects.toBeInstanceOf(QueueFull);
+    // …which, coming straight back, is refused: it was refused more than those waiting.
+    await expect(queue.run(ticket("c"), task("c"))).rejects.toBeInstanceOf(QueueFull);
+    expect(queue.queued).toBe(2);
+    // An address that signed in lately still waits, ahead of them.
+    const owner = queue.run(ticket("owner", 0), task("owner"));
+    expect(queue.queued).toBe(3);
+    for (const name of ["a", "b", "owner", "d", "person"]) {
+      open(name);
+      await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all([a, b, d, person, owner]);
+    expect(order).toEqual(["a", "b", "owner", "d", "person"]);
   });
 
   it("tells in advance which checks it would refuse, so a flood can be refused before other work", async () => {
@@ -166,31 +216,35 @@ describe("FairHashQueue", () => {
     await held;
   });
 
-  it("keeps the reserved threads for addresses that signed in lately", async () => {
+  it("keeps the reserved threads for addresses that are not flooding", async () => {
     const queue = new FairHashQueue({ ...SHARES, concurrency: 1, reserved: 1, maxQueue: 4 });
     const { order, task, open } = gatedTasks();
     const flood = [queue.run(ticket("f1", 2), task("f1")), queue.run(ticket("f2", 2), task("f2"))];
     await Promise.resolve();
-    // One flood check runs, the other waits: the reserved thread is not for it, nor for a
-    // clean address new to the account.
+    // One flood check runs, the other waits: the reserved thread is not for it.
     expect([queue.active, queue.queued]).toEqual([1, 1]);
+    // A clean address new to the account takes it at once; the owner waits for it, ahead of
+    // the flood.
     const fresh = queue.run(ticket("fresh", 1), task("fresh"));
     const owner = queue.run(ticket("owner", 0), task("owner"));
     await Promise.resolve();
-    expect(order).toEqual(["f1", "owner"]);
-    open("owner");
-    await owner;
-    await new Promise((r) => setImmediate(r));
-    expect(order).toEqual(["f1", "owner"]);
-    open("f1");
-    await flood[0];
-    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual(["f1", "fresh"]);
     open("fresh");
     await fresh;
     await new Promise((r) => setImmediate(r));
+    expect(order).toEqual(["f1", "fresh", "owner"]);
+    open("f1");
+    await flood[0];
+    await new Promise((r) => setImmediate(r));
+    // A flood's check starts only while fewer than `concurrency` checks of any kind run.
+    expect(order).toEqual(["f1", "fresh", "owner"]);
+    open("owner");
+    await owner;
+    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual(["f1", "fresh", "owner", "f2"]);
     open("f2");
     await flood[1];
-    expect(order).toEqual(["f1", "owner", "fresh", "f2"]);
+    expect([queue.active, queue.queued]).toEqual([0, 0]);
   });
 
   it("refuses nonsensical shares", () => {

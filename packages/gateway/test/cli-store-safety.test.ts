@@ -14,12 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PARTNERS } from "../src/cli/commands/partners.js";
 import { SIGNING_KEYS } from "../src/cli/commands/signing-keys.js";
 import { OVERRIDES, TENANTS, USERS } from "../src/cli/commands/tenants.js";
-import type { CliIo } from "../src/cli/io.js";
-import { run } from "../src/cli/run.js";
 import { type CommandSpec, optionsOf } from "../src/cli/spec.js";
 import { latestVersion } from "../src/store/migrations.js";
 import { rsaKeys, tempDir } from "./helpers.js";
-import { CLI } from "./support/processes.js";
+import { CLI, runCaptured } from "./support/processes.js";
 import { freshDatabaseUrl, storeKinds } from "./support/stores.js";
 
 const exec = promisify(execFile);
@@ -33,12 +31,25 @@ beforeAll(() => {
 afterAll(() => cleanup());
 
 /** Runs the built CLI in `dir`; resolves with its exit code and output, whatever the code. */
-async function gatewayCli(args: string[], env: Record<string, string | undefined> = {}) {
-  const merged: NodeJS.ProcessEnv = { ...process.env, GATEWAY_MASTER_KEY: "", ...env };
+async function gatewayCli(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  timeout = 0,
+) {
+  const merged: NodeJS.ProcessEnv = {
+    ...process.env,
+    GATEWAY_MASTER_KEY: "",
+    GATEWAY_METRICS_LISTEN: "127.0.0.1:0",
+    ...env,
+  };
   delete merged.DATABASE_URL;
   if (env.DATABASE_URL !== undefined) merged.DATABASE_URL = env.DATABASE_URL;
   try {
-    const { stdout, stderr } = await exec("node", [CLI, ...args], { cwd: dir, env: merged });
+    const { stdout, stderr } = await exec("node", [CLI, ...args], {
+      cwd: dir,
+      env: merged,
+      timeout,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -51,17 +62,9 @@ async function gatewayCli(args: string[], env: Record<string, string | undefined
  * in `dir`, with gatewayCli's environment (a CLI process costs about a second of CPU to start).
  */
 async function setUpStep(args: string[]): Promise<void> {
-  let stderr = "";
   const env: NodeJS.ProcessEnv = { ...process.env, GATEWAY_MASTER_KEY: "" };
   delete env.DATABASE_URL;
-  const code = await run(args, {
-    stdout: () => {},
-    stderr: (text) => {
-      stderr += text;
-    },
-    env,
-    cwd: dir,
-  });
+  const { code, stderr } = await runCaptured(args, { env, cwd: dir });
   if (code !== 0) throw new Error(`${args.join(" ")} exited ${code}: ${stderr}`);
 }
 
@@ -149,6 +152,32 @@ describe("orderline-gateway on a store that is not there", () => {
     expect(error.message).toContain("orderline-gateway migrate");
   });
 
+  it("a store a newer release upgraded: serve, migrate and admin commands exit 2 naming both versions, and nothing is served", async () => {
+    await setUpStep(["migrate", "--db", "ahead.db"]);
+    const newer = latestVersion("sqlite") + 1;
+    const db = new Database(join(dir, "ahead.db"));
+    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(
+      newer,
+      "from_a_newer_release",
+      Date.now(),
+    );
+    db.close();
+    for (const args of [
+      ["serve", "--port", "0", "--db", "ahead.db"],
+      ["migrate", "--json", "--db", "ahead.db"],
+      ["partners", "list", "--json", "--db", "ahead.db"],
+    ]) {
+      // Before the refusal, serve listened on the store: the time limit ends such a run.
+      const result = await gatewayCli(args, {}, 20_000);
+      expect(result.code, args[0]).toBe(2);
+      expect(result.stdout, args[0]).not.toContain("listening on");
+      expect(result.stderr, args[0]).toContain(`schema version ${newer}`);
+      expect(result.stderr, args[0]).toContain(
+        `newer than this build knows (${latestVersion("sqlite")})`,
+      );
+    }
+  });
+
   it("names the openssl command when given a certificate instead of a public key", async () => {
     const keys = rsaKeys();
     writeFileSync(join(dir, "key.pem"), keys.privatePem);
@@ -196,15 +225,9 @@ describe("--help", () => {
     "%s --help is its own and lists every option it takes",
     async (name, spec) => {
       // In process (the same run() the binary calls): a process each would cost a second.
-      const out: string[] = [];
-      const io: CliIo = {
-        stdout: (t) => out.push(t),
-        stderr: (t) => out.push(t),
-        env: {},
-        cwd: dir,
-      };
-      expect(await run([...name.split(" "), "--help"], io)).toBe(0);
-      const help = out.join("");
+      const result = await runCaptured([...name.split(" "), "--help"], { env: {}, cwd: dir });
+      expect(result.code).toBe(0);
+      const help = result.output;
       expect(help.startsWith(`Usage: orderline-gateway ${name}`)).toBe(true);
       for (const option of Object.keys(optionsOf(spec))) expect(help).toContain(`--${option}`);
     },

@@ -5,9 +5,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serve } from "../src/cli/commands/serve.js";
 import { DEMO_ADMIN_EMAIL } from "../src/cli/demo.js";
-import type { CliIo } from "../src/cli/io.js";
-import { run } from "../src/cli/run.js";
 import { tempDir } from "./helpers.js";
+import { capturingIo, runCaptured } from "./support/processes.js";
 
 const BIN = fileURLToPath(new URL("../bin/orderline-gateway.js", import.meta.url));
 const ENV = { DATABASE_URL: undefined, GATEWAY_MASTER_KEY: undefined, GATEWAY_SCRYPT_COST: "1024" };
@@ -21,22 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => cleanup());
 
-async function cli(argv: string[], secret?: string) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const prompts: string[] = [];
-  const io: CliIo = {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    env: ENV,
-    cwd: dir,
-    readSecret: async (prompt) => {
-      prompts.push(prompt);
-      return secret ?? "";
-    },
-  };
-  const code = await run([...argv, "--db", "tenants.db"], io);
-  return { code, stdout: out.join(""), stderr: err.join(""), prompts };
+function cli(argv: string[], secret?: string) {
+  return runCaptured([...argv, "--db", "tenants.db"], { env: ENV, cwd: dir, secret: secret ?? "" });
 }
 
 async function newTenant(name: string): Promise<string> {
@@ -332,19 +317,17 @@ describe("orderline-gateway tenants, users, overrides", () => {
 describe("serve --demo with a demo tenant", () => {
   it("creates a demo tenant admin whose printed sign-in works and sees the demo partner's orders", async () => {
     const { dir: demoDir, cleanup: demoCleanup } = tempDir();
-    const out: string[] = [];
-    const io: CliIo = {
-      stdout: (t) => out.push(t),
-      stderr: (t) => out.push(t),
-      env: { GATEWAY_SCRYPT_COST: "1024" },
+    const where = {
+      env: { GATEWAY_SCRYPT_COST: "1024", GATEWAY_METRICS_LISTEN: "127.0.0.1:0" },
       cwd: demoDir,
     };
+    const captured = capturingIo(where);
     const server = await serve(
       ["--port", "0", "--host", "127.0.0.1", "--demo", "--log-level", "warn"],
-      io,
+      captured.io,
     );
     try {
-      const printed = out.join("");
+      const printed = captured.output();
       const password = /password: (\S+)/.exec(printed)?.[1] as string;
       expect(printed).toContain(DEMO_ADMIN_EMAIL);
       expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
@@ -376,16 +359,15 @@ describe("serve --demo with a demo tenant", () => {
       await server.close();
     }
     // A second start creates no second tenant and prints no password.
-    out.length = 0;
+    captured.clear();
     const again = await serve(
       ["--port", "0", "--host", "127.0.0.1", "--demo", "--log-level", "warn"],
-      io,
+      captured.io,
     );
     await again.close();
-    expect(out.join("")).not.toContain("password:");
-    const list: string[] = [];
-    await run(["tenants", "list", "--json"], { ...io, stdout: (t) => list.push(t) });
-    expect(JSON.parse(list.join(""))).toHaveLength(1);
+    expect(captured.output()).not.toContain("password:");
+    const list = await runCaptured(["tenants", "list", "--json"], where);
+    expect(JSON.parse(list.stdout)).toHaveLength(1);
     demoCleanup();
   });
 });

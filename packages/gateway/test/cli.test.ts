@@ -5,9 +5,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serve } from "../src/cli/commands/serve.js";
-import type { CliIo } from "../src/cli/io.js";
-import { run } from "../src/cli/run.js";
 import { type RsaKeys, rsaKeys, tempDir } from "./helpers.js";
+import { capturingIo, runCaptured } from "./support/processes.js";
 import { freshDatabaseUrl, storeKinds } from "./support/stores.js";
 
 const exec = promisify(execFile);
@@ -28,17 +27,11 @@ beforeAll(() => {
 });
 afterAll(() => cleanup());
 
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
+function cli(...argv: string[]) {
+  return runCaptured([...argv, "--db", db], {
     env: { DATABASE_URL: undefined, GATEWAY_MASTER_KEY: undefined },
     cwd: dir,
-  };
-  const code = await run([...argv, "--db", db], io);
-  return { code, stdout: out.join(""), stderr: err.join("") };
+  });
 }
 
 async function createPartner() {
@@ -232,19 +225,18 @@ describe.each(storeKinds)("orderline-gateway partners (%s store)", (kind) => {
 describe("orderline-gateway serve --demo", () => {
   it("creates a demo partner whose scripts log in and create an order", async () => {
     const { dir: demoDir, cleanup: demoCleanup } = tempDir();
-    const out: string[] = [];
-    const io: CliIo = {
-      stdout: (t) => out.push(t),
-      stderr: (t) => out.push(t),
-      env: {},
+    const where = {
+      // A free metrics port: a taken one stops serve (exit 2), and test files run in parallel.
+      env: { GATEWAY_METRICS_LISTEN: "127.0.0.1:0" },
       cwd: demoDir,
     };
+    const captured = capturingIo(where);
     const server = await serve(
       ["--port", "0", "--host", "127.0.0.1", "--demo", "--log-level", "warn"],
-      io,
+      captured.io,
     );
     try {
-      const printed = out.join("");
+      const printed = captured.output();
       expect(printed).toContain("sh data/demo/create-order.sh");
       expect(printed).toContain("node data/demo/create-order.mjs");
       expect(statSync(join(demoDir, "data/demo/private.pem")).mode & 0o077).toBe(0);
@@ -261,16 +253,15 @@ describe("orderline-gateway serve --demo", () => {
       await server.close();
     }
     // A second start finds the partner and prints the same instructions without creating another.
-    out.length = 0;
+    captured.clear();
     const again = await serve(
       ["--port", "0", "--host", "127.0.0.1", "--demo", "--log-level", "warn"],
-      io,
+      captured.io,
     );
     await again.close();
-    expect(out.join("")).toContain("create-order.sh");
-    const list: string[] = [];
-    await run(["partners", "list", "--json"], { ...io, stdout: (t) => list.push(t) });
-    expect(JSON.parse(list.join(""))).toHaveLength(1);
+    expect(captured.output()).toContain("create-order.sh");
+    const list = await runCaptured(["partners", "list", "--json"], where);
+    expect(JSON.parse(list.stdout)).toHaveLength(1);
     expect(existsSync(join(demoDir, "data/gateway.db"))).toBe(true);
     demoCleanup();
   });
@@ -280,17 +271,14 @@ describe("orderline-gateway serve --demo", () => {
     mkdirSync(join(dir, "console"));
     writeFileSync(join(dir, "console", "index.html"), "<!doctype html><title>Console</title>");
     const printed = async (consoleDir: string) => {
-      const out: string[] = [];
-      const io: CliIo = {
-        stdout: (t) => out.push(t),
-        stderr: () => {},
-        env: { GATEWAY_CONSOLE_DIR: consoleDir },
+      const captured = capturingIo({
+        env: { GATEWAY_CONSOLE_DIR: consoleDir, GATEWAY_METRICS_LISTEN: "127.0.0.1:0" },
         cwd: dir,
-      };
-      const server = await serve(["--port", "0", "--log-level", "warn"], io);
+      });
+      const server = await serve(["--port", "0", "--log-level", "warn"], captured.io);
       try {
         const page = await fetch(`${server.url}/console/`);
-        return { text: out.join(""), url: server.url, consoleStatus: page.status };
+        return { text: captured.stdout(), url: server.url, consoleStatus: page.status };
       } finally {
         await server.close();
       }
@@ -309,7 +297,7 @@ describe("orderline-gateway serve --demo", () => {
 
   it("listens on 127.0.0.1 unless told otherwise", async () => {
     const { dir: hostDir, cleanup: hostCleanup } = tempDir();
-    const io: CliIo = { stdout: () => {}, stderr: () => {}, env: {}, cwd: hostDir };
+    const { io } = capturingIo({ env: { GATEWAY_METRICS_LISTEN: "127.0.0.1:0" }, cwd: hostDir });
     const server = await serve(["--port", "0", "--log-level", "warn"], io);
     try {
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

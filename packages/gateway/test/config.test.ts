@@ -1,11 +1,12 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { run } from "../src/cli/run.js";
 import { loadConfig, unknownSettingWarnings } from "../src/config/config.js";
 import { tempDir } from "./helpers.js";
-import { CLI } from "./support/processes.js";
+import { CLI, capturingIo } from "./support/processes.js";
 import { freshPostgresUrl } from "./support/stores.js";
 
 const cleanups: (() => unknown)[] = [];
@@ -111,6 +112,7 @@ const serveEnv = (env: Record<string, string>, dir: string): NodeJS.ProcessEnv =
   ...process.env,
   PORT: "0",
   REDIS_URL: "",
+  GATEWAY_METRICS_LISTEN: "127.0.0.1:0",
   DATABASE_URL: `sqlite:${join(dir, "gw.db")}`,
   ...env,
 });
@@ -122,38 +124,28 @@ const serveEnv = (env: Record<string, string>, dir: string): NodeJS.ProcessEnv =
  * A process costs about a second of CPU to start; serveWith runs one setting as a real process.
  */
 async function serveInProcess(env: Record<string, string>, dir: string): Promise<Served> {
-  let stdout = "";
-  let stderr = "";
+  const captured = capturingIo({ env: serveEnv(env, dir), cwd: dir });
   const out = process.stdout.write;
   const err = process.stderr.write;
   process.stdout.write = ((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
+    captured.io.stdout(String(chunk));
     return true;
   }) as typeof process.stdout.write;
   process.stderr.write = ((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
+    captured.io.stderr(String(chunk));
     return true;
   }) as typeof process.stderr.write;
   try {
     // A setting that passes would start serving: end the test instead of waiting for a signal.
     let timer: NodeJS.Timeout | undefined;
     const status = await Promise.race([
-      run(["serve"], {
-        stdout: (text) => {
-          stdout += text;
-        },
-        stderr: (text) => {
-          stderr += text;
-        },
-        env: serveEnv(env, dir),
-        cwd: dir,
-      }),
+      run(["serve"], captured.io),
       new Promise<null>((resolve) => {
         timer = setTimeout(() => resolve(null), 20_000);
       }),
     ]);
     clearTimeout(timer);
-    return { status, stdout, stderr };
+    return { status, stdout: captured.stdout(), stderr: captured.stderr() };
   } finally {
     process.stdout.write = out;
     process.stderr.write = err;
@@ -220,6 +212,22 @@ describe("serve with a bad setting (real processes)", () => {
     }
   }, 180_000);
 
+  it("a second instance whose metrics port is taken exits 2 naming GATEWAY_METRICS_LISTEN, without serving", async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    // The first instance's metrics listener, as another process on the host holds it.
+    const first = createServer();
+    await new Promise<void>((resolve) => first.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => new Promise((resolve) => first.close(resolve)));
+    const { port } = first.address() as AddressInfo;
+    const second = await serveWith({ GATEWAY_METRICS_LISTEN: `127.0.0.1:${port}` }, dir);
+    expect(second.status, second.stderr).toBe(2);
+    expect(second.stderr.trim()).toBe(
+      `orderline-gateway: GATEWAY_METRICS_LISTEN=127.0.0.1:${port}: the metrics address is taken by another process; give each instance on a host its own port, or off`,
+    );
+    expect(second.stdout).not.toContain("listening");
+  });
+
   it("starts on PostgreSQL, warning about an unknown setting and pools that cannot fit max_connections", async () => {
     const databaseUrl = await freshPostgresUrl();
     const { dir, cleanup } = tempDir();
@@ -230,6 +238,7 @@ describe("serve with a bad setting (real processes)", () => {
         REDIS_URL: "",
         DATABASE_URL: databaseUrl,
         GATEWAY_DATA_DIR: dir,
+        GATEWAY_METRICS_LISTEN: "127.0.0.1:0",
         GATEWAY_DRAIN_SECOND: "1",
         GATEWAY_PG_POOL_MAX: "50",
         // 50 × 1000 is more than any server here allows.

@@ -71,7 +71,9 @@ describe("CORS for /v1", () => {
       headers: { origin: OTHER, "content-type": "application/json" },
       body: JSON.stringify({ email: tenant.admin.email, password: "wrong" }),
     });
-    expect(login.status).toBe(401);
+    // Refused as cross-site before the password is looked at, and without CORS headers.
+    expect(login.status).toBe(403);
+    expect(((await login.json()) as { code: string }).code).toBe("cross_site_refused");
     expect(login.headers.get("access-control-allow-origin")).toBeNull();
     // Only the tenant API is opened, not the partner API.
     const partner = await preflight(`${base}/api/v1/auth/login`, APP, "POST");

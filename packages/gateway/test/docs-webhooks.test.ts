@@ -82,9 +82,12 @@ function installed(command: string, args: string[]): Promise<boolean> {
   return new Promise((resolve) => execFile(command, args, (error) => resolve(error === null)));
 }
 
-function runProgram(command: string[], body: string): Promise<{ code: number; out: string }> {
+function runProgram(
+  command: string[],
+  body: string,
+  header = delivery.headers["orderline-signature"] as string,
+): Promise<{ code: number; out: string }> {
   const [file = "", ...args] = command;
-  const header = delivery.headers["orderline-signature"] as string;
   return new Promise((resolve) =>
     execFile(
       file,
@@ -147,4 +150,31 @@ describe("the webhooks page's verification programs, run on a real delivery", ()
       expect(await runProgram(command, "tampered.json")).toEqual({ code: 1, out: "refused" });
     });
   }
+
+  it("Python: refuses junk headers instead of crashing", async () => {
+    if (!(await installed("python3", ["--version"]))) {
+      if (process.env.CI) throw new Error("python3 is required in CI");
+      return;
+    }
+    const page = await getJson("/openapi/webhooks.json");
+    writeFileSync(
+      join(dir, "verify.py"),
+      programs(page.info.description).get("verify.py") as string,
+    );
+    const now = Math.floor(Date.now() / 1000);
+    for (const junk of [
+      "",
+      "garbage",
+      "t=²³,v1=00",
+      `t=${now},v1=é${"0".repeat(63)}`,
+      `t=${now},v1`,
+      "t=-5,v1=00",
+      "=,=,,",
+    ])
+      expect({ junk, ...(await runProgram(["python3", "verify.py"], "body.json", junk)) }).toEqual({
+        junk,
+        code: 1,
+        out: "refused",
+      });
+  }, 300_000); // seven python3 starts: a hang bound on a busy machine
 });

@@ -19,7 +19,7 @@ async function appWith(handler: (signal: AbortSignal) => Promise<unknown>) {
   return (app.server.address() as AddressInfo).port;
 }
 
-describe("request.signal with a handler timeout (issue 30)", () => {
+describe("request.signal with a handler timeout", () => {
   it("is not aborted once the body has been read while the client still waits", async () => {
     const port = await appWith(async (signal) => {
       await new Promise((r) => setTimeout(r, 50));

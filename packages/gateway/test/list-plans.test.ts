@@ -1,5 +1,5 @@
 /**
- * Every order listing filter is an index range read in the listing's order (issue 30): the
+ * Every order listing filter is an index range read in the listing's order: the
  * plans of the statements the stores run, as each database explains them, over a store seeded
  * with enough orders that PostgreSQL's planner prefers a scan where no index serves. A plan that
  * scans the table, reads a partner's whole range and filters it, or sorts fails.

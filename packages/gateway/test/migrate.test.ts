@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { CliIo } from "../src/cli/io.js";
-import { run } from "../src/cli/run.js";
 import { loadConfig } from "../src/config/config.js";
 import { createGateway } from "../src/gateway.js";
 import { createLogger } from "../src/http/logger.js";
 import { latestVersion, loadMigrations } from "../src/store/migrations.js";
 import { openStore } from "../src/store/open.js";
 import { tempDir } from "./helpers.js";
+import { runCaptured } from "./support/processes.js";
 import { freshDatabaseUrl, storeKinds } from "./support/stores.js";
 
 const cleanups: (() => unknown)[] = [];
@@ -15,16 +14,11 @@ afterEach(async () => {
 });
 
 async function migrateWithCli(url: string, cwd: string) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io = {
-    stdout: (t: string) => out.push(t),
-    stderr: (t: string) => err.push(t),
+  const { code, stdout, stderr } = await runCaptured(["migrate", "--db", url], {
     env: { GATEWAY_MASTER_KEY: undefined },
     cwd,
-  } as CliIo;
-  const code = await run(["migrate", "--db", url], io);
-  return { code, stdout: out.join(""), stderr: err.join("") };
+  });
+  return { code, stdout, stderr };
 }
 
 describe.each(storeKinds)("orderline-gateway migrate (%s store)", (kind) => {

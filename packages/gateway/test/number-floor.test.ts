@@ -7,11 +7,11 @@
 import { copyFileSync, rmSync } from "node:fs";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { run } from "../src/cli/run.js";
 import { sqlitePathOf } from "../src/config/config.js";
 import type { Gateway } from "../src/gateway.js";
 import {
   createPartner,
+  LogCapture,
   order,
   rsaKeys,
   signedHeaders,
@@ -19,6 +19,7 @@ import {
   type TestPartner,
   tempDir,
 } from "./helpers.js";
+import { runCaptured } from "./support/processes.js";
 import { freshDatabaseUrl, storeKinds } from "./support/stores.js";
 
 const cleanups: (() => unknown)[] = [];
@@ -44,16 +45,12 @@ async function numberOf(gw: Gateway, partner: TestPartner): Promise<string> {
 
 /** The admin CLI in this process, against the gateway's store and master key. */
 async function floorCli(gw: Gateway & { dir: string }, args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await run(["orders", "number-floor", ...args, "--json"], {
-    stdout: (text) => out.push(text),
-    stderr: (text) => err.push(text),
+  const result = await runCaptured(["orders", "number-floor", ...args, "--json"], {
     env: { DATABASE_URL: gw.config.databaseUrl, GATEWAY_DATA_DIR: gw.dir },
     cwd: gw.dir,
   });
-  expect(code, err.join("")).toBe(0);
-  return JSON.parse(out.join(""));
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout);
 }
 
 describe("order numbers after restoring an older SQLite backup", () => {
@@ -62,7 +59,8 @@ describe("order numbers after restoring an older SQLite backup", () => {
     cleanups.push(cleanup);
     const url = await freshDatabaseUrl("sqlite", dir);
     const file = sqlitePathOf(url);
-    let gw = await startGateway({ dir, config: { databaseUrl: url } });
+    const logs = new LogCapture();
+    let gw = await startGateway({ dir, config: { databaseUrl: url }, logs });
     const partner = await createPartner(gw, rsaKeys(), "Acme");
     expect(await numberOf(gw, partner)).toBe("SO-00000001");
     const live = new Database(file);
@@ -79,8 +77,17 @@ describe("order numbers after restoring an older SQLite backup", () => {
     cleanups.push(() => gw.close());
     // SO-00000002 was handed out before the restore, and is issued again…
     expect(await numberOf(gw, partner)).toBe("SO-00000002");
-    // …unless the operator sets the floor to the highest number handed out.
-    expect(await floorCli(gw, ["--at", "3"])).toEqual({ floor: 3, partners_raised: 1 });
+    // …unless the operator sets the floor to the highest number handed out, which the
+    // gateway's log lines say (docs/deploy.md, "After a restore").
+    const logged = logs.lines
+      .map(
+        (line) => JSON.parse(line) as { event?: string; order_number?: string; client_id?: string },
+      )
+      .filter((line) => line.event === "order_created" && line.client_id === partner.clientId)
+      .map((line) => Number(line.order_number?.replace(/^SO-/, "")));
+    expect(logged).toEqual([1, 2, 3]);
+    const highest = String(Math.max(...logged));
+    expect(await floorCli(gw, ["--at", highest])).toEqual({ floor: 3, partners_raised: 1 });
     expect(await numberOf(gw, partner)).toBe("SO-00000004");
   });
 });

@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { order, rsaKeys, tempDir } from "./helpers.js";
+import { otelEnv, otlpCollector } from "./support/otlp.js";
 import {
   cli,
   createPartnerWithCli,
@@ -25,40 +24,6 @@ const DELIVERY = {
   GATEWAY_WEBHOOK_POLL_MS: "50",
   GATEWAY_WEBHOOK_TIMEOUT_MS: "1000",
 };
-
-interface ExportedSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-}
-
-/** An OTLP/HTTP trace receiver (JSON encoding) on a real socket: the spans the gateway exports. */
-async function otlpCollector(): Promise<{ url: string; spans: ExportedSpan[]; close(): void }> {
-  const spans: ExportedSpan[] = [];
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (c: Buffer) => chunks.push(c));
-    request.on("end", () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
-        resourceSpans: { scopeSpans: { spans: ExportedSpan[] }[] }[];
-      };
-      for (const resource of body.resourceSpans)
-        for (const scope of resource.scopeSpans) spans.push(...scope.spans);
-      response.writeHead(200, { "content-type": "application/json" }).end("{}");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    spans,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
-}
 
 /** Parses every stdout line; fails the test on any line that is not a JSON object. */
 function jsonLines(gateway: RunningGateway): Record<string, unknown>[] {
@@ -150,6 +115,7 @@ describe("observability of the built gateway process", () => {
       "orderline_webhook_outbox_lag_seconds",
       "orderline_store_pool_connections",
       "orderline_store_errors_total",
+      "orderline_unhandled_rejections_total",
       "orderline_rate_limit_redis_up",
       "orderline_ready",
       "process_cpu_seconds_total",
@@ -264,11 +230,7 @@ describe("observability of the built gateway process", () => {
     const collector = await otlpCollector();
     cleanups.push(() => collector.close());
     const { partner, receiver, gateway } = await setUp({
-      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
-      OTEL_BSP_SCHEDULE_DELAY: "100",
-      OTEL_METRICS_EXPORTER: "none",
-      OTEL_LOGS_EXPORTER: "none",
+      ...otelEnv(collector.url),
     });
     const traceId = randomBytes(16).toString("hex");
     const token = await loginOver(gateway.url, partner);

@@ -70,7 +70,7 @@ describe("the served OpenAPI documents", () => {
   it("list every event type under webhooks (partner only), each example valid against its schema", async () => {
     const { base } = await running("sqlite");
     const partner = await getJson(`${base}/openapi/partner.json`);
-    // The order events, and the test event a partner fires at its own endpoint (issue 25).
+    // The order events, and the test event a partner fires at its own endpoint.
     const published = [...WEBHOOK_EVENT_TYPES, TEST_EVENT_TYPE];
     expect(Object.keys(partner.webhooks).sort()).toEqual(published.sort());
     expect(partner.tags.map((t: Json) => t.name)).toContain("Webhooks");

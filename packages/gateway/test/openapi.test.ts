@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.js";
-import { ERROR_CATALOGUE } from "../src/http/errors.js";
+import { ERROR_CATALOGUE } from "../src/problems/catalogue.js";
 import { startGateway } from "./helpers.js";
 
 let gw: Gateway;
@@ -22,9 +22,10 @@ afterAll(async () => {
 });
 
 describe("OpenAPI document", () => {
-  it("declares the seed's four security schemes, and the tenant API's user token", () => {
+  it("declares the seed's four security schemes, the tenant API's user token and the webhooks' signature", () => {
     expect(Object.keys(spec.components.securitySchemes).sort()).toEqual([
       "JWT-auth",
+      "Orderline-Signature",
       "User-JWT",
       "X-CLIENT-ID",
       "X-SIGNATURE",

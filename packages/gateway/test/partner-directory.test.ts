@@ -1,6 +1,6 @@
 /**
  * The partner directory reads a partner once however many requests miss its cache together
- * (issue 30: when the one-second entry expired under load, every request in flight read the
+ * (when the one-second entry expired under load, every request in flight read the
  * partner, its keys and its sessions again), and a change made while a read is under way is
  * not hidden by that read's older view.
  */

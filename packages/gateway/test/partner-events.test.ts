@@ -5,13 +5,11 @@ import type { Gateway } from "../src/gateway.js";
 import { createPartner, order, signedHeaders, startGateway, type TestPartner } from "./helpers.js";
 import { openSse, type SseStream } from "./support/sse.js";
 import { storeKinds } from "./support/stores.js";
+import { tracingModes, useTracing } from "./support/tracing.js";
 
 const EVENTS = {
   heartbeatSeconds: 15,
   pollMs: 100,
-  maxStreams: 1000,
-  maxStreamsPerClient: 5,
-  maxStreamsPerTenant: 100,
   maxStreamSeconds: 3600,
   settleMs: 5000,
   recheckMs: 200,
@@ -73,7 +71,11 @@ async function opened(stream: SseStream): Promise<SseStream> {
   return stream;
 }
 
-describe.each(storeKinds)("partner event stream over a real socket (%s store)", (kind) => {
+// Each store, and once more with tracing on (every store call then runs in a span).
+const MODES = tracingModes(storeKinds);
+
+describe.each(MODES)("partner event stream over a real socket ($label)", ({ kind, tracing }) => {
+  useTracing({ tracing });
   let gw: Gateway;
   let base: string;
   let alpha: TestPartner;

@@ -9,6 +9,7 @@ import { type AnswerBody, httpRequest } from "./support/http.js";
 import { Receiver, verifyDelivery } from "./support/receiver.js";
 import { storeKinds } from "./support/stores.js";
 import { createTenant, TEST_USERS_CONFIG, tenantPartner, userToken } from "./support/tenants.js";
+import { tracingModes, useTracing } from "./support/tracing.js";
 
 /** Delivery tuned to run in seconds, loopback receivers allowed (as the delivery tests do). */
 const FAST: Partial<WebhooksConfig> = {
@@ -32,7 +33,12 @@ type LogEntry = {
   expected: { signature_version?: number; string_to_sign?: string; hints?: { code: string }[] };
 };
 
-describe.each(storeKinds)("partner-owned webhook endpoints and request log (%s store)", (kind) => {
+// Each store, and once more with tracing on (every store call then runs in a span).
+const MODES = tracingModes(storeKinds);
+
+describe.each(MODES)("partner-owned webhook endpoints and request log ($label)", (mode) => {
+  const { kind, tracing } = mode;
+  useTracing({ tracing });
   let gw: Gateway;
   let base: string;
   let tenantId: string;

@@ -1,5 +1,5 @@
-import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
+import { redisAnswers } from "../bench/redis-answers.mjs";
 import type { GatewayConfig } from "../src/config/config.js";
 import type { Gateway } from "../src/gateway.js";
 import {
@@ -16,20 +16,8 @@ import { freshDatabaseUrl } from "./support/stores.js";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
-/** Whether Redis answers; outside CI a down Redis skips the shared-counter case, loudly. */
-async function redisAnswers(): Promise<boolean> {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  redis.on("error", () => {});
-  try {
-    await redis.connect();
-    return (await redis.ping()) === "PONG";
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
-const redisUp = await redisAnswers();
+// Outside CI a down Redis skips the shared-counter cases, loudly.
+const redisUp = await redisAnswers(REDIS_URL);
 if (!redisUp) {
   if (process.env.CI)
     throw new Error(`Redis at ${REDIS_URL} does not answer; CI runs these tests.`);

@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.js";
-import { ERROR_CATALOGUE } from "../src/http/errors.js";
+import { ERROR_CATALOGUE } from "../src/problems/catalogue.js";
 import { startGateway, tempDir } from "./helpers.js";
 import { httpMessage, type RawResponse, rawRequest } from "./support/raw-http.js";
 import { storeKinds } from "./support/stores.js";

@@ -177,6 +177,126 @@ describe.each(storeKinds)("exact replays of signed requests (%s store)", (kind) 
     expect(await orderCount(a.gw, partner)).toBe(1);
   });
 
+  it("answers an exact retry carrying its Idempotency-Key with the first 201, on either instance, also after the order moved on", async () => {
+    const { a, b, clock } = await twoInstances(kind);
+    const partner = await createPartner(a.gw);
+    const token = await login(a.gw, partner);
+    const key = { "idempotency-key": "client-timeout-retry-1" };
+    // What an HTTP client's automatic retry sends after a timeout: the same bytes, headers and all.
+    const send = captured(
+      partner,
+      token,
+      String(clock.ms),
+      "POST",
+      "/api/v1/sales-orders",
+      order({ purchase_order_no: "PO-RETRY-1" }),
+    );
+    const first = await send(a.base, key);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.headers["idempotent-replayed"]).toBeUndefined();
+    for (const instance of [a, b]) {
+      const retry = await send(instance.base, key);
+      expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+      expect(retry.headers["idempotent-replayed"]).toBe("true");
+      expect(retry.headers.location).toBe(first.headers.location);
+      expect(retry.body).toEqual(first.body);
+    }
+    // Two copies at once (a load balancer's retry racing the original) make one order too.
+    const twice = captured(
+      partner,
+      token,
+      String(clock.ms + 1),
+      "POST",
+      "/api/v1/sales-orders",
+      order({ purchase_order_no: "PO-RETRY-2" }),
+    );
+    const both = await Promise.all([a, b].map((i) => twice(i.base, { "idempotency-key": "k-2" })));
+    expect(both.map((r) => r.status)).toEqual([201, 201]);
+    expect(both[0]?.body).toEqual(both[1]?.body);
+
+    // The first answer, not the order's state now: GET shows that.
+    const id = (first.body.data as { id: string }).id;
+    const cancel = captured(
+      partner,
+      token,
+      String(clock.ms + 2),
+      "POST",
+      `/api/v1/sales-orders/${id}/cancel`,
+      { reason: "customer withdrew" },
+    );
+    expect((await cancel(b.base)).status).toBe(200);
+    const late = await send(b.base, key);
+    expect(late.status).toBe(201);
+    expect(late.body).toEqual(first.body);
+    expect(await orderCount(a.gw, partner)).toBe(2);
+  });
+
+  it("refuses the exact request without a key, naming its order's existence; a refused create's copy is decided afresh", async () => {
+    const { a, b, clock } = await twoInstances(kind);
+    const partner = await createPartner(a.gw);
+    const token = await login(a.gw, partner);
+    const send = captured(
+      partner,
+      token,
+      String(clock.ms),
+      "POST",
+      "/api/v1/sales-orders",
+      order({ purchase_order_no: "PO-EXACT" }),
+    );
+    expect((await send(a.base)).status).toBe(201);
+    const again = await send(b.base);
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe("request_replayed");
+    expect(again.body.detail).toContain("created its order before");
+
+    // A create refused as a duplicate keeps no nonce: its copy gets the same refusal again.
+    const duplicate = captured(
+      partner,
+      token,
+      String(clock.ms + 1),
+      "POST",
+      "/api/v1/sales-orders",
+      order({ purchase_order_no: "PO-EXACT" }),
+    );
+    for (const instance of [a, b]) {
+      const refused = await duplicate(instance.base);
+      expect(refused.status).toBe(409);
+      expect(refused.body.code).toBe("duplicate_purchase_order");
+    }
+    expect(await orderCount(a.gw, partner)).toBe(1);
+  });
+
+  it("refuses a reused Idempotency-Key with a different body, and a copy of the first request under a new key", async () => {
+    const { a, b, clock } = await twoInstances(kind);
+    const partner = await createPartner(a.gw);
+    const token = await login(a.gw, partner);
+    const key = { "idempotency-key": "reused-key" };
+    const send = captured(
+      partner,
+      token,
+      String(clock.ms),
+      "POST",
+      "/api/v1/sales-orders",
+      order(),
+    );
+    expect((await send(a.base, key)).status).toBe(201);
+    const changed = await captured(
+      partner,
+      token,
+      String(clock.ms + 1),
+      "POST",
+      "/api/v1/sales-orders",
+      order({ address: "2 Other Street" }),
+    )(b.base, key);
+    expect(changed.status).toBe(422);
+    expect(changed.body.code).toBe("idempotency_key_mismatch");
+    // The key is not signed: a copy of the signed request under another key is still a replay.
+    const rekeyed = await send(b.base, { "idempotency-key": "another-key" });
+    expect(rekeyed.status).toBe(409);
+    expect(rekeyed.body.code).toBe("request_replayed");
+    expect(await orderCount(a.gw, partner)).toBe(1);
+  });
+
   it("forgets a nonce once its timestamp window is over, and the replay is refused as too old", async () => {
     const { a, clock } = await twoInstances(kind);
     const partner = await createPartner(a.gw);

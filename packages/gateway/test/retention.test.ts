@@ -155,6 +155,7 @@ describe.each(storeKinds)("retention (%s store)", (kind) => {
       idempotency_keys: 0,
       login_failures: 2,
       revoked_sessions: 0,
+      console_sessions: 0,
       webhook_attempts: 0,
       webhook_deliveries: 0,
       order_events: 0,
@@ -164,6 +165,7 @@ describe.each(storeKinds)("retention (%s store)", (kind) => {
       partner_request_log: 0,
       audit_events: 0,
       password_links: 0,
+      second_factor_challenges: 0,
     });
     expect(await counts()).toEqual({
       token_refreshes: 1,
@@ -353,6 +355,7 @@ describe("the purge schedule", () => {
               idempotency_keys: 0,
               login_failures: 1,
               revoked_sessions: 0,
+              console_sessions: 0,
               webhook_attempts: 0,
               webhook_deliveries: 0,
               order_events: 0,
@@ -361,6 +364,7 @@ describe("the purge schedule", () => {
               partner_request_log: 0,
               audit_events: 0,
               password_links: 0,
+              second_factor_challenges: 0,
             },
           },
           message: "expired bookkeeping rows deleted",

@@ -3,12 +3,15 @@
  * built gateway processes on one PostgreSQL database, a real HAProxy in front, partners creating
  * signed orders without pause while each instance in turn gets SIGTERM and starts again.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { order, rsaKeys, tempDir } from "./helpers.js";
+import {
+  documentedHaproxyConfig,
+  freePort,
+  haveHaproxy,
+  pointedAt,
+  startHaproxy,
+} from "./support/haproxy.js";
 import {
   createPartnerWithCli,
   loginOver,
@@ -19,9 +22,7 @@ import {
 } from "./support/processes.js";
 import { freshDatabaseUrl, storeKinds } from "./support/stores.js";
 
-const haveHaproxy = spawnSync("haproxy", ["-v"]).status === 0;
 const onPostgres = storeKinds.includes("postgres");
-const DEPLOY_MD = new URL("../../../docs/deploy.md", import.meta.url);
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -30,55 +31,19 @@ afterEach(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** The HAProxy configuration of docs/deploy.md, pointed at this test's ports. */
-function documentedHaproxyConfig(): string {
-  const match = /```haproxy\n([\s\S]*?)```/.exec(readFileSync(DEPLOY_MD, "utf8"));
-  if (!match?.[1]) throw new Error("docs/deploy.md has no haproxy block");
-  return match[1];
-}
-
-function pointedAt(config: string, lbPort: number, ports: number[]): string {
-  return config
-    .replace(/bind :\d+/, `bind 127.0.0.1:${lbPort}`)
-    .replace(/(server gw1 )\S+/, `$1127.0.0.1:${ports[0]}`)
-    .replace(/(server gw2 )\S+/, `$1127.0.0.1:${ports[1]}`);
-}
-
-async function startHaproxy(config: string, dir: string, lbPort: number): Promise<ChildProcess> {
-  const file = join(dir, "haproxy.cfg");
-  writeFileSync(file, config);
-  const child = spawn("haproxy", ["-f", file, "-db"], { stdio: "ignore" });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  cleanups.push(async () => {
-    child.kill("SIGKILL");
-    await exited;
-  });
-  for (let i = 0; i < 100; i++) {
-    const ok = await fetch(`http://127.0.0.1:${lbPort}/ready`).then(
-      (r) => r.status === 200,
-      () => false,
-    );
-    if (ok) return child;
-    await sleep(100);
-  }
-  throw new Error("HAProxy did not come up");
-}
-
 interface Outcome {
   succeeded: number;
   failed: number;
   /** Status (or error) of each failed request. */
   failures: string[];
+  /** Each request's time through HAProxy, in ms: for the figures, not asserted. */
+  latencies: number[];
 }
+
+const percentileOf = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+};
 
 /**
  * Two instances behind HAProxy (`haproxyConfig`), four partners' worth of continuous signed
@@ -99,15 +64,16 @@ async function rollingRestart(haproxyConfig: string, readySeconds: number): Prom
   cleanups.push(() => {
     for (const gw of instances) gw.child.kill("SIGKILL");
   });
-  await startHaproxy(pointedAt(haproxyConfig, lbPort, ports), dir, lbPort);
+  await startHaproxy(pointedAt(haproxyConfig, lbPort, ports), dir, lbPort, cleanups);
   const lb = `http://127.0.0.1:${lbPort}`;
   const partner = await createPartnerWithCli(env, rsaKeys());
   const token = await loginOver(lb, partner);
 
-  const outcome: Outcome = { succeeded: 0, failed: 0, failures: [] };
+  const outcome: Outcome = { succeeded: 0, failed: 0, failures: [], latencies: [] };
   let running = true;
   const worker = async () => {
     while (running) {
+      const started = performance.now();
       try {
         const response = await fetch(`${lb}/api/v1/sales-orders`, {
           method: "POST",
@@ -115,6 +81,7 @@ async function rollingRestart(haproxyConfig: string, readySeconds: number): Prom
           body: JSON.stringify(order()),
         });
         await response.arrayBuffer();
+        outcome.latencies.push(performance.now() - started);
         if (response.status === 201) outcome.succeeded++;
         else {
           outcome.failed++;
@@ -148,6 +115,11 @@ describe.runIf(onPostgres && (haveHaproxy || process.env.CI))(
     it("loses no request with the documented configuration", async () => {
       // 3 s not ready: longer than HAProxy's inter 1s × fall 2 plus a check.
       const outcome = await rollingRestart(documentedHaproxyConfig(), 3);
+      const { latencies } = outcome;
+      console.log(
+        `rolling restart: ${outcome.succeeded} created, p50 ${percentileOf(latencies, 50).toFixed(0)} ms, ` +
+          `p99 ${percentileOf(latencies, 99).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms`,
+      );
       expect(outcome.failures).toEqual([]);
       expect(outcome.succeeded).toBeGreaterThan(50);
     }, 120_000);
@@ -163,8 +135,11 @@ describe.runIf(onPostgres && (haveHaproxy || process.env.CI))(
           ["no retry-on, not-ready 3 s", noRetry, 3],
           ["no retry-on, no not-ready phase", noRetry, 0],
         ] as const) {
-          const { succeeded, failed, failures } = await rollingRestart(config, ready);
-          console.log(`${name}: ${succeeded} succeeded, ${failed} failed ${failures.join(",")}`);
+          const { succeeded, failed, failures, latencies } = await rollingRestart(config, ready);
+          console.log(
+            `${name}: ${succeeded} succeeded, ${failed} failed ${failures.join(",")}, ` +
+              `p99 ${percentileOf(latencies, 99).toFixed(0)} ms`,
+          );
           for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
         }
       },

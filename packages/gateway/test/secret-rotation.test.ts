@@ -1,6 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CliIo } from "../src/cli/io.js";
-import { run } from "../src/cli/run.js";
 import type { Gateway } from "../src/gateway.js";
 import {
   createPartner,
@@ -10,6 +8,7 @@ import {
   type TestPartner,
 } from "./helpers.js";
 import { httpRequest } from "./support/http.js";
+import { runCaptured } from "./support/processes.js";
 import { storeKinds } from "./support/stores.js";
 
 const HOUR = 3600;
@@ -105,23 +104,19 @@ describe.each(storeKinds)("secret rotation with a grace period (%s store)", (kin
   it("cuts the old secret and its tokens at once with the CLI's --immediately", async () => {
     const oldToken = await tokenOf(partner.clientSecret);
     expect((await listOrders(oldToken)).status).toBe(200);
-    const out: string[] = [];
-    const io: CliIo = {
-      stdout: (t) => out.push(t),
-      stderr: (t) => out.push(t),
-      env: {
-        DATABASE_URL: gw.config.databaseUrl,
-        GATEWAY_DATA_DIR: gw.config.dataDir,
-        GATEWAY_MASTER_KEY: undefined,
-      },
-      cwd: gw.dir,
-    };
-    const code = await run(
+    const rotated = await runCaptured(
       ["partners", "rotate-secret", partner.clientId, "--immediately", "--json"],
-      io,
+      {
+        env: {
+          DATABASE_URL: gw.config.databaseUrl,
+          GATEWAY_DATA_DIR: gw.config.dataDir,
+          GATEWAY_MASTER_KEY: undefined,
+        },
+        cwd: gw.dir,
+      },
     );
-    expect(code, out.join("")).toBe(0);
-    const answer = JSON.parse(out.join(""));
+    expect(rotated.code, rotated.output).toBe(0);
+    const answer = JSON.parse(rotated.output);
     expect(answer.previous_secret_valid_until).toBeNull();
 
     const refusedLogin = await login(partner.clientSecret);

@@ -1,4 +1,4 @@
-import { createHash, type KeyObject, sign } from "node:crypto";
+import { createHash, createPublicKey, type KeyObject, sign } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.js";
@@ -231,11 +231,23 @@ describe.each(storeKinds)("signature version 2 (%s store)", (kind) => {
       expect(problem.hints[0]?.detail).toContain("X-SIGNATURE-VERSION: 2");
     });
 
-    it("no hint for a wrong signature of the right size", async () => {
+    it("the right string signed with another key: the registered key's fingerprint", async () => {
       const t = ts();
       const wrong = sig(rsaKeys().privateKey, `${partner.clientId}|${t}`).toString("base64");
       const problem = await get({ ...v1Headers(t), "x-signature": wrong });
-      expect(problem.hints).toEqual([]);
+      const registered = createHash("sha256")
+        .update(createPublicKey(partner.keys.publicPem).export({ type: "spki", format: "der" }))
+        .digest("hex");
+      expect(problem.hints).toEqual([
+        {
+          code: "key_mismatch",
+          detail: expect.stringContaining(`fingerprint ${registered}`),
+          registered_keys: [{ fingerprint: registered, bits: 2048 }],
+        },
+      ]);
+      expect(problem.detail).toContain(
+        "the private key is not the pair of a registered public key",
+      );
     });
   });
 });

@@ -16,7 +16,7 @@ function storePath(): string {
   return join(dir, "store.db");
 }
 
-describe("replay-guard nonces on SQLite (batched, issue 30)", () => {
+describe("replay-guard nonces on SQLite (batched)", () => {
   it("claims a nonce once, also when claims of one turn share a batch, and keeps it across a reopen", async () => {
     const path = storePath();
     const store = new SqliteStore(path);

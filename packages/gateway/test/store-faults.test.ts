@@ -121,6 +121,8 @@ describe("store outages are classified, not mistaken for defects", () => {
     ["too_many_connections", coded("53300")],
     ["admin_shutdown", coded("57P01")],
     ["cannot_connect_now", coded("57P03")],
+    ["a prepared statement a transaction pooler lost (26000)", coded("26000")],
+    ["a prepared statement a transaction pooler kept (42P05)", coded("42P05")],
     ["SQLITE_BUSY", coded("SQLITE_BUSY")],
     ["SQLITE_IOERR_WRITE", coded("SQLITE_IOERR_WRITE")],
     ["a wrapped outage", new Error("migration failed", { cause: coded("57P01") })],

@@ -206,6 +206,73 @@ describe.each(storeKinds)("Store contract (%s)", (kind) => {
     expect((await a.listOrders("partner-1", { limit: 100 })).orders).toHaveLength(3);
   });
 
+  it("stores a create's nonce with its order only: one order per nonce under races, none kept by a refused or failed create", async () => {
+    const { open } = await fresh(kind);
+    const [a, b] = [await withPartner(await open()), await open()];
+    const nonce = (key: string) => ({ key, expiresAt: Date.now() + 60_000 });
+    // One request sent 30 times at once to two instances: in one batch, across batches, across
+    // instances.
+    const raced = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        (i % 2 ? a : b).createOrder(newOrder(), undefined, nonce("n-raced")),
+      ),
+    );
+    expect(raced.filter((r) => r.kind === "created")).toHaveLength(1);
+    expect(raced.filter((r) => r.kind === "request_replayed")).toHaveLength(29);
+    // A guard nonce claimed on its own sees it taken: the two share one table.
+    expect(await a.tenants.claimRequestNonce("n-raced", Date.now() + 60_000)).toBe(false);
+
+    // Refused (purchase_order_no taken) or failed (no such partner): the nonce stays free, and
+    // the same request sent again is decided afresh.
+    expect((await a.createOrder(newOrder({ purchaseOrderNo: "PO-N" }))).kind).toBe("created");
+    const refused = newOrder({ purchaseOrderNo: "PO-N" });
+    for (let i = 0; i < 2; i++)
+      expect((await b.createOrder(refused, undefined, nonce("n-refused"))).kind).toBe(
+        "duplicate_purchase_order",
+      );
+    // The same purchase_order_no raced under 30 nonces on two instances (on PostgreSQL some lose
+    // after claiming theirs, to a commit after their statement's snapshot): only the winner's
+    // nonce stays.
+    const po = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        (i % 2 ? a : b).createOrder(
+          newOrder({ purchaseOrderNo: "PO-RACED" }),
+          undefined,
+          nonce(`n-po-${i}`),
+        ),
+      ),
+    );
+    expect(po.filter((r) => r.kind === "created")).toHaveLength(1);
+    const free = await Promise.all(
+      po.map((_, i) => a.tenants.claimRequestNonce(`n-po-${i}`, Date.now() + 60_000)),
+    );
+    expect(free.filter((claimed) => !claimed)).toHaveLength(1);
+    await expect(
+      a.createOrder(newOrder({ partnerId: "no-such-partner" }), undefined, nonce("n-failed")),
+    ).rejects.toThrow();
+    expect((await a.createOrder(newOrder(), undefined, nonce("n-failed"))).kind).toBe("created");
+
+    // With an Idempotency-Key the key decides first: the exact request again replays; the same
+    // signed request under another key is a replay; a key whose request was refused as a replay
+    // is not used up.
+    const keyed = newOrder();
+    const first = await a.createOrder(keyed, { key: "k-1", requestHash: "h" }, nonce("n-keyed"));
+    expect(first.kind).toBe("created");
+    const again = await b.createOrder(
+      newOrder(),
+      { key: "k-1", requestHash: "h" },
+      nonce("n-keyed"),
+    );
+    expect(again).toMatchObject({ kind: "replayed", order: { id: keyed.id } });
+    const otherKey = { key: "k-2", requestHash: "h" };
+    expect(await b.createOrder(newOrder(), otherKey, nonce("n-keyed"))).toEqual({
+      kind: "request_replayed",
+    });
+    expect((await b.createOrder(newOrder(), otherKey, nonce("n-fresh"))).kind).toBe("created");
+    const stored = await a.listOrders("partner-1", { limit: 100 });
+    expect(stored.orders).toHaveLength(6);
+  });
+
   it("gives orders strictly increasing seqs and pages newest first without gaps", async () => {
     const store = await withPartner(await (await fresh(kind)).open());
     const created = [];

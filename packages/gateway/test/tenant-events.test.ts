@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.js";
 import { order, signedHeaders, startGateway, type TestPartner } from "./helpers.js";
+import { shareBudgets } from "./support/share-budgets.js";
 import { openSse, type SseStream } from "./support/sse.js";
 import { storeKinds } from "./support/stores.js";
 import {
@@ -10,15 +11,14 @@ import {
   type TestTenant,
   tenantPartner,
 } from "./support/tenants.js";
+import { tracingModes, useTracing } from "./support/tracing.js";
 
 const HANDLER_TIMEOUT_MS = 2000;
+const STREAMS_PER_USER = 3;
 
 const EVENTS = {
   heartbeatSeconds: 1,
   pollMs: 100,
-  maxStreams: 1000,
-  maxStreamsPerClient: 3,
-  maxStreamsPerTenant: 100,
   maxStreamSeconds: 3600,
   settleMs: 5000,
   recheckMs: 200,
@@ -70,7 +70,11 @@ async function opened(stream: SseStream): Promise<SseStream> {
   return stream;
 }
 
-describe.each(storeKinds)("tenant event stream over a real socket (%s store)", (kind) => {
+// Each store, and once more with tracing on (every store call then runs in a span).
+const MODES = tracingModes(storeKinds);
+
+describe.each(MODES)("tenant event stream over a real socket ($label)", ({ kind, tracing }) => {
+  useTracing({ tracing });
   let gw: Gateway;
   let base: string;
   let a: TestTenant;
@@ -88,6 +92,7 @@ describe.each(storeKinds)("tenant event stream over a real socket (%s store)", (
       config: {
         users: TEST_USERS_CONFIG,
         events: EVENTS,
+        shares: shareBudgets({ GATEWAY_EVENTS_MAX_STREAMS_PER_CLIENT: String(STREAMS_PER_USER) }),
         drainSeconds: 2,
         requestTimeoutMs: HANDLER_TIMEOUT_MS,
       },
@@ -238,8 +243,7 @@ describe.each(storeKinds)("tenant event stream over a real socket (%s store)", (
     const email = a.admin.email;
     const token = await signIn(base, email);
     const streams = [];
-    for (let i = 0; i < EVENTS.maxStreamsPerClient; i++)
-      streams.push(await track(streamOf(base, token)));
+    for (let i = 0; i < STREAMS_PER_USER; i++) streams.push(await track(streamOf(base, token)));
     const refused = await streamOf(base, token);
     expect(refused.status).toBe(429);
     expect(refused.problem?.code).toBe("too_many_streams");

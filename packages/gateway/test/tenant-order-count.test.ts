@@ -1,5 +1,5 @@
 /**
- * The tenant listing's `total` counts at most 1,000 orders for the whole tenant (issue 30):
+ * The tenant listing's `total` counts at most 1,000 orders for the whole tenant:
  * its partners share one budget of index entries, so the count costs what the cap allows, not
  * the cap times the tenant's partners, and still says exactly how many when there are fewer.
  */

@@ -1,5 +1,5 @@
 /**
- * The tenant's orders desk over real HTTP on both stores (issue 26): exact money, search,
+ * The tenant's orders desk over real HTTP on both stores: exact money, search,
  * partner names and filter, counts, sorting, bulk moves with per-order results, and the CSV
  * export — each tenant seeing only its own partners' orders.
  */
@@ -144,6 +144,25 @@ describe.each(storeKinds)("tenant orders desk (%s store)", (kind) => {
     // Another tenant's order never matches.
     expect((await list(member, "q=1007")).data).toEqual([]);
     expect(pos((await list(adminB, "q=po-2026")).data)).toEqual(["PO-2026-1007"]);
+  });
+
+  it("finds an order by its number, one per partner, with the partner beside it", async () => {
+    // Numbers count per partner: each of the tenant's partners has an SO-00000002.
+    const both = await list(member, "q=SO-00000002");
+    expect(pos(both.data)).toEqual(["M-2", "PO-2026-1006"]);
+    expect(both.data.map((o) => o.partner_name)).toEqual(["Mills & Sons", "Harbour Traders"]);
+    expect(both.total).toEqual({ count: 2, exact: true });
+    // Typed any way staff type it; the bare number also finds it (and any text containing it).
+    expect(pos((await list(member, "q=so2")).data)).toEqual(["M-2", "PO-2026-1006"]);
+    expect(pos((await list(member, "q=00000002")).data)).toEqual(["M-2", "PO-2026-1006"]);
+    // With the partner filter, the one order; with a status it does not have, none.
+    const one = await list(member, `q=SO-00000001&partner=${mills.clientId}`);
+    expect(pos(one.data)).toEqual(["M-1"]);
+    expect(one.total).toEqual({ count: 1, exact: true });
+    expect((await list(member, "q=SO-00000001&status=accepted")).total.count).toBe(0);
+    // A number no order has; another tenant's SO-00000001 is never listed.
+    expect((await list(member, "q=SO-00000099")).data).toEqual([]);
+    expect(pos((await list(adminB, "q=SO-00000001")).data)).toEqual(["PO-2026-1007"]);
   });
 
   it("names the partner, filters by it, counts, sorts and pages", async () => {

@@ -95,13 +95,11 @@ describe.each(storeKinds)("tenant partners API (%s store)", (kind) => {
     expect(json(weak).code).toBe("partner_key_invalid");
     expect(String(json(weak).detail)).toMatch(/2048/);
 
-    const added = await call(a.admin.email, "POST", `${base}/keys`, {
-      public_key: sharedRsaKeys().publicPem,
-    });
+    // A key of its own: Harbour Retail, another partner of the tenant, has the shared one.
+    const own = rsaKeys();
+    const added = await call(a.admin.email, "POST", `${base}/keys`, { public_key: own.publicPem });
     expect(added.statusCode).toBe(201);
-    const again = await call(a.admin.email, "POST", `${base}/keys`, {
-      public_key: sharedRsaKeys().publicPem,
-    });
+    const again = await call(a.admin.email, "POST", `${base}/keys`, { public_key: own.publicPem });
     expect(json(again).code).toBe("partner_change_refused");
     expect(String(json(again).detail)).toContain("already registered");
     const keyId = added.json().data.key_id;

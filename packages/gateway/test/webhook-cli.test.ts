@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliIo } from "../src/cli/io.js";
-import { run } from "../src/cli/run.js";
 import { tempDir } from "./helpers.js";
+import { runCaptured } from "./support/processes.js";
 import { freshDatabaseUrl, storeKinds } from "./support/stores.js";
 
 describe.each(storeKinds)("admin CLI: webhooks (%s store)", (kind) => {
@@ -10,18 +9,11 @@ describe.each(storeKinds)("admin CLI: webhooks (%s store)", (kind) => {
   let db: string;
   let clientId: string;
 
-  const cli = async (...argv: string[]) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const io: CliIo = {
-      stdout: (t) => out.push(t),
-      stderr: (t) => err.push(t),
+  const cli = (...argv: string[]) =>
+    runCaptured([...argv, "--db", db], {
       env: { DATABASE_URL: undefined, GATEWAY_MASTER_KEY: undefined, GATEWAY_DATA_DIR: dir },
       cwd: dir,
-    };
-    const code = await run([...argv, "--db", db], io);
-    return { code, stdout: out.join(""), stderr: err.join("") };
-  };
+    });
 
   beforeAll(async () => {
     ({ dir, cleanup } = tempDir());

@@ -1,10 +1,9 @@
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CliIo } from "../src/cli/io.js";
-import { run } from "../src/cli/run.js";
 import { loadConfig, type WebhooksConfig } from "../src/config/config.js";
 import type { Gateway } from "../src/gateway.js";
 import { LogCapture, login, order, signedHeaders, startGateway, tempDir } from "./helpers.js";
+import { runCaptured } from "./support/processes.js";
 import { Receiver, verifyDelivery } from "./support/receiver.js";
 import { freshDatabaseUrl, type StoreKind, storeKinds } from "./support/stores.js";
 import {
@@ -14,6 +13,7 @@ import {
   tenantPartner,
   userToken,
 } from "./support/tenants.js";
+import { tracingModes, useTracing } from "./support/tracing.js";
 
 /** Delivery tuned to run in seconds: loopback receivers, quick polls, short backoff. */
 const FAST: Partial<WebhooksConfig> = {
@@ -117,7 +117,11 @@ async function eventually<T>(read: () => Promise<T>, test: (value: T) => boolean
   throw new Error("condition never held");
 }
 
-describe.each(storeKinds)("webhook delivery (%s store)", (kind) => {
+// Each store, and once more with tracing on (every store call then runs in a span).
+const MODES = tracingModes(storeKinds);
+
+describe.each(MODES)("webhook delivery ($label)", ({ kind, tracing }) => {
+  useTracing({ tracing });
   it("signs every delivery so the documented recipe verifies it, with the order as it was at the event", async () => {
     const s = await setUp(kind);
     const r = await receiver();
@@ -322,15 +326,11 @@ describe.each(storeKinds)("webhook delivery (%s store)", (kind) => {
     const eventId = r.received[0]?.body.id as string;
 
     const cli = async (...argv: string[]) => {
-      const out: string[] = [];
-      const io: CliIo = {
-        stdout: (t) => out.push(t),
-        stderr: (t) => out.push(t),
+      const { code, output } = await runCaptured([...argv, "--db", s.gw.config.databaseUrl], {
         env: { GATEWAY_DATA_DIR: s.gw.config.dataDir, GATEWAY_MASTER_KEY: undefined },
         cwd: s.gw.config.dataDir,
-      };
-      const code = await run([...argv, "--db", s.gw.config.databaseUrl], io);
-      return { code, out: out.join("") };
+      });
+      return { code, out: output };
     };
     const resent = await cli("webhooks", "resend", s.partner.clientId, endpoint.id, eventId);
     expect(resent.code, resent.out).toBe(0);

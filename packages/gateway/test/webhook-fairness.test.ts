@@ -1,13 +1,15 @@
 /**
- * One partner's slow receiver delays only its own deliveries (issue 30): endpoints take turns
+ * One partner's slow receiver delays only its own deliveries: endpoints take turns
  * and each holds at most GATEWAY_WEBHOOK_ENDPOINT_CONCURRENCY of the worker's slots, so another
  * partner's deliveries keep arriving promptly while a backlog for the slow one waits. On
- * PostgreSQL the worker wakes on a notification, not at its next poll.
+ * PostgreSQL the worker wakes on a notification, not at its next poll. (Test sends flooding
+ * many endpoints of one partner: webhook-test-sends.test.ts.)
  */
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig, type WebhooksConfig } from "../src/config/config.js";
-import { login, order, signedHeaders, startGateway } from "./helpers.js";
+import type { ShareBudgets } from "../src/config/shares.js";
+import { createPartner, login, order, signedHeaders, startGateway } from "./helpers.js";
 import { Receiver } from "./support/receiver.js";
 import { storeKinds } from "./support/stores.js";
 import { createTenant, TEST_USERS_CONFIG, tenantPartner, userToken } from "./support/tenants.js";
@@ -17,12 +19,21 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setUp(kind: (typeof storeKinds)[number], webhooks: Partial<WebhooksConfig>) {
+async function setUp(
+  kind: (typeof storeKinds)[number],
+  webhooks: Partial<WebhooksConfig>,
+  slots: ShareBudgets["webhook_slots"] = {},
+) {
+  const defaults = loadConfig({});
   const gw = await startGateway({
     store: kind,
     config: {
       users: TEST_USERS_CONFIG,
-      webhooks: { ...loadConfig({}).webhooks, allowPrivate: "loopback", ...webhooks },
+      webhooks: { ...defaults.webhooks, allowPrivate: "loopback", ...webhooks },
+      shares: {
+        ...defaults.shares,
+        webhook_slots: { ...defaults.shares.webhook_slots, ...slots },
+      },
     },
   });
   cleanups.push(() => gw.close());
@@ -80,13 +91,11 @@ async function arrival(receiver: Receiver, orderId: string, deadline: number): P
 
 describe.each(storeKinds)("webhook fairness (%s store)", (kind) => {
   it("a receiver answering in 2 s leaves another partner's deliveries under 2 s", async () => {
-    const { partnerWithReceiver } = await setUp(kind, {
-      pollMs: 100,
-      timeoutMs: 5000,
-      leaseMs: 15_000,
-      concurrency: 8,
-      endpointConcurrency: 2,
-    });
+    const { partnerWithReceiver } = await setUp(
+      kind,
+      { pollMs: 100, timeoutMs: 5000, leaseMs: 15_000 },
+      { instance: 8, party: 4, item: 2 },
+    );
     const slow = await partnerWithReceiver("Slow Partner", 2000);
     const fast = await partnerWithReceiver("Fast Partner", 0);
     // A backlog of 30 for the slow receiver: 30 s of work at 2 at a time.
@@ -120,4 +129,54 @@ describe.each(storeKinds)("webhook fairness (%s store)", (kind) => {
     },
     30_000,
   );
+});
+
+/** The claim the worker's slots rely on, read straight from the store (the worker is off). */
+describe.each(storeKinds)("claiming by partner (%s store)", (kind) => {
+  it("takes turns by partner, skips the partners named, and takes a handed-back claim again as a first attempt", async () => {
+    const gw = await startGateway({
+      store: kind,
+      config: { webhooks: { ...loadConfig({}).webhooks, pollMs: 0 } },
+    });
+    cleanups.push(() => gw.close());
+    const at = Date.now() - 1000;
+    /** A partner with `endpoints` endpoints, each with `due` test events queued. */
+    const partnerWith = async (name: string, endpoints: number, due: number) => {
+      const partner = await createPartner(gw, undefined, name);
+      const record = await gw.store.findPartnerByClientId(partner.clientId);
+      const ids: string[] = [];
+      for (let e = 0; e < endpoints; e++) {
+        const endpoint = await gw.webhooks.create(
+          { clientId: partner.clientId },
+          { url: `https://receiver.example.com/${name}/${e}`, events: ["*"] },
+        );
+        ids.push(endpoint.id);
+        for (let i = 0; i < due; i++)
+          await gw.store.webhooks.queueTestEvent({
+            id: `${name}-${e}-${i}`,
+            partnerId: record?.id as string,
+            endpointId: endpoint.id,
+            createdAt: at + i,
+          });
+      }
+      return { id: record?.id as string, endpoints: ids };
+    };
+    const busy = await partnerWith("busy", 4, 3);
+    const quiet = await partnerWith("quiet", 1, 1);
+    const claim = (lease: string, shares: { perPartner?: number; skipPartners?: string[] }) =>
+      gw.store.webhooks.claimDeliveries(Date.now(), Date.now() + 60_000, lease, 8, 2, shares);
+
+    // The busy partner's older deliveries do not fill the claim: 2 of its, then the quiet one's.
+    const first = await claim("a", { perPartner: 2 });
+    expect(first).toHaveLength(3);
+    expect(first.filter((d) => quiet.endpoints.includes(d.endpointId))).toHaveLength(1);
+    expect(new Set(first.map((d) => d.endpointId)).size).toBe(3);
+    await gw.store.webhooks.releaseClaims(first);
+
+    // Skipped: none of the busy partner's.
+    const skipping = await claim("b", { perPartner: 2, skipPartners: [busy.id] });
+    expect(skipping.map((d) => d.endpointId)).toEqual(quiet.endpoints);
+    // Handed back: claimed again, still its first attempt.
+    expect(skipping[0]?.attempt).toBe(1);
+  }, 60_000);
 });

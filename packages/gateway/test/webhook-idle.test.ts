@@ -1,5 +1,5 @@
 /**
- * An idle gateway on PostgreSQL stays idle (issue 30): the webhook worker's own rounds write no
+ * An idle gateway on PostgreSQL stays idle: the webhook worker's own rounds write no
  * rows, so they must wake no one. A notification for a statement that wrote nothing made every
  * round wake the worker again, and an instance with no work ran hundreds of transactions a
  * second, taking the database and CPU its orders needed.

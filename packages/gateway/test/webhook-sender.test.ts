@@ -2,7 +2,11 @@ import type { LookupAddress, lookup } from "node:dns";
 import { afterEach, describe, expect, it } from "vitest";
 import { addressRefusal, urlRefusal } from "../src/domain/webhooks/address-guard.js";
 import { backoffMs } from "../src/domain/webhooks/backoff.js";
-import { createSender, type Sender } from "../src/domain/webhooks/delivery.js";
+import {
+  ADDRESS_POLICY_REFUSAL,
+  createSender,
+  type Sender,
+} from "../src/domain/webhooks/delivery.js";
 import { Receiver } from "./support/receiver.js";
 
 const cleanups: (() => unknown)[] = [];
@@ -17,6 +21,16 @@ const dnsAnswering = (...addresses: string[]): typeof lookup =>
       null,
       addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })),
     )) as unknown as typeof lookup;
+
+/** A DNS that knows no name, as the resolver answers for a host that does not exist. */
+const dnsKnowingNothing: typeof lookup = ((
+  host: string,
+  _options: unknown,
+  callback: (e: NodeJS.ErrnoException) => void,
+) =>
+  callback(
+    Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" }),
+  )) as unknown as typeof lookup;
 
 function sender(options: Partial<Parameters<typeof createSender>[0]> = {}): Sender {
   const s = createSender({ policy: "none", timeoutMs: 2000, maxSockets: 2, ...options });
@@ -35,9 +49,14 @@ const BODY = JSON.stringify({ id: "evt_test", type: "order.created", data: {} })
 describe("webhook sender: where deliveries may go", () => {
   it("refuses a loopback address literal without connecting, unless loopback is allowed", async () => {
     const r = await receiver();
-    const refused = await sender().post(r.url, BODY, {});
-    expect(refused).toMatchObject({ ok: false, status: null });
-    expect(refused.error).toMatch(/127\.0\.0\.1 is a loopback address/);
+    const told: string[] = [];
+    const refused = await sender({ onRefused: (_host, detail) => told.push(detail) }).post(
+      r.url,
+      BODY,
+      {},
+    );
+    expect(refused).toMatchObject({ ok: false, status: null, error: ADDRESS_POLICY_REFUSAL });
+    expect(told.join()).toMatch(/127\.0\.0\.1 is a loopback address/);
     expect(r.received).toHaveLength(0);
 
     const allowed = await sender({ policy: "loopback" }).post(r.url, BODY, {});
@@ -45,25 +64,51 @@ describe("webhook sender: where deliveries may go", () => {
     expect(r.received).toHaveLength(1);
   });
 
+  it("a name that does not resolve reads the same whatever the resolver said (no DNS oracle)", async () => {
+    const told: string[] = [];
+    const unresolved = await sender({
+      resolve: dnsKnowingNothing,
+      onRefused: (host, detail) => told.push(`${host} ${detail}`),
+    }).post("http://billing.internal.example/hooks", BODY, {});
+    // The same words as a name resolving to a refused address: no telling which names exist.
+    expect(unresolved).toMatchObject({ ok: false, status: null, error: ADDRESS_POLICY_REFUSAL });
+    expect(unresolved.error).not.toMatch(/ENOTFOUND|internal/);
+    expect(told.at(-1)).toMatch(/billing\.internal\.example getaddrinfo ENOTFOUND/);
+  });
+
   it("checks the address a name resolves to when connecting (DNS rebinding)", async () => {
     const r = await receiver();
     const url = `http://hooks.partner.example:${r.port}/hooks`;
     // The name passed the URL check; at connect time it resolves to this machine.
-    const refused = await sender({ resolve: dnsAnswering("127.0.0.1") }).post(url, BODY, {});
-    expect(refused.ok).toBe(false);
-    expect(refused.error).toMatch(/hooks\.partner\.example refused: 127\.0\.0\.1 is a loopback/);
-    // One private answer among public ones is enough to refuse.
-    const mixed = await sender({ resolve: dnsAnswering("93.184.216.34", "10.1.2.3") }).post(
+    // The partner reads only that the policy refused it, never what the name resolved to (a
+    // DNS oracle); the operator's log is told the address.
+    const told: string[] = [];
+    const onRefused = (host: string, detail: string) => told.push(`${host} ${detail}`);
+    const refused = await sender({ resolve: dnsAnswering("127.0.0.1"), onRefused }).post(
       url,
       BODY,
       {},
     );
-    expect(mixed.error).toMatch(/10\.1\.2\.3 is a private address/);
+    expect(refused.ok).toBe(false);
+    expect(refused.error).toBe(ADDRESS_POLICY_REFUSAL);
+    expect(told.at(-1)).toMatch(/hooks\.partner\.example 127\.0\.0\.1 is a loopback/);
+    // One private answer among public ones is enough to refuse.
+    const mixed = await sender({
+      resolve: dnsAnswering("93.184.216.34", "10.1.2.3"),
+      onRefused,
+    }).post(url, BODY, {});
+    expect(mixed.error).toBe(ADDRESS_POLICY_REFUSAL);
+    expect(told.at(-1)).toMatch(/10\.1\.2\.3 is a private address/);
     // An AAAA answer carrying a loopback or metadata IPv4 address is refused like the IPv4 one.
     for (const address of ["::7f00:1", "::ffff:7f00:1", "::a9fe:a9fe"]) {
-      const carried = await sender({ resolve: dnsAnswering(address) }).post(url, BODY, {});
+      const carried = await sender({ resolve: dnsAnswering(address), onRefused }).post(
+        url,
+        BODY,
+        {},
+      );
       expect(carried.ok, address).toBe(false);
-      expect(carried.error, address).toMatch(/refused: .* is a (loopback|linkLocal) address/);
+      expect(carried.error, address).toBe(ADDRESS_POLICY_REFUSAL);
+      expect(told.at(-1), address).toMatch(/ .* is a (loopback|linkLocal) address/);
     }
     expect(r.received).toHaveLength(0);
 

@@ -29,8 +29,10 @@ export interface PartnerClientOptions {
   /** The RSA private key whose public key is registered: PEM text or a KeyObject. */
   privateKey: string | KeyObject;
   /**
-   * 2 signs every request with version 2 (method, path, body covered). Default: version 1 until
-   * the gateway answers `signature_version_required`, then version 2 for the client's lifetime.
+   * Default 2: every request is signed with version 2 (method, path and body covered, so a body
+   * changed after signing is refused). 1 signs the seed's `client_id|timestamp` only, for
+   * gateways older than version 2; the gateway's `signature_version_required` still moves a
+   * version 1 client to 2 for its lifetime.
    */
   signatureVersion?: SignatureVersion;
   /** Retries after a 429, a 503 or a network error (default 3). */
@@ -151,7 +153,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     privateKey,
     clientId: options.clientId,
     nextTimestamp,
-    signatureVersion: options.signatureVersion ?? 1,
+    signatureVersion: options.signatureVersion ?? 2,
   });
   return {
     login: () => session.login(),

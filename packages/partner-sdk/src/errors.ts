@@ -31,7 +31,7 @@ const fieldErrorsOf = (problem: Problem): FieldError[] =>
     : [];
 
 /** "/currency must be …; /customer_code is required": every field, as the gateway wrote it. */
-export const fieldErrorsText = (errors: readonly FieldError[]): string =>
+const fieldErrorsText = (errors: readonly FieldError[]): string =>
   errors.map((e) => `${e.pointer} ${e.message}`).join("; ");
 
 /**

@@ -26,6 +26,7 @@ export { retryAfterMs } from "./lib/transport.js";
 export type { RequestLogCalls, WebhookEndpointCalls } from "./lib/webhook-endpoints.js";
 export {
   type ForwardResult,
+  forwardEvent,
   forwardTarget,
   type ListenOptions,
   listen,

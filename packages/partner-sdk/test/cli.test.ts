@@ -89,7 +89,12 @@ describe("orderline-partner", () => {
   });
 
   it("sign prints the string-to-sign and a signature that verifies with the public key", async () => {
-    const result = await cli(["sign", "--timestamp", "1767225600", "--json"]);
+    // Version 2 (body covered) is the default for new integrations.
+    const v2 = JSON.parse((await cli(["sign", "--timestamp", "1767225600", "--json"])).stdout);
+    expect(v2.string_to_sign.startsWith(`v2\n${partner.clientId}\n1767225600\nGET\n`)).toBe(true);
+    expect(v2.headers["x-signature-version"]).toBe("2");
+    const v1 = ["--signature-version", "1"];
+    const result = await cli(["sign", ...v1, "--timestamp", "1767225600", "--json"]);
     expect(result.code).toBe(0);
     const out = JSON.parse(result.stdout);
     expect(out.string_to_sign).toBe(`${partner.clientId}|1767225600`);
@@ -100,7 +105,7 @@ describe("orderline-partner", () => {
       Buffer.from(out.headers["x-signature"], "base64"),
     );
     expect(ok).toBe(true);
-    const text = await cli(["sign", "--timestamp", "1767225600"]);
+    const text = await cli(["sign", ...v1, "--timestamp", "1767225600"]);
     expect(text.stdout).toContain(`"${partner.clientId}|1767225600"`);
     expect(text.stdout).toContain(`X-SIGNATURE: ${out.headers["x-signature"]}`);
   });

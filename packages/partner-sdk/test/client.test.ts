@@ -427,9 +427,9 @@ describe("retries", () => {
 });
 
 describe("signature version 2", () => {
-  it("switches to version 2 when the gateway requires it, and stays there", async () => {
+  it("a version 1 client switches to version 2 when the gateway requires it, and stays there", async () => {
     await gateway.gw.partners.setSignatureVersion(partner.clientId, 2);
-    const sdk = client();
+    const sdk = client({ signatureVersion: 1 });
     expect(sdk.signatureVersion).toBe(1);
     const created = await sdk.salesOrders.create(order1("V2-1"));
     expect(sdk.signatureVersion).toBe(2);
@@ -438,10 +438,12 @@ describe("signature version 2", () => {
     expect(versions).toEqual([undefined, "2", "2"]);
   });
 
-  it("signs version 2 from the start when asked to", async () => {
-    const sdk = client({ signatureVersion: 2 });
+  it("signs version 2 from the start by default (body covered), and 1 only when asked to", async () => {
+    const sdk = client();
+    expect(sdk.signatureVersion).toBe(2);
     await sdk.salesOrders.list({ limit: 3 });
     expect(proxy.orderAttempts().map((a) => a.headers["x-signature-version"])).toEqual(["2"]);
+    expect(client({ signatureVersion: 1 }).signatureVersion).toBe(1);
   });
 });
 

@@ -90,16 +90,22 @@ async function verifyingReceiver(verify: Verify) {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const close = () => {
+    server.closeAllConnections(); // the in-process listen() keeps its forwards' sockets alive
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  };
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/orderline`,
+    url: `http://127.0.0.1:${port}/hooks/orderline`,
     received,
     useSecret: (s: string) => {
       secret = s;
     },
-    close: () => {
-      server.closeAllConnections(); // the in-process listen() keeps its forwards' sockets alive
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close,
+    /** Down, as a receiver being restarted: connections to its port are refused. */
+    stop: close,
+    /** Up again on the same port. */
+    start: () => new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve)),
   };
 }
 
@@ -130,9 +136,6 @@ describe.each(storeKinds)("orderline-partner listen (%s store)", (kind) => {
         events: {
           heartbeatSeconds: 15,
           pollMs: 100,
-          maxStreams: 100,
-          maxStreamsPerClient: 5,
-          maxStreamsPerTenant: 100,
           maxStreamSeconds: 3600,
           settleMs: 5000,
           recheckMs: 200,
@@ -205,6 +208,7 @@ describe.each(storeKinds)("orderline-partner listen (%s store)", (kind) => {
     child = spawn(process.execPath, [BIN, "listen", "--forward-to", receiver.url], {
       env: {
         PATH: process.env.PATH ?? "",
+        ORDERLINE_STATE_DIR: join(dir, "state-default"),
         ORDERLINE_BASE_URL: proxy.url,
         ORDERLINE_CLIENT_ID: partner.clientId,
         ORDERLINE_CLIENT_SECRET: partner.clientSecret,
@@ -224,7 +228,7 @@ describe.each(storeKinds)("orderline-partner listen (%s store)", (kind) => {
 
     const secret = await until(
       "the session secret",
-      () => /Signing secret of this session: (whsec_[A-Za-z0-9_-]{43})/.exec(stdout)?.[1],
+      () => /Signing secret: (whsec_[A-Za-z0-9_-]{43})/.exec(stdout)?.[1],
     );
     receiver.useSecret(secret);
     // The stream is open once the gateway holds it.
@@ -268,6 +272,124 @@ describe.each(storeKinds)("orderline-partner listen (%s store)", (kind) => {
     expect(stdout).toContain("Stopped.");
     expect(stdout).not.toContain(partner.clientSecret);
   }, 60_000);
+
+  it("loses nothing across a receiver restart and its own restart; keeps its secret; resends an event", async () => {
+    receiver.received.length = 0;
+    const keyFile = join(dir, "partner-2.pem");
+    writeFileSync(keyFile, partner.keys.privatePem, { mode: 0o600 });
+    const stateFile = join(dir, `listen-state-${kind}.json`);
+    const env = {
+      PATH: process.env.PATH ?? "",
+      ORDERLINE_BASE_URL: proxy.url,
+      ORDERLINE_CLIENT_ID: partner.clientId,
+      ORDERLINE_CLIENT_SECRET: partner.clientSecret,
+      ORDERLINE_PRIVATE_KEY_FILE: keyFile,
+    };
+    const start = () => {
+      const process_ = spawn(
+        process.execPath,
+        [BIN, "listen", "--forward-to", receiver.url, "--state", stateFile],
+        { env, stdio: ["ignore", "pipe", "pipe"] },
+      );
+      const out = { stdout: "", stderr: "" };
+      process_.stdout?.on("data", (c) => {
+        out.stdout += c;
+      });
+      process_.stderr?.on("data", (c) => {
+        out.stderr += c;
+      });
+      const exited = new Promise<number | null>((resolve) => process_.on("exit", resolve));
+      return { process: process_, out, exited };
+    };
+    const secretOf = (out: { stdout: string }) =>
+      until(
+        "the signing secret",
+        () => /Signing secret: (whsec_[A-Za-z0-9_-]{43})/.exec(out.stdout)?.[1],
+      );
+    const create = async (n: number) =>
+      client.salesOrders.create(
+        order({ purchase_order_no: `PO-LR-${kind}-${n}` }) as unknown as SalesOrderInput,
+      );
+    const orderIds = () => receiver.received.map((r) => JSON.parse(r.body).data.order.id as string);
+
+    let first = start();
+    child = first.process;
+    const secret = await secretOf(first.out);
+    receiver.useSecret(secret);
+    await until("the stream", () => gw.streams.open === 1);
+    const created = [await create(1)];
+    await until("the first forward", () => receiver.received.length >= 1);
+
+    // The receiver is down: listen tries again with backoff until it is back.
+    await receiver.stop();
+    created.push(await create(2));
+    await until("a failed forward", () =>
+      /-> not delivered \(.*\); again in \d+ s \(attempt 2\)/.test(first.out.stdout),
+    );
+    await receiver.start();
+    await until("the second forward", () => receiver.received.length >= 2, 60_000);
+    // listen saves its place just after each forward; a kill in between would forward that one
+    // event again on resume (delivery is at least once), so the kill comes once it is saved.
+    const secondEvent = JSON.parse(receiver.received[1]?.body ?? "{}").id as string;
+    await until("the saved place", () => {
+      try {
+        return JSON.parse(readFileSync(stateFile, "utf8")).last_event_id === secondEvent;
+      } catch {
+        return false;
+      }
+    });
+
+    // listen itself is killed (no chance to save anything on the way out); events meanwhile wait.
+    first.process.kill("SIGKILL");
+    await first.exited;
+    await until("the stream's end", () => gw.streams.open === 0);
+    created.push(await create(3), await create(4));
+    first = start();
+    child = first.process;
+    expect(await secretOf(first.out)).toBe(secret); // the receiver needs no new configuration
+    await until(
+      "the events made while listen was down",
+      () => receiver.received.length >= 4,
+      60_000,
+    );
+    await new Promise((r) => setTimeout(r, 500)); // time for a duplicate to show, if any
+    expect(first.out.stdout).toContain("Resuming after evt_");
+    expect(orderIds()).toEqual(created.map((o) => o.id));
+    expect(receiver.received.every((r) => r.verified)).toBe(true);
+    first.process.kill("SIGINT");
+    expect(await first.exited).toBe(0);
+
+    // events resend: the first event again, to the receiver listen used, signed the same way.
+    const firstEvent = JSON.parse(receiver.received[0]?.body ?? "{}").id as string;
+    const resend = spawn(
+      process.execPath,
+      [BIN, "events", "resend", firstEvent, "--state", stateFile],
+      { env },
+    );
+    let resent = "";
+    resend.stdout.on("data", (c) => {
+      resent += c;
+    });
+    expect(await new Promise((resolve) => resend.on("exit", resolve))).toBe(0);
+    expect(resent).toContain(`${firstEvent}  -> 204`);
+    expect(receiver.received).toHaveLength(5);
+    expect(receiver.received[4]).toMatchObject({
+      verified: true,
+      body: receiver.received[0]?.body,
+    });
+    const unknown = spawn(
+      process.execPath,
+      [BIN, "events", "resend", "evt_unknown", "--state", stateFile],
+      { env },
+    );
+    let refusal = "";
+    unknown.stderr.on("data", (c) => {
+      refusal += c;
+    });
+    expect(await new Promise((resolve) => unknown.on("exit", resolve))).toBe(2);
+    expect(refusal).toContain("webhooks resend");
+    expect(readFileSync(stateFile, "utf8")).not.toContain(partner.clientSecret);
+  }, 180_000);
 
   it("refuses a --forward-to that is not an http(s) URL, before connecting", async () => {
     const result = spawn(process.execPath, [BIN, "listen", "--forward-to", "ftp://x"], {

@@ -1,15 +1,14 @@
-import { ApiError, sessionStore } from "./api.js";
+import { ApiError } from "./api.js";
 
 /**
- * Downloads a file the tenant API makes (the CSV export): a link cannot carry the bearer token,
- * so the file is fetched with it and handed to the browser as a blob under the server's name.
+ * Downloads a file the tenant API makes (the CSV export): fetched (with the session cookie) so
+ * that a refusal shows as a message, then handed to the browser as a blob under the server's name.
  */
 export const downloadFile = async (
   path: string,
   refresh: () => Promise<unknown>,
 ): Promise<void> => {
-  const attempt = () =>
-    fetch(path, { headers: { authorization: `Bearer ${sessionStore.read()?.token ?? ""}` } });
+  const attempt = () => fetch(path);
   let response = await attempt().catch((cause: unknown) => {
     throw new ApiError(0, "network", String(cause));
   });

@@ -48,3 +48,27 @@ export const formatMoney = (
   // ES2023: format() takes a decimal string exactly (typed as number in older libs).
   return format.format(amount as unknown as number);
 };
+
+/**
+ * An amount in a list, where figures are read at a glance: the currency's own decimals (two
+ * for EUR, none for JPY), rounded half away from zero from the exact string; the order's page
+ * shows it exactly (formatMoney). Without a currency, at most two decimals.
+ */
+export const formatListMoney = (
+  amount: string | null | undefined,
+  currency: string | null | undefined,
+  language: string,
+): string | undefined => {
+  if (amount === null || amount === undefined) return undefined;
+  const options: Intl.NumberFormatOptions = currency
+    ? { style: "currency", currency }
+    : { maximumFractionDigits: 2 };
+  return new Intl.NumberFormat(language, options).format(amount as unknown as number);
+};
+
+/**
+ * An order's name wherever the console names one: numbers count per partner, so one number can
+ * belong to several orders; the partner beside it tells them apart ("SO-00000123 (Harbour)").
+ */
+export const orderName = (order: { order_number: string; partner_name: string }): string =>
+  `${order.order_number} (${order.partner_name})`;

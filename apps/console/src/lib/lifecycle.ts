@@ -6,12 +6,11 @@
 import {
   ORDER_STATUSES,
   type OrderAction,
-  type OrderStatus,
   TRANSITIONS,
   transitionFor,
 } from "@orderline/gateway/contract";
 
-export { ORDER_STATUSES, type OrderAction, type OrderStatus, TRANSITIONS };
+export { ORDER_STATUSES, type OrderAction, TRANSITIONS };
 
 /** In the order the page shows them: the way forward first, then the ways out. */
 const ACTIONS: readonly OrderAction[] = ["accept", "fulfil", "reject", "cancel"];
@@ -19,7 +18,7 @@ const ACTIONS: readonly OrderAction[] = ["accept", "fulfil", "reject", "cancel"]
 /** As in docs/gateway/order-lifecycle.md: members may not undo a commitment (cancel). */
 const ADMIN_ONLY: ReadonlySet<OrderAction> = new Set(["cancel"]);
 
-export interface OfferedAction {
+interface OfferedAction {
   action: OrderAction;
   /** false: the status allows it but the user's role does not. */
   permitted: boolean;

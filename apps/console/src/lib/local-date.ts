@@ -5,7 +5,7 @@
  */
 type Part = "day" | "month" | "year";
 
-export interface DateShape {
+interface DateShape {
   order: Part[];
   separator: string;
 }

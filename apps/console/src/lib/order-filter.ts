@@ -22,7 +22,7 @@ export interface OrderFilters {
 }
 
 export const PAGE_SIZES = ["20", "50", "100"] as const;
-export const DEFAULT_PAGE_SIZE = 20;
+const DEFAULT_PAGE_SIZE = 20;
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -104,3 +104,12 @@ export const listQuery = (filters: OrderFilters, limit?: number, cursor?: string
 /** The day range is backwards: nothing could match. */
 export const rangeReversed = (filters: OrderFilters): boolean =>
   Boolean(filters.from && filters.to && filters.from > filters.to);
+
+/**
+ * A search that is an order number as partners quote it (`SO-00000123`, `so123`, `123`): the
+ * gateway lists the orders with that number (one per partner at most).
+ */
+export const isOrderNumber = (q: string): boolean => /^(so-?)?0*[1-9]\d{0,14}$/i.test(q.trim());
+
+/** The number in an order number or a search for one: `SO-00000123`, `so123` and `123` → 123. */
+export const numberOf = (text: string): number => Number(text.trim().replace(/^so-?/i, ""));

@@ -1,14 +1,13 @@
 import { useEffect, useRef } from "react";
-import { sessionStore } from "./api.js";
 
 /**
  * The tenant's live events (GET /v1/tenant/events, docs/gateway/tenant-api.md): order events
  * with `data.order` as the orders list shows it, and `vocabulary.changed` with
  * `data.namespace` and `data.language`. Read with fetch and a stream reader (EventSource
- * cannot send the Authorization header), over one connection however many subscribers, which
+ * cannot send the Authorization header API clients use), over one connection however many subscribers, which
  * reconnects with Last-Event-ID so nothing is missed across a dropped connection.
  */
-export interface TenantEvent {
+interface TenantEvent {
   /** The SSE id (opaque). */
   id: string | undefined;
   /** `order.created`, `order.accepted`, … or `vocabulary.changed`. */
@@ -16,9 +15,9 @@ export interface TenantEvent {
   data: unknown;
 }
 
-export type TenantEventListener = (event: TenantEvent) => void;
+type TenantEventListener = (event: TenantEvent) => void;
 
-export interface SubscribeOptions {
+interface SubscribeOptions {
   /**
    * Renews the session's token (the console's `api.refresh`, which refreshes once for all
    * callers): called when the stream is refused with `token_expired`, then it reconnects.
@@ -90,12 +89,10 @@ const dispatch = (message: Parsed): void => {
 async function readOnce(
   signal: AbortSignal,
 ): Promise<{ retry?: number; status: number; code?: string }> {
-  const session = sessionStore.read();
-  if (!session) return { status: 401 };
+  // Same origin: the session cookie goes with it.
   const response = await fetch("/v1/tenant/events", {
     headers: {
       accept: "text/event-stream",
-      authorization: `Bearer ${session.token}`,
       ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId }),
     },
     signal,

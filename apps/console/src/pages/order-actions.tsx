@@ -3,6 +3,7 @@ import { useEnterpriseModuleTranslationContext } from "@orderline/i18n/react";
 import { type FormEvent, useId, useState } from "react";
 import { Dialog } from "../dialog.js";
 import { ApiError } from "../lib/api.js";
+import { orderName } from "../lib/format.js";
 import { actionsFrom, type OrderAction } from "../lib/lifecycle.js";
 import { fieldProblems, problemText } from "../lib/problem-text.js";
 import type { ordersModule } from "../modules.js";
@@ -136,7 +137,7 @@ export const OrderActions = ({
       {asking && (
         <ReasonDialog
           action={asking}
-          number={order.order_number}
+          number={orderName(order)}
           draft={drafts[asking] ?? ""}
           error={fieldError}
           busy={busy !== null}

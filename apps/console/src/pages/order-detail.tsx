@@ -5,9 +5,10 @@ import {
 import { useEffect, useRef, useState } from "react";
 import { Failure, PageTitle } from "../components.js";
 import { type Api, ApiError } from "../lib/api.js";
-import { formatDateTime, formatMoney } from "../lib/format.js";
+import { formatDateTime, formatMoney, orderName } from "../lib/format.js";
 import { filtersOf } from "../lib/order-filter.js";
 import { problemText } from "../lib/problem-text.js";
+import { subscribeTenantEvents } from "../lib/tenant-events.js";
 import { useLoad } from "../lib/use-load.js";
 import { ordersModule } from "../modules.js";
 import { href } from "../router.js";
@@ -80,10 +81,22 @@ const Detail = ({ id, back }: { id: string; back: string | null }) => {
     if (notice) noticeRef.current?.focus();
   }, [notice]);
 
+  // Moved elsewhere (another tab, a colleague, the partner): read it again, so the status,
+  // the actions offered and the ETag they send are the order's as it is now.
+  useEffect(
+    () =>
+      subscribeTenantEvents((event) => {
+        const moved = (event.data as { order?: { id?: string } } | null)?.order?.id;
+        if (!event.type.startsWith("order.") || moved !== id) return;
+        readOrder(api, id).then(setFresh, () => undefined);
+      }),
+    [api, id],
+  );
+
   const current = fresh ?? (load.state === "done" ? load.value : null);
 
   const onOutcome = async (outcome: Outcome) => {
-    const number = current?.order.order_number ?? "";
+    const number = current ? orderName(current.order) : "";
     if (outcome.kind === "moved") {
       setFresh({ order: outcome.order, etag: outcome.etag });
       setNotice({ outcome, number });
@@ -121,7 +134,7 @@ const Detail = ({ id, back }: { id: string; back: string | null }) => {
         ))}
       {current && order && (
         <>
-          <PageTitle>{t("detail.title", { number: order.order_number })}</PageTitle>
+          <PageTitle>{t("detail.title", { number: orderName(order) })}</PageTitle>
           <div
             role="status"
             tabIndex={-1}
@@ -179,7 +192,7 @@ const Detail = ({ id, back }: { id: string; back: string | null }) => {
             onOutcome={(outcome) => void onOutcome(outcome)}
           />
           <OrderLines order={order} />
-          <OrderHistory history={order.history} />
+          <OrderHistory history={order.history} partnerName={order.partner_name} />
         </>
       )}
     </>

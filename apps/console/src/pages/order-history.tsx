@@ -4,8 +4,18 @@ import type { ordersModule } from "../modules.js";
 import { StatusBadge } from "./order-status.js";
 import type { OrderChange } from "./order-types.js";
 
-/** The order's history as a timeline, oldest first: when, from → to, who, and why. */
-export const OrderHistory = ({ history }: { history: OrderChange[] }) => {
+/**
+ * The order's history as a timeline, oldest first: when, from → to, who, and why. A partner's
+ * moves are named by the order's partner name: the gateway's history names a partner by its
+ * client id (the partner API's contract), and only the order's own partner moves it.
+ */
+export const OrderHistory = ({
+  history,
+  partnerName,
+}: {
+  history: OrderChange[];
+  partnerName: string;
+}) => {
   const { t, i18n } = useEnterpriseModuleTranslationContext<typeof ordersModule>();
   const none = t("detail.none");
   return (
@@ -31,7 +41,7 @@ export const OrderHistory = ({ history }: { history: OrderChange[] }) => {
             </p>
             <p className="who">
               {change.actor.type === "partner"
-                ? t("history.byPartner", { name: change.actor.name ?? none })
+                ? t("history.byPartner", { name: partnerName || (change.actor.name ?? none) })
                 : t("history.byUser", { name: change.actor.name ?? none })}
             </p>
             {change.reason && (

@@ -21,7 +21,7 @@ export const OrderLines = ({ order }: { order: Order }) => {
     <div>
       <h2 id="products">{t("detail.products")}</h2>
       <ScrollRegion labelledBy="products">
-        <table>
+        <table className="stacked lines">
           <thead>
             <tr>
               <th scope="col" className="number">
@@ -44,15 +44,23 @@ export const OrderLines = ({ order }: { order: Order }) => {
           <tbody>
             {order.products.map((line) => (
               <tr key={line.line_no}>
-                <td className="number">{line.line_no}</td>
-                <th scope="row">{line.product_code}</th>
-                <td className="number">{formatNumber(line.quantity, i18n.language)}</td>
-                <td>{line.uom ?? none}</td>
-                <td className="number">
+                <td className="number" data-label={t("detail.line")}>
+                  {line.line_no}
+                </td>
+                <th scope="row" data-label={t("detail.product")}>
+                  {line.product_code}
+                </th>
+                <td className="number" data-label={t("detail.quantity")}>
+                  {formatNumber(line.quantity, i18n.language)}
+                </td>
+                <td data-label={t("detail.uom")}>{line.uom ?? none}</td>
+                <td className="number" data-label={t("detail.unitPrice")}>
                   {money(line.unit_price === null ? null : String(line.unit_price))}
                 </td>
-                <td className="number">{money(line.line_total)}</td>
-                <td>{line.notes || none}</td>
+                <td className="number" data-label={t("detail.lineTotal")}>
+                  {money(line.line_total)}
+                </td>
+                <td data-label={t("detail.notes")}>{line.notes || none}</td>
               </tr>
             ))}
           </tbody>
@@ -64,7 +72,7 @@ export const OrderLines = ({ order }: { order: Order }) => {
               <td className="number" data-testid="lines-total">
                 {money(order.total)}
               </td>
-              <td />
+              <td className="empty" />
             </tr>
           </tfoot>
         </table>

@@ -5,6 +5,7 @@ import {
 import { useEffect, useState } from "react";
 import { Failure, PageTitle } from "../components.js";
 import type { ApiError } from "../lib/api.js";
+import { orderName } from "../lib/format.js";
 import {
   filtersOf,
   listQuery,
@@ -19,7 +20,7 @@ import type { Route } from "../router.js";
 import { useSession } from "../session.js";
 import { BulkBar, BulkSummary, type BulkTarget } from "./order-bulk.js";
 import { ExportButton } from "./order-export.js";
-import { OrderFiltersForm, ordersHref } from "./order-filters.js";
+import { OrderFiltersForm, ordersHref, resultsFocus } from "./order-filters.js";
 import type { BulkOutcome, OrderPage } from "./order-types.js";
 import { OrdersTable } from "./orders-table.js";
 
@@ -28,7 +29,7 @@ const CountLine = ({ total }: { total: OrderPage["total"] }) => {
   const { t, i18n } = useEnterpriseModuleTranslationContext<typeof ordersModule>();
   const number = new Intl.NumberFormat(i18n.language).format(total.count);
   return (
-    <p className="count" data-testid="order-count">
+    <p className="count" data-testid="order-count" id="order-results" tabIndex={-1}>
       {total.exact
         ? t("count.exact", { count: total.count, number })
         : t("count.atLeast", { count: total.count, number })}
@@ -73,11 +74,25 @@ const OrdersList = ({ route }: { route: Route }) => {
     setAllMatching(false);
   }, [query]);
 
+  // After "Apply filters": the focus goes to the results once they are read.
+  useEffect(() => {
+    const take = () => {
+      const target =
+        document.getElementById("order-results") ?? document.getElementById("no-orders");
+      if (!resultsFocus.wanted || !target) return;
+      resultsFocus.wanted = false;
+      target.focus();
+    };
+    if (load.state !== "loading") take();
+    window.addEventListener("orderline:results", take);
+    return () => window.removeEventListener("orderline:results", take);
+  }, [load.state]);
+
   const listHref = ordersHref(filters, trail);
-  const numbers = new Map(page?.data.map((o) => [o.id, o.order_number]) ?? []);
+  const numbers = new Map(page?.data.map((o) => [o.id, orderName(o)]) ?? []);
   const target: BulkTarget = allMatching
-    ? { filter: effective, count: page?.total.count ?? 0 }
-    : { ids: [...selected] };
+    ? { filter: effective, count: page?.total.count ?? 0, exact: page?.total.exact ?? true }
+    : { orders: page?.data.filter((o) => selected.has(o.id)) ?? [] };
   const onBulk = (outcome: BulkOutcome | ApiError) => {
     setBulk(outcome);
     setSelected(new Set());
@@ -102,7 +117,9 @@ const OrdersList = ({ route }: { route: Route }) => {
       {load.state === "loading" && !page && <p role="status">{t("common:status.loading")}</p>}
       {load.state === "failed" && <Failure error={load.error} retry={reload} />}
       {page && page.data.length === 0 && trail.length === 0 && (
-        <p role="status">{Object.keys(filters).length > 0 ? t("filters.noMatch") : t("empty")}</p>
+        <p role="status" id="no-orders" tabIndex={-1}>
+          {Object.keys(filters).length > 0 ? t("filters.noMatch") : t("empty")}
+        </p>
       )}
       {page && page.data.length > 0 && (
         <>
@@ -152,7 +169,9 @@ const SelectAllMatching = ({
       <button type="button" className="link" onClick={() => onChoose(!allMatching)}>
         {allMatching
           ? t("bulk.onlyPage", { count: page.data.length })
-          : t("bulk.allMatching", { count: page.total.count, number })}
+          : page.total.exact
+            ? t("bulk.allMatching", { count: page.total.count, number })
+            : t("bulk.allMatchingAtLeast", { number })}
       </button>
     </p>
   );

@@ -240,7 +240,7 @@ const PartnerCard = ({
           {actionError}
         </p>
       )}
-      <WebhookEndpoints clientId={partner.client_id} />
+      <WebhookEndpoints clientId={partner.client_id} partnerName={partner.name} />
     </article>
   );
 };

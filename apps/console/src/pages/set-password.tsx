@@ -1,8 +1,10 @@
+import { changeLanguage, i18n } from "@orderline/i18n";
 import {
   EnterpriseModuleProvider,
   useEnterpriseModuleTranslationContext,
 } from "@orderline/i18n/react";
 import { type FormEvent, useEffect, useState } from "react";
+import { LANGUAGES } from "../i18n.js";
 import { LanguageSwitcher } from "../language-switcher.js";
 import { ApiError } from "../lib/api.js";
 import { authModule } from "../modules.js";
@@ -36,27 +38,37 @@ const SetPasswordForm = ({ token }: { token: string }) => {
   const { t } = useEnterpriseModuleTranslationContext<typeof authModule>();
   const { signIn } = useSession();
   const [email, setEmail] = useState<string | null>(null);
+  /** The message's key (`setPassword.*`, `common:errors.*`), worded in the language shown. */
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
+  // Read once per link. The message is kept as its key, so a language change (the link's own,
+  // or the switcher's) words it anew without asking the gateway again: a spent link was posted
+  // again on every change when the effect followed `t`.
   useEffect(() => {
-    post<{ data: { email: string } }>("/v1/auth/password-link", { token })
-      .then((answer) => setEmail(answer?.data.email ?? null))
+    post<{ data: { email: string; language?: string } }>("/v1/auth/password-link", { token })
+      .then(async (answer) => {
+        // The language the inviter chose for them (the page's switcher is there to change it).
+        const language = answer?.data.language;
+        if (language && language !== i18n.language && LANGUAGES.some((l) => l.code === language))
+          await changeLanguage(language);
+        setEmail(answer?.data.email ?? null);
+      })
       .catch((failure: unknown) =>
         setError(
           failure instanceof ApiError && failure.code === "network"
-            ? t("common:errors.network")
-            : t("setPassword.linkInvalid"),
+            ? "common:errors.network"
+            : "setPassword.linkInvalid",
         ),
       );
-  }, [token, t]);
+  }, [token]);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const password = String(form.get("new-password"));
     if (password !== String(form.get("repeat-password"))) {
-      setError(t("setPassword.mismatch"));
+      setError("setPassword.mismatch");
       return;
     }
     setBusy(true);
@@ -64,14 +76,16 @@ const SetPasswordForm = ({ token }: { token: string }) => {
     try {
       await post("/v1/auth/set-password", { token, password });
       await signIn(email ?? "", password);
-      window.location.hash = href("orders");
+      window.location.hash = href("overview");
     } catch (failure) {
       setBusy(false);
       if (failure instanceof ApiError && failure.code === "validation_failed")
-        setError(t("setPassword.tooShort"));
-      else if (failure instanceof ApiError && failure.code === "password_link_invalid")
-        setError(t("setPassword.linkInvalid"));
-      else setError(t("common:errors.network"));
+        setError("setPassword.tooShort");
+      else if (failure instanceof ApiError && failure.code === "password_link_invalid") {
+        // Spent meanwhile: nothing more to send with it.
+        setEmail(null);
+        setError("setPassword.linkInvalid");
+      } else setError("common:errors.network");
     }
   };
 
@@ -104,7 +118,7 @@ const SetPasswordForm = ({ token }: { token: string }) => {
         />
         {error && (
           <p className="notice error" role="alert">
-            {error}
+            {t(error)}
           </p>
         )}
         <button type="submit" disabled={busy || email === null}>

@@ -12,9 +12,109 @@ import { useSession } from "../session.js";
 import { firstOverLimit, TextField } from "../text-field.js";
 import { ForgotPassword } from "./set-password.js";
 
+/**
+ * The second step of a sign-in with two-step sign-in on: the authenticator app's code (the
+ * browser and password managers offer it: autocomplete="one-time-code"), or a recovery code.
+ */
+const SecondFactorForm = ({
+  challenge,
+  onRestart,
+}: {
+  challenge: string;
+  /** The challenge is spent or expired: back to the password, with why. */
+  onRestart(message: string | null): void;
+}) => {
+  const { t } = useEnterpriseModuleTranslationContext<typeof authModule>();
+  const { finishSignIn } = useSession();
+  const [recovery, setRecovery] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const field = recovery ? "recovery-code" : "one-time-code";
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const value = String(new FormData(event.currentTarget).get(field) ?? "").trim();
+    setBusy(true);
+    setError(null);
+    try {
+      await finishSignIn(challenge, recovery ? { recovery_code: value } : { code: value });
+    } catch (failure) {
+      setBusy(false);
+      if (!(failure instanceof ApiError)) throw failure;
+      if (failure.code === "second_factor_challenge_invalid") onRestart(problemText(failure, t));
+      else setError(problemText(failure, t));
+      document.getElementById(field)?.focus();
+    }
+  };
+
+  return (
+    <form onSubmit={submit} aria-labelledby="second-factor-title" data-testid="second-factor">
+      <h2 id="second-factor-title">{t("secondFactor.title")}</h2>
+      <p>{recovery ? t("secondFactor.recoveryIntro") : t("secondFactor.intro")}</p>
+      <label htmlFor={field}>
+        {recovery ? t("secondFactor.recoveryCode") : t("secondFactor.code")}
+      </label>
+      {recovery ? (
+        <input
+          key="recovery"
+          id="recovery-code"
+          name="recovery-code"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          minLength={10}
+          maxLength={20}
+          required
+          // biome-ignore lint/a11y/noAutofocus: the one field of this step, reached by submitting the last
+          autoFocus
+        />
+      ) : (
+        <input
+          key="code"
+          id="one-time-code"
+          name="one-time-code"
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          pattern="[0-9 ]{6,7}"
+          maxLength={7}
+          required
+          // biome-ignore lint/a11y/noAutofocus: the one field of this step, reached by submitting the last
+          autoFocus
+        />
+      )}
+      {error && (
+        <p className="notice error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" disabled={busy}>
+        {busy ? t("secondFactor.submitting") : t("secondFactor.submit")}
+      </button>
+      <p>
+        <button
+          type="button"
+          className="link"
+          onClick={() => {
+            setRecovery((r) => !r);
+            setError(null);
+          }}
+        >
+          {recovery ? t("secondFactor.useCode") : t("secondFactor.useRecovery")}
+        </button>
+      </p>
+      <p>
+        <button type="button" className="link" onClick={() => onRestart(null)}>
+          {t("secondFactor.back")}
+        </button>
+      </p>
+    </form>
+  );
+};
+
 const SignInForm = () => {
   const { t } = useEnterpriseModuleTranslationContext<typeof authModule>();
   const { signIn, ended } = useSession();
+  const [challenge, setChallenge] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(
     ended ? t("common:errors.sessionExpired") : null,
   );
@@ -33,6 +133,10 @@ const SignInForm = () => {
     } catch (failure) {
       setBusy(false);
       if (!(failure instanceof ApiError)) throw failure;
+      if (failure.code === "second_factor_required" && typeof failure.body.challenge === "string") {
+        setChallenge(failure.body.challenge);
+        return;
+      }
       const fields = fieldProblems(failure, t);
       setFieldErrors(fields);
       if (failure.code === "invalid_credentials") setError(t("invalid"));
@@ -42,6 +146,22 @@ const SignInForm = () => {
       if (first) document.getElementById(first)?.focus();
     }
   };
+
+  if (challenge)
+    return (
+      <main id="main" className="sign-in">
+        <h1>{t("common:app.name")}</h1>
+        <p className="tagline">{t("common:app.tagline")}</p>
+        <SecondFactorForm
+          challenge={challenge}
+          onRestart={(message) => {
+            setChallenge(null);
+            setError(message);
+          }}
+        />
+        <LanguageSwitcher />
+      </main>
+    );
 
   return (
     <main id="main" className="sign-in">

@@ -2,206 +2,159 @@ import {
   EnterpriseModuleProvider,
   useEnterpriseModuleTranslationContext,
 } from "@orderline/i18n/react";
-import { type FormEvent, useState } from "react";
-import { ActionButton } from "../action-button.js";
+import { useState } from "react";
 import { Failure, PageTitle } from "../components.js";
-import { ApiError } from "../lib/api.js";
-import { formatDateTime } from "../lib/format.js";
-import { problemText, type Translate } from "../lib/problem-text.js";
+import { personMatches, personName } from "../lib/person.js";
+import { problemText } from "../lib/problem-text.js";
 import { latest, useLoad } from "../lib/use-load.js";
 import { teamModule } from "../modules.js";
-import { SecretOnce } from "../secret-once.js";
-import { useSession } from "../session.js";
+import { type Profile, useSession } from "../session.js";
+import { InviteForm, LinkOnce } from "./team-invite.js";
+import { type MemberActions, MemberRow } from "./team-members.js";
+import { type IssuedLink, type Member, type MemberChange, teamProblem } from "./team-types.js";
+import { TwoFactorPolicy } from "./two-factor-policy.js";
 
-interface Member {
-  id: string;
-  email: string;
-  role: "admin" | "member";
-  language: string;
-  status: "invited" | "active" | "disabled";
-  created_at: string;
-  last_sign_in_at: string | null;
-}
+/** The notice after a change: what is true now, naming the person as they are called now. */
+const doneKey = (body: MemberChange, after: Member): string => {
+  if (body.role !== undefined) return `done.${after.role}`;
+  if (body.disabled !== undefined) return body.disabled ? "done.disabled" : "done.enabled";
+  return after.name ? "done.renamed" : "done.unnamed";
+};
 
-interface IssuedLink {
-  token: string;
-  path: string;
-  expires_at: string;
-  mailed: boolean;
-}
-
-/** The refusals an admin can meet here, in their language; others as the gateway says them. */
-const KNOWN = ["last_admin", "user_exists", "validation_failed", "user_not_found"];
-const teamProblem = (failure: unknown, t: Translate): string =>
-  failure instanceof ApiError && KNOWN.includes(failure.code)
-    ? t(`errors.${failure.code}`)
-    : problemText(failure, t);
-
-/** The console's own address plus the link's route: what the admin hands over. */
-const linkUrl = (path: string) => `${window.location.origin}${window.location.pathname}${path}`;
-
-/** A set-password link, shown this once with a copy button. */
-const LinkOnce = ({ email, link, onDone }: { email: string; link: IssuedLink; onDone(): void }) => {
-  const { t, i18n } = useEnterpriseModuleTranslationContext<typeof teamModule>();
-  const url = linkUrl(link.path);
+/** The search field and how many of the team it shows. */
+const Search = ({
+  query,
+  onQuery,
+  shown,
+  total,
+}: {
+  query: string;
+  onQuery(query: string): void;
+  shown: number;
+  total: number;
+}) => {
+  const { t } = useEnterpriseModuleTranslationContext<typeof teamModule>();
   return (
-    <SecretOnce
-      title={t("link.title", { email })}
-      facts={[{ label: t("link.url"), value: url, testId: "password-link" }]}
-      secret={url}
-      texts={{
-        once: t("link.once"),
-        copy: t("link.copy"),
-        copied: t("link.copied"),
-        done: t("link.done"),
-      }}
-      note={
-        <p className="hint">
-          {t("link.expires", { at: formatDateTime(link.expires_at, i18n.language) })}{" "}
-          {link.mailed ? t("link.mailed") : t("link.notMailed")}
-        </p>
-      }
-      onDone={onDone}
-    />
+    <p className="team-search">
+      <label htmlFor="team-search">{t("search.label")}</label>
+      <input
+        id="team-search"
+        type="search"
+        autoComplete="off"
+        value={query}
+        onChange={(event) => onQuery(event.target.value)}
+        aria-describedby="team-search-count"
+      />
+      <small id="team-search-count" className="hint" aria-live="polite">
+        {query.trim() ? t("search.count", { count: shown, total }) : ""}
+      </small>
+    </p>
   );
 };
 
-/** One member: facts for everyone, the admin's actions for admins. */
-const MemberCard = ({
-  member,
-  self,
-  canManage,
-  onChange,
-  onLink,
+/** The team as a table (cards on a phone), filtered by the search. */
+const MembersTable = ({
+  members,
+  query,
+  profile,
+  actions,
+  rename,
 }: {
-  member: Member;
-  self: boolean;
-  canManage: boolean;
-  onChange(body: { role?: Member["role"]; disabled?: boolean }): void;
-  onLink(): void;
+  members: Member[];
+  query: string;
+  profile: Profile | null;
+  actions: MemberActions | undefined;
+  rename(member: Member, name: string): Promise<string | null>;
 }) => {
   const { t, i18n } = useEnterpriseModuleTranslationContext<typeof teamModule>();
-  const nameId = `member-${member.id}`;
+  const shown = members.filter((m) => personMatches(m, query, i18n.language));
   return (
-    <article className="partner" aria-labelledby={nameId} data-testid="member">
-      <h2 id={nameId}>
-        {member.email}
-        {self && ` ${t("you")}`}
-      </h2>
-      <dl className="facts">
-        <dt>{t("role.label")}</dt>
-        <dd>{t(`role.${member.role}`)}</dd>
-        <dt>{t("status.label")}</dt>
-        <dd className={`status-${member.status}`}>{t(`status.${member.status}`)}</dd>
-        <dt>{t("lastSignIn")}</dt>
-        <dd>
-          {member.last_sign_in_at
-            ? formatDateTime(member.last_sign_in_at, i18n.language)
-            : t("never")}
-        </dd>
-      </dl>
-      {canManage && (
-        <p className="buttons">
-          <ActionButton
-            onRun={() => onChange({ role: member.role === "admin" ? "member" : "admin" })}
-          >
-            {member.role === "admin" ? t("actions.makeMember") : t("actions.makeAdmin")}
-          </ActionButton>
-          {member.status === "disabled" ? (
-            <ActionButton onRun={() => onChange({ disabled: false })}>
-              {t("actions.enable")}
-            </ActionButton>
-          ) : (
-            <ActionButton
-              danger
-              confirm={t("actions.disableConfirm", { email: member.email })}
-              onRun={() => onChange({ disabled: true })}
-            >
-              {t("actions.disable")}
-            </ActionButton>
-          )}
-          <ActionButton onRun={onLink}>{t("actions.reset")}</ActionButton>
-        </p>
-      )}
-    </article>
-  );
-};
-
-/** The invite form: email and role. */
-const InviteForm = ({ onInvited }: { onInvited(email: string, link: IssuedLink): void }) => {
-  const { t } = useEnterpriseModuleTranslationContext<typeof teamModule>();
-  const { api } = useSession();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const formElement = event.currentTarget;
-    const form = new FormData(formElement);
-    setBusy(true);
-    setError(null);
-    try {
-      const { body } = await api.request<{ data: { member: Member; link: IssuedLink } }>(
-        "POST",
-        "/v1/tenant/users",
-        { body: { email: String(form.get("email")), role: String(form.get("role")) } },
-      );
-      formElement.reset();
-      onInvited(body.data.member.email, body.data.link);
-    } catch (failure) {
-      setError(teamProblem(failure, t));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <section aria-labelledby="invite-title" className="partner">
-      <h2 id="invite-title">{t("invite.title")}</h2>
-      <form onSubmit={submit} className="stack">
-        <label htmlFor="invite-email">{t("invite.email")}</label>
-        <input id="invite-email" name="email" type="email" autoComplete="off" required />
-        <label htmlFor="invite-role">{t("invite.role")}</label>
-        <select id="invite-role" name="role" defaultValue="member">
-          <option value="member">{t("role.member")}</option>
-          <option value="admin">{t("role.admin")}</option>
-        </select>
-        {error && (
-          <p className="notice error" role="alert">
-            {error}
-          </p>
-        )}
-        <p className="buttons">
-          <button type="submit" disabled={busy}>
-            {t("invite.submit")}
-          </button>
-        </p>
-      </form>
-    </section>
+    <>
+      {shown.length === 0 && <p role="status">{t("search.none", { query: query.trim() })}</p>}
+      <div className="table-scroll team-scroll">
+        <table className="team-table">
+          <caption className="visually-hidden">{t("title")}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t("columns.name")}</th>
+              <th scope="col">{t("columns.email")}</th>
+              <th scope="col">{t("role.label")}</th>
+              <th scope="col">{t("status.label")}</th>
+              <th scope="col">{t("lastSignIn")}</th>
+              <th scope="col">
+                <span className="visually-hidden">{t("columns.actions")}</span>
+              </th>
+            </tr>
+          </thead>
+          {shown.map((member) => {
+            const self = member.id === profile?.id;
+            return (
+              <MemberRow
+                key={member.id}
+                member={member}
+                self={self}
+                actions={actions}
+                rename={actions || self ? rename : undefined}
+              />
+            );
+          })}
+        </table>
+      </div>
+    </>
   );
 };
 
 const Team = () => {
-  const { t } = useEnterpriseModuleTranslationContext<typeof teamModule>();
-  const { api, profile } = useSession();
+  const { t, i18n } = useEnterpriseModuleTranslationContext<typeof teamModule>();
+  const { api, profile, updateProfile } = useSession();
   const [load, retry] = useLoad(
     () => api.request<{ data: Member[] }>("GET", "/v1/tenant/users").then((r) => r.body.data),
     [api],
   );
   const [shown, setShown] = useState<{ email: string; link: IssuedLink } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<{ text: string; error: boolean } | null>(null);
+  const [query, setQuery] = useState("");
   const isAdmin = profile?.role === "admin";
   const members = latest(load);
+  const say = (text: string, error = false) => setNotice({ text, error });
 
-  const change = async (member: Member, body: { role?: Member["role"]; disabled?: boolean }) => {
-    setError(null);
+  const change = async (member: Member, body: MemberChange) => {
+    setNotice(null);
     try {
-      await api.request("PATCH", `/v1/tenant/users/${encodeURIComponent(member.id)}`, { body });
+      const answer = await api.request<{ data: Member }>(
+        "PATCH",
+        `/v1/tenant/users/${encodeURIComponent(member.id)}`,
+        { body },
+      );
+      const after = answer.body.data;
+      say(t(doneKey(body, after), { name: personName(member), to: after.name ?? "" }));
       retry();
+      return null;
     } catch (failure) {
-      setError(teamProblem(failure, t));
+      return teamProblem(failure, t);
+    }
+  };
+  /**
+   * An admin renames a colleague through the team API; anyone renames themself through their
+   * profile, whose answer the header then shows.
+   */
+  const rename = async (member: Member, name: string): Promise<string | null> => {
+    if (isAdmin && member.id !== profile?.id) return change(member, { name });
+    try {
+      const answer = await api.request<{ data: Profile }>("PATCH", "/v1/user/profile", {
+        body: { name },
+      });
+      updateProfile(answer.body.data);
+      const key = answer.body.data.name ? "done.renamed" : "done.unnamed";
+      say(t(key, { name: personName(member), to: answer.body.data.name ?? "" }));
+      retry();
+      return null;
+    } catch (failure) {
+      return problemText(failure, t);
     }
   };
   const reset = async (member: Member) => {
-    setError(null);
+    setNotice(null);
     try {
       const { body } = await api.request<{ data: IssuedLink }>(
         "POST",
@@ -209,9 +162,17 @@ const Team = () => {
       );
       setShown({ email: member.email, link: body.data });
     } catch (failure) {
-      setError(teamProblem(failure, t));
+      say(teamProblem(failure, t), true);
     }
   };
+  const actions: MemberActions | undefined = isAdmin
+    ? {
+        change: (member, body) =>
+          void change(member, body).then((refused) => refused && say(refused, true)),
+        link: (member) => void reset(member),
+      }
+    : undefined;
+  const filtered = members?.filter((m) => personMatches(m, query, i18n.language)).length ?? 0;
 
   return (
     <>
@@ -220,31 +181,38 @@ const Team = () => {
       {shown && <LinkOnce email={shown.email} link={shown.link} onDone={() => setShown(null)} />}
       {isAdmin && !shown && (
         <InviteForm
-          onInvited={(email, link) => {
-            setShown({ email, link });
+          onInvited={(member, link) => {
+            setShown({ email: member.email, link });
             retry();
           }}
         />
       )}
-      {error && (
+      {isAdmin && !shown && <TwoFactorPolicy />}
+      {/* Always on the page, so a screen reader announces each change's notice. */}
+      <p role="status" className={notice && !notice.error ? "notice info" : "visually-hidden"}>
+        {notice && !notice.error ? notice.text : ""}
+      </p>
+      {notice?.error && (
         <p className="notice error" role="alert">
-          {error}
+          {notice.text}
         </p>
       )}
       {load.state === "failed" && <Failure error={load.error} retry={retry} />}
       {members === undefined && load.state === "loading" && (
         <p role="status">{t("common:status.loading")}</p>
       )}
-      {members?.map((member) => (
-        <MemberCard
-          key={member.id}
-          member={member}
-          self={member.id === profile?.id}
-          canManage={isAdmin}
-          onChange={(body) => void change(member, body)}
-          onLink={() => void reset(member)}
-        />
-      ))}
+      {members && (
+        <>
+          <Search query={query} onQuery={setQuery} shown={filtered} total={members.length} />
+          <MembersTable
+            members={members}
+            query={query}
+            profile={profile}
+            actions={actions}
+            rename={rename}
+          />
+        </>
+      )}
     </>
   );
 };

@@ -1,33 +1,84 @@
-import { INPUT_LIMITS } from "@orderline/gateway/contract";
 import {
   EnterpriseModuleProvider,
   useEnterpriseModuleTranslationContext,
 } from "@orderline/i18n/react";
-import { type FormEvent, useId, useState } from "react";
+import { useId, useState } from "react";
 import { ActionButton } from "../action-button.js";
 import { Failure } from "../components.js";
-import { ApiError } from "../lib/api.js";
 import { disabledReasonText } from "../lib/disabled-reason.js";
 import { formatDateTime } from "../lib/format.js";
-import { fieldProblems, problemText } from "../lib/problem-text.js";
+import { problemText } from "../lib/problem-text.js";
 import type { Said } from "../lib/said.js";
 import { latest, useLoad } from "../lib/use-load.js";
-import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../lib/webhook-events.js";
+import { ALL_EVENTS } from "../lib/webhook-events.js";
 import { webhooksModule } from "../modules.js";
 import { SecretOnce } from "../secret-once.js";
 import { useSession } from "../session.js";
-import { firstOverLimit, TextField } from "../text-field.js";
 import { WebhookDeliveries } from "./webhook-deliveries.js";
+import { EndpointForm, eventKey, OfPartner } from "./webhook-endpoint-form.js";
 import type { Endpoint } from "./webhook-types.js";
-
-/** `order.accepted` → `accepted`: the dictionary key of an event type's name. */
-const eventKey = (type: string) => `event.${type.replace(/^order\./, "")}`;
 
 interface ShownSecret {
   endpoint: Endpoint;
   secret: string;
   previousValidUntil: string | null;
 }
+
+/** What the console knows of an endpoint: its events, why it is off, its last success and failures. */
+const EndpointFacts = ({ endpoint }: { endpoint: Endpoint }) => {
+  const { t, i18n } = useEnterpriseModuleTranslationContext<typeof webhooksModule>();
+  const why = endpoint.disabled_reason ? disabledReasonText(endpoint.disabled_reason, t) : null;
+  return (
+    <dl className="facts">
+      <dt>{t("list.events")}</dt>
+      <dd>
+        {endpoint.events.includes(ALL_EVENTS)
+          ? t("list.allEvents")
+          : endpoint.events.map((type) => t(eventKey(type), { defaultValue: type })).join(", ")}
+      </dd>
+      {!endpoint.enabled && endpoint.disabled_reason && (
+        <>
+          <dt>{t("list.why")}</dt>
+          <dd data-testid="disabled-reason" lang={why?.lang}>
+            {why?.text}
+          </dd>
+        </>
+      )}
+      <dt>{t("list.lastSuccess")}</dt>
+      <dd>
+        {endpoint.last_success_at
+          ? formatDateTime(endpoint.last_success_at, i18n.language)
+          : t("list.never")}
+      </dd>
+      {endpoint.failing_since && (
+        <>
+          <dt>{t("list.failingSince")}</dt>
+          <dd className="status-disabled">
+            {formatDateTime(endpoint.failing_since, i18n.language)}
+          </dd>
+        </>
+      )}
+      <dt>{t("list.created")}</dt>
+      <dd>{formatDateTime(endpoint.created_at, i18n.language)}</dd>
+    </dl>
+  );
+};
+
+/** Runs an endpoint action: what it did goes to `onChanged`, a refusal in words to `onFailed`. */
+const useEndpointAction = (
+  onChanged: (said: Said | null) => void,
+  onFailed: (text: string) => void,
+) => {
+  const { t } = useEnterpriseModuleTranslationContext<typeof webhooksModule>();
+  return async (run: () => Promise<Said | null | undefined>) => {
+    try {
+      const said = await run();
+      if (said !== undefined) onChanged(said);
+    } catch (error) {
+      onFailed(problemText(error, t));
+    }
+  };
+};
 
 const EndpointItem = ({
   base,
@@ -42,22 +93,15 @@ const EndpointItem = ({
   onSecret(secret: ShownSecret): void;
   onFailed(text: string): void;
 }) => {
-  const { t, i18n } = useEnterpriseModuleTranslationContext<typeof webhooksModule>();
+  const { t } = useEnterpriseModuleTranslationContext<typeof webhooksModule>();
   const { api } = useSession();
   const id = useId();
   const [open, setOpen] = useState(false);
+  const [editing, setEditing] = useState(false);
   const path = `${base}/${encodeURIComponent(endpoint.id)}`;
   const url = endpoint.url;
-  const act = async (run: () => Promise<Said | null | undefined>) => {
-    try {
-      const said = await run();
-      if (said !== undefined) onChanged(said);
-    } catch (error) {
-      onFailed(problemText(error, t));
-    }
-  };
+  const act = useEndpointAction(onChanged, onFailed);
   const context = <span className="visually-hidden"> {t("actions.endpoint", { url })}</span>;
-  const why = endpoint.disabled_reason ? disabledReasonText(endpoint.disabled_reason, t) : null;
   return (
     <article className="endpoint" aria-labelledby={`${id}-url`}>
       <h4 id={`${id}-url`}>
@@ -66,39 +110,42 @@ const EndpointItem = ({
           {t(endpoint.enabled ? "state.enabled" : "state.disabled")}
         </span>
       </h4>
-      <dl className="facts">
-        <dt>{t("list.events")}</dt>
-        <dd>
-          {endpoint.events.includes(ALL_EVENTS)
-            ? t("list.allEvents")
-            : endpoint.events.map((type) => t(eventKey(type), { defaultValue: type })).join(", ")}
-        </dd>
-        {!endpoint.enabled && endpoint.disabled_reason && (
-          <>
-            <dt>{t("list.why")}</dt>
-            <dd data-testid="disabled-reason" lang={why?.lang}>
-              {why?.text}
-            </dd>
-          </>
-        )}
-        <dt>{t("list.lastSuccess")}</dt>
-        <dd>
-          {endpoint.last_success_at
-            ? formatDateTime(endpoint.last_success_at, i18n.language)
-            : t("list.never")}
-        </dd>
-        {endpoint.failing_since && (
-          <>
-            <dt>{t("list.failingSince")}</dt>
-            <dd className="status-disabled">
-              {formatDateTime(endpoint.failing_since, i18n.language)}
-            </dd>
-          </>
-        )}
-        <dt>{t("list.created")}</dt>
-        <dd>{formatDateTime(endpoint.created_at, i18n.language)}</dd>
-      </dl>
+      <EndpointFacts endpoint={endpoint} />
+      {editing && (
+        <EndpointForm
+          title={t("edit.title", { url })}
+          submitLabel={t("edit.submit")}
+          initial={{ url: endpoint.url, events: endpoint.events }}
+          onCancel={() => setEditing(false)}
+          onSubmit={async (fields) => {
+            // The same endpoint and secret: the receiver keeps verifying as before.
+            await api.request("PATCH", path, { body: fields });
+            setEditing(false);
+            onChanged({ key: "done.edited", values: { url: fields.url } });
+          }}
+        />
+      )}
       <p className="buttons">
+        {!editing && (
+          <button type="button" className="secondary" onClick={() => setEditing(true)}>
+            {t("actions.edit")}
+            {context}
+          </button>
+        )}
+        <ActionButton
+          onRun={() =>
+            void act(async () => {
+              const { body } = await api.request<{ data: { event_id: string } }>(
+                "POST",
+                `${path}/test`,
+              );
+              return { key: "done.testSent", values: { id: body.data.event_id, url } };
+            })
+          }
+        >
+          {t("actions.test")}
+          {context}
+        </ActionButton>
         <ActionButton
           danger={endpoint.enabled}
           confirm={endpoint.enabled ? t("actions.disableConfirm", { url }) : undefined}
@@ -179,116 +226,34 @@ const EndpointItem = ({
 };
 
 /** The form that adds an endpoint: its URL and the events it wants, refused ones at the field. */
-const AddEndpoint = ({ base, onAdded }: { base: string; onAdded(created: ShownSecret): void }) => {
+const AddEndpoint = ({
+  base,
+  partnerName,
+  onAdded,
+}: {
+  base: string;
+  partnerName: string;
+  onAdded(created: ShownSecret): void;
+}) => {
   const { t } = useEnterpriseModuleTranslationContext<typeof webhooksModule>();
   const { api } = useSession();
-  const id = useId();
-  const [all, setAll] = useState(true);
-  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
-  const [error, setError] = useState<{ field: "url" | "events"; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = event.currentTarget;
-    if (firstOverLimit(form)) return;
-    const url = String(new FormData(form).get("url") ?? "").trim();
-    const events = all ? [ALL_EVENTS] : WEBHOOK_EVENT_TYPES.filter((e) => chosen.has(e));
-    if (events.length === 0) {
-      setError({ field: "events", text: t("add.eventsMissing") });
-      document.getElementById(`${id}-all`)?.focus();
-      return;
-    }
-    setError(null);
-    setBusy(true);
-    try {
-      const { body } = await api.request<{ data: Endpoint & { secret: string } }>("POST", base, {
-        body: { url, events },
-      });
-      const { secret, ...endpoint } = body.data;
-      form.reset();
-      setAll(true);
-      setChosen(new Set());
-      onAdded({ endpoint, secret, previousValidUntil: null });
-    } catch (cause) {
-      const fields = fieldProblems(cause, t);
-      const events =
-        fields.has("events") ||
-        (cause instanceof ApiError && cause.code === "webhook_events_invalid");
-      const field = events ? "events" : "url";
-      setError({ field, text: fields.get(field) ?? problemText(cause, t) });
-      document.getElementById(field === "url" ? `${id}-url` : `${id}-all`)?.focus();
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <form
-      className="stack add-endpoint"
-      onSubmit={submit}
-      aria-labelledby={`${id}-title`}
-      noValidate
-    >
-      <h4 id={`${id}-title`}>{t("add.title")}</h4>
-      <TextField
-        id={`${id}-url`}
-        name="url"
-        type="url"
-        label={t("add.url")}
-        limit={INPUT_LIMITS.webhookUrl}
-        required
-        spellCheck={false}
-        placeholder="https://"
-        hint={t("add.urlHint")}
-        error={error?.field === "url" ? error.text : null}
-      />
-      <fieldset
-        className="events"
-        aria-invalid={error?.field === "events" ? true : undefined}
-        aria-describedby={error?.field === "events" ? `${id}-events-error` : undefined}
-      >
-        <legend>{t("add.events")}</legend>
-        <label>
-          <input
-            id={`${id}-all`}
-            type="checkbox"
-            checked={all}
-            onChange={(event) => setAll(event.target.checked)}
-          />{" "}
-          {t("event.all")}
-        </label>
-        {WEBHOOK_EVENT_TYPES.map((type) => (
-          <label key={type}>
-            <input
-              type="checkbox"
-              value={type}
-              disabled={all}
-              checked={all || chosen.has(type)}
-              onChange={(event) => {
-                const next = new Set(chosen);
-                if (event.target.checked) next.add(type);
-                else next.delete(type);
-                setChosen(next);
-              }}
-            />{" "}
-            {t(eventKey(type))} <code>{type}</code>
-          </label>
-        ))}
-        {error?.field === "events" && (
-          <small id={`${id}-events-error`} className="field-error">
-            {error.text}
-          </small>
-        )}
-      </fieldset>
-      <button type="submit" disabled={busy}>
-        {t("add.submit")}
-      </button>
-    </form>
+    <EndpointForm
+      title={t("add.title")}
+      partnerName={partnerName}
+      submitLabel={t("add.submit")}
+      onSubmit={async (fields) => {
+        const { body } = await api.request<{ data: Endpoint & { secret: string } }>("POST", base, {
+          body: fields,
+        });
+        const { secret, ...endpoint } = body.data;
+        onAdded({ endpoint, secret, previousValidUntil: null });
+      }}
+    />
   );
 };
 
-const Endpoints = ({ clientId }: { clientId: string }) => {
+const Endpoints = ({ clientId, partnerName }: { clientId: string; partnerName: string }) => {
   const { t, i18n } = useEnterpriseModuleTranslationContext<typeof webhooksModule>();
   const { api } = useSession();
   const id = useId();
@@ -309,7 +274,11 @@ const Endpoints = ({ clientId }: { clientId: string }) => {
   };
   return (
     <section className="webhooks" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`}>{t("title")}</h3>
+      {/* Named with its partner: the page has a region like it on every partner's card. */}
+      <h3 id={`${id}-title`}>
+        {t("title")}
+        <OfPartner name={partnerName} />
+      </h3>
       <p className="hint">{t("intro")}</p>
       {shown && (
         <SecretOnce
@@ -356,6 +325,7 @@ const Endpoints = ({ clientId }: { clientId: string }) => {
       ))}
       <AddEndpoint
         base={base}
+        partnerName={partnerName}
         onAdded={(created) => {
           setShown(created);
           changed({ key: "done.added", values: { url: created.endpoint.url } });
@@ -366,8 +336,14 @@ const Endpoints = ({ clientId }: { clientId: string }) => {
 };
 
 /** A partner's webhook endpoints, on its card of the partners page (tenant admins). */
-export const WebhookEndpoints = ({ clientId }: { clientId: string }) => (
+export const WebhookEndpoints = ({
+  clientId,
+  partnerName,
+}: {
+  clientId: string;
+  partnerName: string;
+}) => (
   <EnterpriseModuleProvider module={webhooksModule}>
-    <Endpoints clientId={clientId} />
+    <Endpoints clientId={clientId} partnerName={partnerName} />
   </EnterpriseModuleProvider>
 );

@@ -2,7 +2,7 @@ import { placeholdersOf } from "../lib/dictionary.js";
 
 export type Translate = (key: string, options?: Record<string, unknown>) => string;
 
-export const MAX_LENGTH = 4000;
+const MAX_LENGTH = 4000;
 
 /**
  * What is wrong with a tenant's word before it is sent, or undefined: a placeholder the standard

@@ -1,6 +1,7 @@
 import { inContextKeysOf, setInContextMode } from "@orderline/i18n";
 import { useEnterpriseModuleTranslationContext } from "@orderline/i18n/react";
 import { lazy, Suspense, useEffect, useState } from "react";
+import { createPortal } from "react-dom";
 import type { shellModule } from "../modules.js";
 import type { WordPlace } from "./word-dialog.js";
 
@@ -23,7 +24,7 @@ const ownKeys = (element: Element) => {
  * The translated string under a click: the clicked element's own text, else its parents' (a
  * click on an icon inside a button), else all its text when that names one key only.
  */
-export const wordAt = (target: Element): WordPlace | undefined => {
+const wordAt = (target: Element): WordPlace | undefined => {
   let element: Element | null = target;
   for (let depth = 0; element && depth < 4; depth++, element = element.parentElement) {
     const [found] = ownKeys(element);
@@ -85,11 +86,15 @@ export const InContextEditing = () => {
           {t("inContext.banner")}
         </p>
       )}
-      {place && (
-        <Suspense fallback={null}>
-          <WordDialog place={place} onClose={() => setPlace(null)} />
-        </Suspense>
-      )}
+      {/* In the body, not here: on a phone this switch sits in the menu, which is closed
+          while the page's words are clicked, and would hide the dialog with it. */}
+      {place &&
+        createPortal(
+          <Suspense fallback={null}>
+            <WordDialog place={place} onClose={() => setPlace(null)} />
+          </Suspense>,
+          document.body,
+        )}
     </div>
   );
 };

@@ -53,8 +53,11 @@ export const filterRows = (rows: readonly WordRow[], filter: RowFilter): WordRow
     if (filter.namespace && row.namespace !== filter.namespace) return false;
     if (filter.changedOnly && Object.keys(row.tenant).length === 0) return false;
     if (words.length === 0) return true;
+    // The key as i18next writes it (`orders:status.received`) and as people write it from
+    // the file it is in (`orders.status.received`).
     const haystack = [
       `${row.namespace}:${row.key}`,
+      `${row.namespace}.${row.key}`,
       ...Object.values(row.standard),
       ...Object.values(row.tenant),
     ]

@@ -19,7 +19,7 @@ import type { WordPlace } from "./word-place.js";
 export type { WordPlace };
 
 /** The standard text of a key in a language. */
-export const standardText = ({ namespace, key }: WordPlace, language: string): string =>
+const standardText = ({ namespace, key }: WordPlace, language: string): string =>
   flatten(DICTIONARIES[namespace]?.[language] ?? {})[key] ?? "";
 
 const CODES = LANGUAGES.map((l) => l.code);

@@ -16,7 +16,7 @@ import {
 } from "../../../../packages/gateway/test/support/rsa-test-keys.js";
 
 export const PASSWORD = "correct horse battery staple";
-export const CONSOLE_DIR = fileURLToPath(new URL("../../dist", import.meta.url));
+const CONSOLE_DIR = fileURLToPath(new URL("../../dist", import.meta.url));
 
 /**
  * Test RSA key pair number `n` (1 is the test gateway's partner's; tests that add partners use
@@ -97,6 +97,17 @@ export async function startTestGateway(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A tenant user's bearer token (POST /v1/auth/login), as an API client holds one. */
+export async function bearerToken(base: string, email: string): Promise<string> {
+  const login = await fetch(`${base}/v1/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  if (login.status !== 200) throw new Error(`user login: ${login.status} ${await login.text()}`);
+  return ((await login.json()) as { token: string }).token;
 }
 
 /** Creates orders as the partner would: log in, sign `client_id|timestamp`, POST. */

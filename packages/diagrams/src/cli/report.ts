@@ -1,9 +1,9 @@
 import type { Description } from "../core/diagram-type.js";
+import { didYouMean } from "../core/validate/suggest.js";
 import { isTypeName, loadType } from "../types/index.js";
-import { didYouMean } from "../validate/suggest.js";
 
 /** A named report on a valid description, as `validate --report NAME` prints it. */
-export type ReportResult =
+type ReportResult =
   | { ok: true; rows: Record<string, unknown>[]; text: string[] }
   | { ok: false; error: string };
 

@@ -1,5 +1,5 @@
+import { didYouMean } from "../core/validate/suggest.js";
 import { isTypeName, TYPE_NAMES, type TypeName } from "../types/index.js";
-import { didYouMean } from "../validate/suggest.js";
 
 /** The --type value checked: the registered type, or an error naming the known ones. */
 export function parseType(value: string): TypeName | { error: string } {

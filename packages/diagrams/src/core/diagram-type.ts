@@ -1,9 +1,9 @@
-import type { ViewTargets } from "../validate/meta-rules.js";
-import type { TypeSchema } from "../validate/schema.js";
-import type { SchemaHints, UnlocatedProblem } from "../validate/schema-problems.js";
 import type { Card, Meta, QualityProfile } from "./model.js";
 import type { DiagramReport } from "./report.js";
 import type { Theme } from "./theme.js";
+import type { ViewTargets } from "./validate/meta-rules.js";
+import type { TypeSchema } from "./validate/schema.js";
+import type { SchemaHints, UnlocatedProblem } from "./validate/schema-problems.js";
 
 /** What every description has, whatever its type. */
 export interface Description {

@@ -2,7 +2,7 @@ import { round } from "./geometry.js";
 import type { Point } from "./model.js";
 
 /** A drawing's size and the transform that fits its content in it (svg/document.ts draws it). */
-export interface Fit {
+interface Fit {
   width: number;
   height: number;
   /** Uniform scale of the content, at most 1. */

@@ -150,12 +150,57 @@ export function simplify(points: Point[]): Point[] {
   return out;
 }
 
-export function pathLength(points: Point[]): number {
-  let total = 0;
+/**
+ * How many times the orthogonal polyline crosses the outline of `box` (into or out of it): a
+ * line through a box it does not join enters and leaves once (2). A line ending on the outline
+ * or running along it does not cross there (see `runsAlongOutline`).
+ */
+export function outlineCrossings(points: readonly Point[], box: Box): number {
+  const x1 = box.x + box.width;
+  const y1 = box.y + box.height;
+  const strictly = (v: number, lo: number, hi: number) => v > lo && v < hi;
+  let n = 0;
   for (let i = 1; i < points.length; i++) {
     const a = points[i - 1] as Point;
     const b = points[i] as Point;
-    total += Math.abs(a.x - b.x) + Math.abs(a.y - b.y);
+    const [lx, hx] = [Math.min(a.x, b.x), Math.max(a.x, b.x)];
+    const [ly, hy] = [Math.min(a.y, b.y), Math.max(a.y, b.y)];
+    if (Math.abs(a.y - b.y) < 0.01 && strictly(a.y, box.y, y1)) {
+      if (strictly(box.x, lx, hx)) n++;
+      if (strictly(x1, lx, hx)) n++;
+    } else if (Math.abs(a.x - b.x) < 0.01 && strictly(a.x, box.x, x1)) {
+      if (strictly(box.y, ly, hy)) n++;
+      if (strictly(y1, ly, hy)) n++;
+    }
   }
-  return total;
+  return n;
+}
+
+/**
+ * True when a run of the orthogonal polyline lies along a side of `box`, closer to it than
+ * `near` and beside it for at least `minRun`: the line reads as the box's border (or the border
+ * as the line), the way two lines on one track read as one.
+ */
+export function runsAlongOutline(
+  points: readonly Point[],
+  box: Box,
+  near: number,
+  minRun: number,
+): boolean {
+  const x1 = box.x + box.width;
+  const y1 = box.y + box.height;
+  const beside = (lo: number, hi: number, from: number, to: number) =>
+    Math.min(hi, to) - Math.max(lo, from) >= minRun;
+  for (let i = 1; i < points.length; i++) {
+    const a = points[i - 1] as Point;
+    const b = points[i] as Point;
+    if (Math.abs(a.y - b.y) < 0.01) {
+      const onSide = Math.abs(a.y - box.y) < near || Math.abs(a.y - y1) < near;
+      if (onSide && beside(Math.min(a.x, b.x), Math.max(a.x, b.x), box.x, x1)) return true;
+    } else if (Math.abs(a.x - b.x) < 0.01) {
+      const onSide = Math.abs(a.x - box.x) < near || Math.abs(a.x - x1) < near;
+      if (onSide && beside(Math.min(a.y, b.y), Math.max(a.y, b.y), box.y, y1)) return true;
+    }
+  }
+  return false;
 }

@@ -5,6 +5,7 @@
  * its direction) and every note stays within one note-height of its box. Layouts report what
  * this finds as render warnings; the tests run it on every example and on generated corpora.
  */
+import { ARROWHEAD_SPAN } from "./arrowhead.js";
 import { type Box, round } from "./geometry.js";
 import type { Point } from "./model.js";
 
@@ -13,7 +14,7 @@ export interface CheckedEdge {
   points: Point[];
 }
 
-export interface CheckedNote {
+interface CheckedNote {
   id: string;
   box: Box;
   /** The box the note belongs to. */
@@ -38,8 +39,13 @@ export interface GraphFinding {
 
 /** Two parallel runs of different edges closer than this read as one line. */
 export const TRACK_LIMIT = 4;
-/** Two edge ends closer than this read as one arrowhead (or an edge passing through). */
+/** An edge leaving closer than this to where another arrives reads as passing through. */
 export const END_LIMIT = 4;
+/**
+ * Two arrowheads whose tips are closer than this overlap (the arrowhead's own size, not the
+ * 4 units that let three heads on one final state pass).
+ */
+export const HEAD_LIMIT = ARROWHEAD_SPAN;
 /** Runs overlapping by less than this (where lines cross or turn) do not count. */
 export const MIN_RUN = 3;
 export const ASPECT_LIMIT = 2.5;
@@ -84,9 +90,29 @@ export function runsOf(edges: CheckedEdge[]): { h: Run[]; v: Run[] } {
   return { h, v };
 }
 
+/**
+ * Whether two edges are one trunk (core/trunk.ts): they arrive at one point along one line, so
+ * one arrowhead is drawn. `a` and `b` are segment indices: only their last segments (the trunk)
+ * may overlap.
+ */
+export function oneTrunk(x: CheckedEdge, y: CheckedEdge, a?: number, b?: number): boolean {
+  const [xTip, xBefore] = [x.points[x.points.length - 1], x.points[x.points.length - 2]];
+  const [yTip, yBefore] = [y.points[y.points.length - 1], y.points[y.points.length - 2]];
+  if (!xTip || !xBefore || !yTip || !yBefore) return false;
+  if (Math.hypot(xTip.x - yTip.x, xTip.y - yTip.y) >= 0.5) return false;
+  // Both last runs on the tip's line, coming in from the same side.
+  const vertical = (p: Point, q: Point) => Math.abs(p.x - q.x) < 0.01;
+  const dir = (p: Point, q: Point) => Math.sign(q.x - p.x) + 2 * Math.sign(q.y - p.y);
+  if (vertical(xBefore, xTip) !== vertical(yBefore, yTip)) return false;
+  if (dir(xBefore, xTip) !== dir(yBefore, yTip)) return false;
+  const last = (e: CheckedEdge, i?: number) => i === undefined || i === e.points.length - 2;
+  return last(x, a) && last(y, b);
+}
+
 function sharedTracks(edges: CheckedEdge[]): GraphFinding[] {
   const out: GraphFinding[] = [];
   const seen = new Set<string>();
+  const byId = new Map(edges.map((e) => [e.id, e]));
   for (const list of Object.values(runsOf(edges))) {
     list.sort((a, b) => a.at - b.at);
     for (let i = 0; i < list.length; i++) {
@@ -98,6 +124,8 @@ function sharedTracks(edges: CheckedEdge[]): GraphFinding[] {
         const overlap = Math.min(a.hi, b.hi) - Math.max(a.lo, b.lo);
         const key = [a.edge, b.edge].sort().join(" ");
         if (overlap < MIN_RUN || seen.has(key)) continue;
+        const [x, y] = [byId.get(a.edge), byId.get(b.edge)] as [CheckedEdge, CheckedEdge];
+        if (oneTrunk(x, y, a.index, b.index)) continue;
         seen.add(key);
         out.push({
           rule: "shared-track",
@@ -112,7 +140,7 @@ function sharedTracks(edges: CheckedEdge[]): GraphFinding[] {
 
 function ends(edges: CheckedEdge[]): GraphFinding[] {
   const out: GraphFinding[] = [];
-  const near = (p: Point, q: Point) => Math.hypot(p.x - q.x, p.y - q.y) < END_LIMIT;
+  const near = (p: Point, q: Point, limit = END_LIMIT) => Math.hypot(p.x - q.x, p.y - q.y) < limit;
   for (let i = 0; i < edges.length; i++) {
     const a = edges[i] as CheckedEdge;
     const aHead = a.points[a.points.length - 1];
@@ -123,7 +151,7 @@ function ends(edges: CheckedEdge[]): GraphFinding[] {
       const bHead = b.points[b.points.length - 1];
       const bTail = b.points[0];
       if (i === j || !bHead || !bTail) continue;
-      if (j > i && near(aHead, bHead)) {
+      if (j > i && near(aHead, bHead, HEAD_LIMIT) && !oneTrunk(a, b)) {
         out.push({
           rule: "stacked-arrowheads",
           id: a.id,

@@ -1,4 +1,3 @@
-import type { UnlocatedProblem } from "../validate/schema-problems.js";
 import {
   ASPECT_LIMIT,
   checkGraphDrawing,
@@ -7,6 +6,7 @@ import {
 } from "./graph-check.js";
 import { lineCrossings } from "./graph-layout/avoid.js";
 import type { GraphDirection } from "./graph-layout.js";
+import type { UnlocatedProblem } from "./validate/schema-problems.js";
 
 /** How far a drawing's aspect lies outside 1:2.5 … 2.5:1 (0 inside), on a log scale. */
 function misfit(l: { width: number; height: number }): number {

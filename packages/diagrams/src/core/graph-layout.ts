@@ -2,14 +2,24 @@
  * A layered (Sugiyama-style) graph layout: pure, synchronous and deterministic. Compound nodes
  * hold a graph of their own, laid out first and then placed as one box; an edge between two
  * regions is laid out in the innermost region holding both ends. Steps per region: cycle
- * breaking (depth-first from the first-ranked nodes), longest-path layering with every edge two
- * layers long (the middle layer holds its label), barycenter crossing reduction, least-squares
- * coordinate assignment (weighted pool-adjacent-violators, so long edges run straight),
- * orthogonal routes with their bends in channels between layers. With `together`, the whole
+ * breaking (as few lines turned as the cycles force, graph-layout/feedback.ts), longest-path
+ * layering with every edge two layers long (the middle layer holds its label), barycenter
+ * crossing reduction, least-squares coordinate assignment (weighted pool-adjacent-violators, so
+ * long edges run straight), orthogonal routes with their bends in channels between layers; then
+ * arrowheads that would stack spread or joined (core/trunk.ts). With `together`, the whole
  * drawing is also laid out as one layered graph (graph-layout/clustered.ts) and the layout
  * with fewer needless backward lines, then fewer crossings, kept. Reference: docs/decisions.md.
  */
-import { type Box, boxesOverlap, inflate } from "./geometry.js";
+import {
+  type Arrow,
+  type Box,
+  boxesOverlap,
+  inflate,
+  outlineCrossings,
+  runsAlongOutline,
+  segmentMeetsBox,
+} from "./geometry.js";
+import { HEAD_LIMIT, MIN_RUN, TRACK_LIMIT } from "./graph-check.js";
 import { labelOnPath, lineCrossings, pathHits, routeAround } from "./graph-layout/avoid.js";
 import { layClustered } from "./graph-layout/clustered.js";
 import { edgesOnCycles } from "./graph-layout/cycles.js";
@@ -22,6 +32,8 @@ import { realise, route } from "./graph-layout/routes.js";
 import { measure, order, place, type Ranks, rank } from "./graph-layout/stages.js";
 import { isBand, WRAP_RATIO, type WrapPlan, wrapPlan } from "./graph-layout/wrap.js";
 import type { Point } from "./model.js";
+import { arrowAt } from "./translate.js";
+import { arriveAround, spreadArrivals } from "./trunk.js";
 
 export type GraphDirection = "right" | "down" | "left" | "up";
 
@@ -34,6 +46,12 @@ export interface GraphNode {
   padding?: { top: number; right: number; bottom: number; left: number };
   /** Initial states open their region, final states close it. */
   rank?: "first" | "last";
+  /**
+   * Lines arriving on one side whose arrowheads would overlap join into one trunk instead of
+   * spreading along the side: a small round or pointed node (a final state, a choice), where a
+   * head off the side's middle would miss the shape.
+   */
+  joinArrivals?: true;
   /** Within its layer, hinted nodes take their slots in this order (lower first). */
   order?: number;
   /**
@@ -58,7 +76,7 @@ export interface GraphEdge {
   hidden?: boolean;
 }
 
-export interface GraphSpacing {
+interface GraphSpacing {
   /** Between two nodes of one layer. */
   node: number;
   /** Between an edge (or label) and its neighbour in a layer. */
@@ -85,6 +103,14 @@ export interface GraphLayoutInput {
    * cycle, or as many and its lines cross fewer times.
    */
   together?: boolean;
+  /**
+   * Compound nodes are groupings, not obstacles (architecture boundaries): a line may cross one
+   * that holds neither of its ends, straight through (entering and leaving it once), but never
+   * a node inside it, its keep-out area (its title) nor along its border. Without it (data-flow
+   * trust boundaries, composite states) a line goes round every compound node holding neither
+   * end: crossing a trust boundary says the data crosses it.
+   */
+  crossGroups?: boolean;
   /**
    * The description's structure (`graphShape` of these nodes and edges), when the caller lays
    * the same description out more than once (estimates and layouts in several directions): it
@@ -129,8 +155,13 @@ export interface GraphLayout {
   against: Set<string>;
 }
 
-/** How many lines between bands a wrapped drawing may have (more: a quarter of its edges). */
-const MAX_BAND_LINES = 8;
+/**
+ * How many lines between bands a wrapped drawing may have (more: a quarter of its edges). 12:
+ * with cycles broken at as few lines as they force, a state machine's main chain runs longer
+ * (fewer lines turned back, so fewer layers share), and two seeded lifecycles of 18 states
+ * needed 9 to 12 lines between their bands to fit a page; at 8 they were drawn 1:4.2.
+ */
+const MAX_BAND_LINES = 12;
 
 /** Lays out a graph; throws when an edge names a node that is not there. */
 export function layoutGraph(input: GraphLayoutInput): GraphLayout {
@@ -233,7 +264,57 @@ function layOnce(input: GraphLayoutInput, deferred: Set<string>, finish: boolean
   if (!finish) return root;
   avoidBoxes(root, input, parent, deferred);
   separateLines(root, input);
+  spreadHeads(root, input);
   return root;
+}
+
+/**
+ * No two arrowheads at one point: lines arriving on one side of a box with heads closer than an
+ * arrowhead are spread along that side, or joined into one trunk with one arrowhead where the
+ * side is too short for them all (a hub many boxes write to; core/trunk.ts).
+ */
+function spreadHeads(root: Region, input: GraphLayoutInput): void {
+  const joining = new Set<string>();
+  const leaves: string[] = [];
+  const walk = (list: GraphNode[]) => {
+    for (const n of list) {
+      if (n.joinArrivals) joining.add(n.id);
+      if (!n.children || n.children.length === 0) leaves.push(n.id);
+      walk(n.children ?? []);
+    }
+  };
+  walk(input.nodes);
+  // A moved line's runs cross no box but its own two ends.
+  const clearOf = (from: string, to: string) => (points: Point[]) =>
+    points.every((p, i) => {
+      const q = points[i - 1];
+      if (!q) return true;
+      return leaves.every((id) => {
+        if (id === from || id === to) return true;
+        return !segmentMeetsBox(q, p, inflate(root.nodes.get(id) as Box, -1));
+      });
+    });
+  const arriving = new Map<string, { id: string; from: string; points: Point[]; arrow: Arrow }[]>();
+  const tails = new Map<string, Point[]>();
+  for (const e of input.edges) {
+    const laid = root.edges.get(e.id);
+    if (!laid || e.from === e.to || laid.points.length < 2) continue;
+    const list = arriving.get(e.to) ?? [];
+    list.push({ id: e.id, from: e.from, points: laid.points, arrow: arrowAt(laid.points) });
+    arriving.set(e.to, list);
+    tails.set(e.from, [...(tails.get(e.from) ?? []), laid.points[0] as Point]);
+  }
+  for (const [id, lines] of arriving) {
+    const box = root.nodes.get(id);
+    if (!box || lines.length < 2) continue;
+    const clear = (line: { from: string; points: Point[] }) => clearOf(line.from, id)(line.points);
+    if (joining.has(id)) {
+      // Each its own arrowhead on a side of its own, where the lines can turn there.
+      const ends = [...(tails.get(id) ?? []), ...lines.map((l) => l.arrow.tip)];
+      arriveAround(lines, box, HEAD_LIMIT, ends, clear);
+    } else spreadArrivals(lines, box, HEAD_LIMIT, tails.get(id) ?? [], clear);
+    for (const l of lines) (root.edges.get(l.id) as LaidEdge).points = l.points;
+  }
 }
 
 /**
@@ -365,7 +446,10 @@ function edgesByRegion(
 /**
  * Reroutes the edges that pass through a node they do not join (or through a compound node
  * holding neither end, or a node's keep-out area, or another edge's label) around everything,
- * and moves their labels onto the new line. Grows the drawing when a line goes round its edge.
+ * and moves their labels onto the new line. With `crossGroups`, a compound node is crossed
+ * instead (its members and keep-out area stay in the way), and a line that runs along its
+ * border, weaves through it or goes the long way is rerouted. Grows the drawing when a line
+ * goes round its edge.
  */
 function avoidBoxes(
   root: Region,
@@ -395,7 +479,13 @@ function avoidBoxes(
   // orders are tried (from the first edge and from the last); the one crossing less is kept.
   // The other order can only differ when two lines or more were rerouted, and only wins with
   // fewer crossings: without either, it is not tried (most drawings; routing is the costly part).
-  const ctx = { compound, keepOut, around, parent, deferred };
+  // Borders a line must not run along (bands of a wrapped layout are not drawn: they have none).
+  const borders = input.crossGroups
+    ? [...compound]
+        .filter((id) => !isBand(id))
+        .map((id) => [id, root.nodes.get(id) as Box] as const)
+    : [];
+  const ctx = { compound, keepOut, around, parent, deferred, borders };
   const before = new Map(root.edges);
   const moved = rerouteEach(root, input.edges, ctx);
   const first = root.edges;
@@ -416,6 +506,23 @@ interface RerouteContext {
   around: (id: string) => Set<string>;
   parent: Map<string, string | undefined>;
   deferred: Set<string>;
+  /**
+   * With `crossGroups`: every drawn compound node, which a line may cross when it holds neither
+   * end (once in, once out) but never run along. Empty: compound nodes are obstacles.
+   */
+  borders: (readonly [string, Box])[];
+}
+
+/**
+ * Whether a line keeps to what crossing a grouping allows: no run along any border, and through
+ * a grouping holding neither end straight (in once, out once).
+ */
+function crossesCleanly(points: Point[], borders: RerouteContext["borders"], mine: Set<string>) {
+  return borders.every(
+    ([id, b]) =>
+      !runsAlongOutline(points, b, TRACK_LIMIT, MIN_RUN) &&
+      (mine.has(id) || outlineCrossings(points, b) <= 2),
+  );
 }
 
 /**
@@ -423,7 +530,8 @@ interface RerouteContext {
  * how many it tried to reroute.
  */
 function rerouteEach(root: Region, edges: GraphEdge[], ctx: RerouteContext): number {
-  const { compound, keepOut, around, parent, deferred } = ctx;
+  const { compound, keepOut, around, parent, deferred, borders } = ctx;
+  const crossGroups = borders.length > 0;
   const used = new Map<string, number>();
   // Every edge's label, with a little room: a line running along its border reads as its.
   // Kept up to date as lines are rerouted (their labels move), not rebuilt for every edge.
@@ -439,8 +547,14 @@ function rerouteEach(root: Region, edges: GraphEdge[], ctx: RerouteContext): num
     const obstacles: Box[] = [];
     for (const [id, b] of root.nodes) {
       if (mine.has(id)) continue;
-      // A compound node around neither end is one obstacle; what it holds is inside it.
+      if (crossGroups && compound.has(id)) continue;
+      // A compound node around neither end is one obstacle; what it holds is inside it. (As a
+      // grouping, it is no obstacle: what it holds is, one by one.)
       const p = parent.get(id);
+      if (crossGroups) {
+        obstacles.push(b);
+        continue;
+      }
       if (p !== undefined && !mine.has(p)) continue;
       obstacles.push(b);
     }
@@ -449,9 +563,12 @@ function rerouteEach(root: Region, edges: GraphEdge[], ctx: RerouteContext): num
     const clear =
       laid.points.length > 0 &&
       !pathHits(laid.points, obstacles) &&
-      !(laid.label && obstacles.some((o) => boxesOverlap(o, laid.label as Box)));
-    if (clear) continue;
-    moved++;
+      !(laid.label && obstacles.some((o) => boxesOverlap(o, laid.label as Box))) &&
+      crossesCleanly(laid.points, borders, mine);
+    // Where groupings may be crossed, a line the layers took the long way (past a grouping
+    // rather than through it) is routed again, and the new way kept only when it is shorter.
+    const longWay = crossGroups && clear && roundabout(laid.points);
+    if (clear && !longWay) continue;
     const from = root.nodes.get(e.from) as Box;
     const to = root.nodes.get(e.to) as Box;
     const lines: Point[][] = [];
@@ -463,7 +580,10 @@ function rerouteEach(root: Region, edges: GraphEdge[], ctx: RerouteContext): num
       fromUsed: used.get(e.from) ?? 0,
       toUsed: used.get(e.to) ?? 0,
       lines,
+      borders: borders.map(([, b]) => b),
     });
+    if (longWay && (!points || runLength(points) >= runLength(laid.points))) continue;
+    moved++;
     if (!points) {
       // Walled in: a line left out of the layers still needs one (straight, then across).
       if (laid.points.length === 0) root.edges.set(e.id, { points: elbow(from, to) });
@@ -483,6 +603,27 @@ function rerouteEach(root: Region, edges: GraphEdge[], ctx: RerouteContext): num
     else labels.delete(e.id);
   }
   return moved;
+}
+
+/** An orthogonal line's length along its runs. */
+function runLength(points: Point[]): number {
+  let n = 0;
+  for (let i = 1; i < points.length; i++) {
+    const [a, b] = [points[i - 1] as Point, points[i] as Point];
+    n += Math.abs(a.x - b.x) + Math.abs(a.y - b.y);
+  }
+  return n;
+}
+
+/**
+ * A line longer than half again its ends' distance plus 200 units (a turn round one box on the
+ * way): gone round something rather than through (test/architecture-render.test.ts holds large
+ * architectures to it).
+ */
+function roundabout(points: Point[]): boolean {
+  const a = points[0] as Point;
+  const b = points[points.length - 1] as Point;
+  return runLength(points) > 1.5 * (Math.abs(a.x - b.x) + Math.abs(a.y - b.y)) + 200;
 }
 
 /** A line from the middle of `a`'s side to `b`'s with one bend: the last resort. */

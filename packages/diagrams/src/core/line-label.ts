@@ -6,10 +6,15 @@ import { lineHeight, place, type TextBlock, textBlock } from "./text/block.js";
  * A line's label made of parts (a label and its [technology]; an event, its [guard] and its
  * / action), each wrapped on its own so two parts never share a line, stacked in one block.
  */
-export function stackedLabel(parts: readonly string[], size: number, maxWidth: number): TextBlock {
+export function stackedLabel(
+  parts: readonly string[],
+  size: number,
+  maxWidth: number,
+): TextBlock & { parts: TextBlock[] } {
   const blocks = parts.map((p) => textBlock(p, size, "regular", maxWidth, 3));
   const lines = blocks.flatMap((b) => b.lines);
   return {
+    parts: blocks,
     lines,
     size,
     weight: "regular",

@@ -9,7 +9,7 @@
 export type Id = string;
 
 /** A BCP 47 tag of the form language[-Script][-REGION], e.g. "en", "pt-BR", "zh-Hant-TW". */
-export type Locale = string;
+type Locale = string;
 
 /** A position in diagram units (the viewBox coordinate system, origin top-left). */
 export interface Point {
@@ -65,7 +65,7 @@ export const LEGEND_CATEGORY: Record<ComponentType, LegendKey | null> = {
 
 /** auto: one entry per category used by the nodes; manual: exactly `entries`; hidden: no legend. */
 export const LEGEND_MODES = ["auto", "manual", "hidden"] as const;
-export type LegendMode = (typeof LEGEND_MODES)[number];
+type LegendMode = (typeof LEGEND_MODES)[number];
 
 export interface LegendEntry {
   /** Text shown in the legend in place of the category's default name. */
@@ -93,7 +93,7 @@ export interface BrandMark {
 }
 
 /** A guided view: a named step that highlights some nodes and edges (HTML output steps through them). */
-export interface GuidedView {
+interface GuidedView {
   id: Id;
   title: string;
   caption?: string;
@@ -137,7 +137,7 @@ export const QUALITY_PROFILES = ["standard", "showcase"] as const;
 export type QualityProfile = (typeof QUALITY_PROFILES)[number];
 
 export const ANIMATIONS = ["trace", "none"] as const;
-export type Animation = (typeof ANIMATIONS)[number];
+type Animation = (typeof ANIMATIONS)[number];
 
 export interface Meta {
   title: string;

@@ -1,6 +1,8 @@
 import type { Description, LaidOut } from "../core/diagram-type.js";
 import type { VisualPreset } from "../core/model.js";
 import { isTypeName, loadType } from "../types/index.js";
+import type { TextOptions } from "./fonts/text-options.js";
+import type { PdfOptions } from "./pdf.js";
 
 export const OUTPUT_FORMATS = ["svg", "png", "pdf", "html"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -16,6 +18,13 @@ export interface ExportOptions {
    * one page per view and HTML a step per view.
    */
   view?: string;
+  /**
+   * PNG and PDF: font files (.ttf, .otf, .ttc) tried before the system's fonts for characters
+   * the bundled Inter lacks (CJK, Arabic, Thai, Devanagari…).
+   */
+  fonts?: readonly string[];
+  /** PNG and PDF: told of characters that no font draws (they show as empty boxes). */
+  onWarning?: (message: string) => void;
 }
 
 /**
@@ -46,16 +55,20 @@ export async function exportDiagram(
           }),
         )
       : undefined;
+  const text: TextOptions = {};
+  if (options.fonts) text.fonts = options.fonts;
+  if (options.onWarning) text.onWarning = options.onWarning;
+  if (diagram.meta.locale) text.locale = diagram.meta.locale;
   switch (format) {
     case "svg":
       return svg;
     case "png": {
       const { renderPng } = await import("./png.js");
-      return renderPng(svg, options.scale === undefined ? {} : { scale: options.scale });
+      return renderPng(svg, options.scale === undefined ? text : { ...text, scale: options.scale });
     }
     case "pdf": {
       const { renderPdf } = await import("./pdf.js");
-      const pdfOptions: { title: string; lang?: string } = { title: diagram.meta.title };
+      const pdfOptions: PdfOptions = { ...text, title: diagram.meta.title };
       if (diagram.meta.locale) pdfOptions.lang = diagram.meta.locale;
       const views = await all();
       const pages = views?.map((v) => ({ svg: v.svg, size: v.layout })) ?? [{ svg, size: layout }];

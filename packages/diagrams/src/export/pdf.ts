@@ -1,7 +1,12 @@
 import type { LaidOut } from "../core/diagram-type.js";
 import { fontFiles } from "../core/text/fonts.js";
+import { drawnTexts } from "./fonts/drawn-text.js";
+import { chooseFallbackFonts } from "./fonts/fallback.js";
+import type { TextOptions } from "./fonts/text-options.js";
+import { fallbackTextAsOutlines } from "./fonts/text-paths.js";
+import { uncoveredWarning } from "./fonts/uncovered-warning.js";
 
-export interface PdfOptions {
+export interface PdfOptions extends TextOptions {
   /** The document title (PDF metadata); usually meta.title. */
   title?: string;
   /** The document language (meta.locale). */
@@ -23,7 +28,7 @@ const REGULAR = "Inter";
 const SEMIBOLD = "Inter-SemiBold";
 
 /** One page: a drawing and its size. */
-export interface PdfPage {
+interface PdfPage {
   svg: string;
   size: LaidOut;
 }
@@ -31,15 +36,22 @@ export interface PdfPage {
 /**
  * Draws SVGs produced by a type's render into a vector PDF, one page per drawing (a type's
  * views), each page the size of its drawing (one diagram unit = one point), text set in the
- * same bundled Inter font, embedded as a subset. pdfkit and svg-to-pdfkit load on first use.
+ * same bundled Inter font, embedded as a subset; text holding characters Inter lacks is drawn
+ * as outlines from a fallback font (the given files, then the system's; svg-to-pdfkit's own
+ * glyph placing drops Thai and Indic marks). pdfkit and svg-to-pdfkit load on first use.
  */
 export async function renderPdf(pages: PdfPage[], options: PdfOptions = {}): Promise<Buffer> {
   const first = pages[0];
   if (!first) throw new Error("a PDF needs at least one page");
-  const [{ default: PDFDocument }, { default: SVGtoPDF }] = await Promise.all([
+  const [{ default: PDFDocument }, { default: SVGtoPDF }, fallback] = await Promise.all([
     import("pdfkit"),
     import("svg-to-pdfkit"),
+    chooseFallbackFonts(
+      pages.flatMap((p) => drawnTexts(p.svg)),
+      options,
+    ),
   ]);
+  if (fallback.uncovered.length > 0) options.onWarning?.(uncoveredWarning(fallback.uncovered));
   const files = fontFiles();
   const doc = new PDFDocument({
     size: [first.size.width, first.size.height],
@@ -62,7 +74,9 @@ export async function renderPdf(pages: PdfPage[], options: PdfOptions = {}): Pro
     doc.on("end", () => resolve(Buffer.concat(chunks)));
     doc.on("error", reject);
   });
-  pages.forEach(({ svg, size }, i) => {
+  const drawn = await Promise.all(pages.map((p) => fallbackTextAsOutlines(p.svg, fallback.faces)));
+  pages.forEach(({ size }, i) => {
+    const svg = drawn[i] as string;
     if (i > 0) doc.addPage({ size: [size.width, size.height], margin: 0 });
     SVGtoPDF(doc, svg, 0, 0, {
       width: size.width,

@@ -10,8 +10,7 @@ import { type ImportIssue, scan } from "./source.js";
 export type { ImportIssue };
 
 /** What a flowchart may become; sequence and state diagrams have one type each. */
-export const FLOWCHART_TYPES = ["architecture", "workflow", "data-flow"] as const;
-export type FlowchartType = (typeof FLOWCHART_TYPES)[number];
+const FLOWCHART_TYPES = ["architecture", "workflow", "data-flow"] as const;
 
 export type MermaidKind = "sequence" | "state" | "flowchart";
 
@@ -95,10 +94,14 @@ export async function importMermaid(
   }
   const { parseFlowchart } = await import("./flowchart/parse.js");
   const chart = parseFlowchart(scanned);
+  // A flowchart that decides (a {…} diamond) is a process: a workflow keeps its decisions,
+  // which an architecture has no element for.
+  const decides = options.type === undefined && chart.nodes.some((n) => n.shape === "rhombus");
+  const mapped = decides ? "workflow" : target;
   const mapper =
-    target === "workflow"
+    mapped === "workflow"
       ? await import("./flowchart/to-workflow.js")
-      : target === "data-flow"
+      : mapped === "data-flow"
         ? await import("./flowchart/to-data-flow.js")
         : await import("./flowchart/to-architecture.js");
   const r = mapper.fromFlowchart(chart, scanned, title) as {
@@ -134,9 +137,6 @@ export async function exportMermaid(diagram: Description): Promise<string> {
 /** Problems as `FILE:LINE:COL: message` lines, the way the CLI prints them. */
 export const formatIssues = (file: string, issues: ImportIssue[]): string =>
   issues.map((i) => `${file}:${i.line}:${i.col}: ${i.message}\n`).join("");
-
-/** Whether a path names a Mermaid file (what `preview` imports before drawing). */
-export const isMermaidFile = (path: string): boolean => /\.(mmd|mermaid)$/i.test(path);
 
 /**
  * Mermaid text → description JSON text, checked by the description's own validation; what the

@@ -9,6 +9,12 @@ export interface ImportIssue {
   line: number;
   col: number;
   message: string;
+  /**
+   * Set when the statement was carried over as written and the description's own warning
+   * rule (e.g. transition/ambiguous) applies to it: told, not lost, so it comes back on every
+   * round trip.
+   */
+  rule?: string;
 }
 
 /**
@@ -33,6 +39,12 @@ export interface Scanned {
   ids: Record<string, string>;
   issues: ImportIssue[];
 }
+
+const FLOWCHART = /^(flowchart|graph)\b/;
+const ACC_BLOCK = /^accDescr\s*\{/i;
+
+/** Whether `text` leaves a `"` open (an odd number of them). */
+const quoteOpen = (text: string) => (text.match(/"/g)?.length ?? 0) % 2 === 1;
 
 const ANNOTATION = /^%%\s*@orderline(?:\s+(diagram|ids))?\s+(\{.*\})\s*$/;
 
@@ -100,8 +112,16 @@ export function scan(source: string): Scanned {
   };
   let pending: Record<string, unknown> | undefined;
   for (let i = frontMatter(lines, scanned); i < lines.length; i++) {
-    const raw = lines[i] as string;
+    let raw = lines[i] as string;
     const line = i + 1;
+    // A flowchart's quoted label may run over several lines: one statement, line breaks kept.
+    if (scanned.header && FLOWCHART.test(scanned.header.text)) {
+      while (quoteOpen(raw) && i + 1 < lines.length) raw += `\n${(lines[++i] as string).trim()}`;
+    }
+    // `accDescr {` … `}`: one statement however many lines it takes, reported as one.
+    if (ACC_BLOCK.test(raw.trim())) {
+      while (!raw.includes("}") && i + 1 < lines.length) raw += ` ${(lines[++i] as string).trim()}`;
+    }
     const indent = raw.length - raw.trimStart().length;
     const trimmed = raw.trim();
     if (trimmed === "") continue;
@@ -160,15 +180,23 @@ export function decodeText(text: string): string {
     .replace(/#([a-z]+);/gi, (whole, name: string) => NAMED[name.toLowerCase()] ?? whole);
 }
 
-/** Plain text as Mermaid text that ends neither early nor in a comment: `#`, `;`, `"`, `%` and line breaks encoded. */
+/** What `encodeText` writes for each character Mermaid would read as syntax. */
+const ENTITY: Record<string, string> = {
+  "#": "#35;",
+  ";": "#59;",
+  '"': "#quot;",
+  "%": "#37;",
+  "<": "#lt;",
+  ">": "#gt;",
+  "\n": "<br>",
+};
+
+/**
+ * Plain text as Mermaid text that ends neither early nor in a comment: `#`, `;`, `"`, `%`, `<`,
+ * `>` and line breaks encoded, in one pass, so no entity's own `#` or `;` is encoded again.
+ */
 export function encodeText(text: string): string {
-  return text
-    .replace(/#/g, "#35;")
-    .replace(/;/g, "#59;")
-    .replace(/"/g, "#quot;")
-    .replace(/%/g, "#37;")
-    .replace(/[<>]/g, (c) => (c === "<" ? "#lt;" : "#gt;"))
-    .replace(/\n/g, "<br>");
+  return text.replace(/[#;"%<>\n]/g, (c) => ENTITY[c] as string);
 }
 
 /**

@@ -3,8 +3,10 @@ import type { DiagramType } from "../core/diagram-type.js";
 /**
  * The registry: every diagram_type value the tool knows, each with a loader that imports the
  * type's folder only when a description of that type is handled, so a workflow render never
- * loads another type's code (nor what it depends on). Adding a type adds one line here and
- * its schema file in schema/; nothing else outside its folder.
+ * loads another type's code (nor what it depends on; test/lazy-load.test.ts holds it to that).
+ * Adding a type adds its folder and one line here; `npm run schema:write` then writes its
+ * schema/<type>.schema.json and adds it to schema/diagram.schema.json. Mermaid import and
+ * export (src/mermaid) name the types they convert, so a type they should handle goes there too.
  */
 // biome-ignore lint/suspicious/noExplicitAny: each loader returns its own DiagramType<D, L>.
 type Loader = () => Promise<{ type: DiagramType<any, any> }>;

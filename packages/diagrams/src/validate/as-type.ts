@@ -1,11 +1,11 @@
 import type { Description, DiagramType } from "../core/diagram-type.js";
-import { metaProblems } from "./meta-rules.js";
-import { locate, type ParsedSource, parseWithLocations } from "./parse.js";
-import type { Problem } from "./problem.js";
-import type { TypeSchema } from "./schema.js";
-import { schemaProblems, type UnlocatedProblem } from "./schema-problems.js";
+import { metaProblems } from "../core/validate/meta-rules.js";
+import { locate, type ParsedSource, parseWithLocations } from "../core/validate/parse.js";
+import type { Problem } from "../core/validate/problem.js";
+import type { TypeSchema } from "../core/validate/schema.js";
+import { schemaProblems, type UnlocatedProblem } from "../core/validate/schema-problems.js";
 
-export type { Problem } from "./problem.js";
+export type { Problem } from "../core/validate/problem.js";
 
 export type ValidationResult<D = Description> =
   | { ok: true; diagram: D; problems: [] }

@@ -1,5 +1,5 @@
+import { combinedSchema } from "../core/validate/shared-schema.js";
 import { loadType, TYPE_NAMES } from "../types/index.js";
-import { combinedSchema } from "./shared-schema.js";
 
 /** The text of schema/diagram.schema.json, built from every registered type's schema. */
 export async function combinedSchemaText(): Promise<string> {

@@ -1,8 +1,8 @@
 import { createRequire } from "node:module";
+import { compileSchema, type JsonSchema, type SchemaValidator } from "../core/validate/schema.js";
+import { envelopeSchema } from "../core/validate/shared-schema.js";
 import { TYPE_NAMES } from "../types/index.js";
 import type { Validated } from "./as-type.js";
-import { compileSchema, type JsonSchema, type SchemaValidator } from "./schema.js";
-import { envelopeSchema } from "./shared-schema.js";
 
 let json: JsonSchema | undefined;
 let validator: SchemaValidator | undefined;

@@ -1,4 +1,7 @@
 import type { LaidOut } from "../core/diagram-type.js";
+import { parseWithLocations } from "../core/validate/parse.js";
+import type { Problem } from "../core/validate/problem.js";
+import type { UnlocatedProblem } from "../core/validate/schema-problems.js";
 import { isTypeName, loadType } from "../types/index.js";
 import {
   formatProblems,
@@ -8,9 +11,6 @@ import {
   validateParsed,
 } from "./as-type.js";
 import { envelope } from "./envelope.js";
-import { parseWithLocations } from "./parse.js";
-import type { Problem } from "./problem.js";
-import type { UnlocatedProblem } from "./schema-problems.js";
 
 export type { Problem };
 export { formatProblems, type ValidateOptions, type ValidationResult };

@@ -4,9 +4,12 @@ import {
   boxesOverlap,
   inflate,
   outlineCrosses,
+  outlineCrossings,
+  runsAlongOutline,
   segmentHitsBox,
   segmentMeetsBox,
 } from "../../src/core/geometry.js";
+import { MIN_RUN, TRACK_LIMIT } from "../../src/core/graph-check.js";
 import type { Point } from "../../src/core/model.js";
 import { readSvg, type SvgGeometry } from "./svg-geometry.js";
 
@@ -28,15 +31,16 @@ import { readSvg, type SvgGeometry } from "./svg-geometry.js";
  * - children inside their boundary; elements, and boundaries that do not hold one another,
  *   never overlap;
  * - no edge through an element (its own ends included: an edge touches them at their border),
- *   nor through a boundary that holds neither of its ends; with `ports`, no edge leaving an
- *   element where another arrives;
+ *   nor through a boundary that holds neither of its ends; with `crossBoundaries` (boundaries
+ *   are groupings), an edge may cross such a boundary but enters and leaves it once, and runs
+ *   along no boundary's border; with `ports`, no edge leaving an element where another arrives;
  * - no text over another text, over an element it does not belong to, across a boundary's
  *   border, across an edge other than its own, or sticking out of its own element;
  * - every edge label touching its own edge and nearer to it than to any other edge; no label
  *   over an element, another label or a boundary's border.
  */
 
-export interface DrawnElement {
+interface DrawnElement {
   id: string;
   /** element: a node; boundary: a box holding nodes; legend: the key to the drawing. */
   kind: "element" | "boundary" | "legend";
@@ -45,7 +49,7 @@ export interface DrawnElement {
   classes: string[];
 }
 
-export interface DrawnEdge {
+interface DrawnEdge {
   id: string;
   from: string;
   to: string;
@@ -70,7 +74,7 @@ export interface BoxDiagram {
   texts: DrawnText[];
 }
 
-export const BOX_PARTS = ["legend", "boundary", "edge-label", "edge", "node"] as const;
+const BOX_PARTS = ["legend", "boundary", "edge-label", "edge", "node"] as const;
 
 function union(boxes: Box[]): Box {
   const x = Math.min(...boxes.map((b) => b.x));
@@ -85,7 +89,7 @@ export function readBoxDiagram(svg: string): BoxDiagram {
   return fromGeometry(readSvg(svg, BOX_PARTS));
 }
 
-export function fromGeometry(g: SvgGeometry): BoxDiagram {
+function fromGeometry(g: SvgGeometry): BoxDiagram {
   const groups = new Map<string, { kind: string; attrs: Record<string, string>; boxes: Box[] }>();
   const edgeSegments = new Map<string, [Point, Point][]>();
   const labels = new Map<string, Box>();
@@ -190,7 +194,7 @@ function sideOf(p: Point, box: Box): { side: string; at: number } {
 const edgeDistance = (e: DrawnEdge, box: Box) =>
   Math.min(Number.POSITIVE_INFINITY, ...e.segments.map(([a, b]) => segmentBoxDistance(a, b, box)));
 
-export interface BoxCheckOptions {
+interface BoxCheckOptions {
   /** How far (diagram units) a shape may reach into another before it counts; 0.5 by default. */
   tolerance?: number;
   /**
@@ -199,6 +203,13 @@ export interface BoxCheckOptions {
    * data-flow and architecture drawings of November 2026).
    */
   ports?: boolean;
+  /**
+   * Boundaries are groupings, not obstacles (architecture): an edge may cross a boundary that
+   * holds neither of its ends, entering and leaving it once; no edge runs along a boundary's
+   * border (closer than TRACK_LIMIT for MIN_RUN or more). Off: an edge through a boundary
+   * holding neither end is a finding (data-flow trust boundaries, composite states).
+   */
+  crossBoundaries?: boolean;
 }
 
 /** Every broken promise of the drawing, as sentences; none: the drawing keeps them all. */
@@ -234,7 +245,8 @@ export function boxDiagramProblems(d: BoxDiagram, options: BoxCheckOptions = {})
     }
   }
 
-  // No edge through an element, nor through a boundary holding neither end.
+  // No edge through an element, nor through a boundary holding neither end (as a grouping: once
+  // in and once out), nor along a border.
   for (const e of d.edges) {
     if (e.segments.length === 0) found.push(`edge ${e.id} draws no line`);
     for (const s of solids) {
@@ -244,8 +256,19 @@ export function boxDiagramProblems(d: BoxDiagram, options: BoxCheckOptions = {})
       }
     }
     for (const b of boundaries) {
+      if (
+        options.crossBoundaries &&
+        e.segments.some((s) => runsAlongOutline(s, b.box, TRACK_LIMIT, MIN_RUN))
+      ) {
+        found.push(`edge ${e.id} runs along the border of boundary ${b.id}`);
+      }
       if (b.id === e.from || b.id === e.to || holds(b.id, e.from) || holds(b.id, e.to)) continue;
-      if (e.segments.some(([p, q]) => segmentHitsBox(p, q, shrink(b.box)))) {
+      if (options.crossBoundaries) {
+        const crossings = e.segments.reduce((n, s) => n + outlineCrossings(s, b.box), 0);
+        if (crossings > 2) {
+          found.push(`edge ${e.id} crosses the border of boundary ${b.id} ${crossings} times`);
+        }
+      } else if (e.segments.some(([p, q]) => segmentHitsBox(p, q, shrink(b.box)))) {
         found.push(`edge ${e.id} cuts through boundary ${b.id}, which holds neither end`);
       }
     }
@@ -335,9 +358,4 @@ export function boxDiagramProblems(d: BoxDiagram, options: BoxCheckOptions = {})
     }
   }
   return found;
-}
-
-/** Reads the SVG and returns every broken promise. */
-export function checkBoxDiagram(svg: string, options: BoxCheckOptions = {}): string[] {
-  return boxDiagramProblems(readBoxDiagram(svg), options);
 }

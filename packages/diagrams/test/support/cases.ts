@@ -8,7 +8,7 @@ export const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
 export const EXAMPLES_DIR = join(PACKAGE_DIR, "../../examples/diagrams");
 export const TESTDATA_DIR = join(PACKAGE_DIR, "test/testdata");
 
-export interface RenderCase {
+interface RenderCase {
   name: string;
   /** The description file. */
   file: string;

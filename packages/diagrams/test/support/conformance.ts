@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import type { DiagramType } from "../../src/core/diagram-type.js";
+import type { Problem } from "../../src/core/validate/problem.js";
 import { validateAs } from "../../src/validate/as-type.js";
-import type { Problem } from "../../src/validate/problem.js";
 import { get } from "../validate-pointer.js";
 
 /**
@@ -34,7 +34,7 @@ export function checkWith(type: AnyType, d: unknown): { source: string; problems
  * The text at a problem's line and column is the offending value (or its key, or the object
  * missing it): checked against the value itself, not against the locator's own code.
  */
-export function pointsAt(source: string, p: Problem, d: unknown, at: "key" | "value" | "object") {
+function pointsAt(source: string, p: Problem, d: unknown, at: "key" | "value" | "object") {
   const line = source.split("\n")[p.line - 1] ?? "";
   const there = line.slice(p.column - 1);
   const key = p.path.split("/").at(-1) ?? "";

@@ -11,7 +11,7 @@ const attr = (tag: string, name: string): string | undefined =>
   new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
 const num = (tag: string, name: string): number => Number(attr(tag, name) ?? Number.NaN);
 
-export interface DrawnState {
+interface DrawnState {
   id: string;
   shape: string;
   parent: string | undefined;
@@ -32,10 +32,12 @@ export interface DrawnSvg {
   edges: Map<string, Point[]>;
   /** Transition id → its label's background. */
   labels: Map<string, Box>;
+  /** Transitions from a state to itself (self-loops). */
+  loops: Set<string>;
 }
 
 /** Every coordinate pair of a path made of M, L, H, V and Q commands, in order. */
-export function pathPoints(d: string): Point[] {
+function pathPoints(d: string): Point[] {
   const points: Point[] = [];
   let at: Point = { x: 0, y: 0 };
   for (const [, cmd, args] of d.matchAll(/([MLHVQZ])([^MLHVQZ]*)/g)) {
@@ -110,6 +112,7 @@ export function readSvg(svg: string): DrawnSvg {
   const texts: DrawnText[] = [];
   const edges = new Map<string, Point[]>();
   const labels = new Map<string, Box>();
+  const loops = new Set<string>();
   // Our groups never nest the elements read here, so each <g …>…</g> without an inner <g> is one.
   for (const [, open, body] of svg.matchAll(/<g(\s[^>]*)>((?:(?!<g[\s>]).)*?)<\/g>/gs)) {
     const tag = open as string;
@@ -127,6 +130,8 @@ export function readSvg(svg: string): DrawnSvg {
     } else if (cls.startsWith("edge ")) {
       const line = /<path\s[^>]*class="edge-line"[^>]*>/.exec(inner)?.[0] as string;
       edges.set(attr(tag, "data-id") as string, pathPoints(attr(line, "d") ?? ""));
+      if (attr(tag, "data-from") === attr(tag, "data-to"))
+        loops.add(attr(tag, "data-id") as string);
     } else if (cls === "edge-label") {
       const rect = /<rect\s[^>]*>/.exec(inner)?.[0] as string;
       labels.set(attr(tag, "data-edge") as string, {
@@ -140,5 +145,5 @@ export function readSvg(svg: string): DrawnSvg {
       texts.push(...textBoxes(t as string, content as string, owner));
     }
   }
-  return { states, texts, edges, labels };
+  return { states, texts, edges, labels, loops };
 }

@@ -6,7 +6,7 @@ import type { SvgScene } from "./svg-scene.js";
  * Closer than this, two parallel lines read as one striped line (tracks are 6 apart; 4 apart,
  * with strokes up to 2.25 wide, looked like a double line).
  */
-export const MIN_SEPARATION = 5.5;
+const MIN_SEPARATION = 5.5;
 /**
  * Closer than this to an outline, a line reads as drawn on it: a phase's or group's border is
  * drawn darker (often dashed) than a lane's faint edge, which tracks may approach to 3 units;

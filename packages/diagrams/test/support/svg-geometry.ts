@@ -31,7 +31,7 @@ export interface SvgText {
   index: number;
 }
 
-export interface SvgShape {
+interface SvgShape {
   owner: Owner | undefined;
   tag: "rect" | "path" | "circle" | "polygon";
   class?: string;

@@ -1,7 +1,7 @@
+import { deref, type JsonSchema } from "../../src/core/validate/schema.js";
 import { type } from "../../src/types/workflow/index.js";
 import type { WorkflowDiagram } from "../../src/types/workflow/model.js";
 import { type ValidateOptions, validateAs } from "../../src/validate/as-type.js";
-import { deref, type JsonSchema } from "../../src/validate/schema.js";
 
 /** Validates workflow text synchronously (the type already loaded), as the CLI does. */
 export function validateWorkflow(source: string, options: ValidateOptions = {}) {

@@ -4,7 +4,7 @@
 // transaction per order, HS256 tokens), not as a straw man. Never a dependency of the product:
 // its packages live in PEER_DEPS (installed by bench/peer.mjs), loaded from there.
 //
-// env: PEER_DEPS (folder with node_modules), PEER_DB (SQLite file), PEER_SYNCHRONOUS (full|normal),
+// env: PEER_DEPS (folder with node_modules), PEER_DB (SQLite file), PEER_SYNCHRONOUS (default|full|normal),
 // PEER_CLIENT_ID, PEER_CLIENT_SECRET, PEER_PUBLIC_KEY (PEM file): the one partner it serves.
 // Prints "listening on http://127.0.0.1:PORT".
 import {
@@ -29,8 +29,12 @@ const JWT_OPTIONS = { algorithms: ["HS256"], issuer: "peer", audience: "partner-
 const MAX_SKEW_SECONDS = 300;
 
 const db = new Database(process.env.PEER_DB);
-db.pragma("journal_mode = WAL");
-db.pragma(`synchronous = ${process.env.PEER_SYNCHRONOUS === "normal" ? "NORMAL" : "FULL"}`);
+// "default": better-sqlite3's own defaults, what a team gets without tuning (rollback journal,
+// synchronous=FULL); otherwise WAL with the synchronous level given, as the gateway runs.
+if (process.env.PEER_SYNCHRONOUS !== "default") {
+  db.pragma("journal_mode = WAL");
+  db.pragma(`synchronous = ${process.env.PEER_SYNCHRONOUS === "normal" ? "NORMAL" : "FULL"}`);
+}
 db.pragma("foreign_keys = ON");
 db.exec(`
   CREATE TABLE IF NOT EXISTS partners (

@@ -7,7 +7,7 @@ import type { UserAdmin } from "../domain/users/accounts.js";
 import type { VocabularyService } from "../domain/vocabulary/service.js";
 import type { Store } from "../store/store.js";
 
-export interface DemoCredentials {
+interface DemoCredentials {
   client_id: string;
   client_secret: string;
   base_url: string;
@@ -95,7 +95,7 @@ echo
  * key pair and writes, under <dataDir>/demo/, the private key, the credentials and two scripts
  * that log in and create an order. Returns the text to print, or undefined when there is no demo.
  */
-export interface DemoServices {
+interface DemoServices {
   store: Store;
   partners: PartnerAdmin;
   tenants: TenantAdmin;

@@ -2,6 +2,7 @@ import { ConfigError } from "../config/config.js";
 import { PartnerAdminError } from "../domain/partners/admin.js";
 import { AdminError } from "../domain/tenants/admin.js";
 import { WebhookError } from "../domain/webhooks/endpoint-admin.js";
+import { ApiError } from "../problems/api-error.js";
 import { PublicKeyError } from "../security/public-key.js";
 import { StoreUnavailableError } from "../store/open.js";
 import { MIGRATE, migrateCommand } from "./commands/migrate.js";
@@ -74,12 +75,16 @@ function helpFor(spec: CommandGroup | CommandSpec, args: string[]): string {
 function classify(error: unknown): [number, string] {
   if (error instanceof UsageError) return [EXIT.usage, "usage"];
   if (error instanceof ConfigError) return [EXIT.usage, "config_invalid"];
-  if (error instanceof StoreUnavailableError) return [EXIT.store, error.code];
+  // A store newer than this build is the wrong build for it, like a bad setting: exit 2.
+  if (error instanceof StoreUnavailableError)
+    return [error.code === "store_newer" ? EXIT.usage : EXIT.store, error.code];
   if (
     error instanceof PartnerAdminError ||
     error instanceof PublicKeyError ||
     error instanceof AdminError ||
-    error instanceof WebhookError
+    error instanceof WebhookError ||
+    // A share's refusal (partner_limit, partner_key_in_use): the same as the API answers.
+    error instanceof ApiError
   )
     return [EXIT.failure, "refused"];
   return [EXIT.failure, "failed"];

@@ -6,7 +6,7 @@ import { UsageError } from "./io.js";
  * What a (sub)command accepts, as data: the parser and the `--help` text are both made from it,
  * so a help text cannot leave out an option the command takes.
  */
-export interface OptionSpec {
+interface OptionSpec {
   type: "string" | "boolean";
   /** The value's placeholder in help (`NAME`, `FILE`); string options only. */
   value?: string;
@@ -58,7 +58,7 @@ export function optionsOf(spec: CommandSpec): Record<string, OptionSpec> {
 const flag = (name: string, option: OptionSpec) =>
   option.type === "string" ? `--${name} ${option.value ?? "VALUE"}` : `--${name}`;
 
-export function usageLine(spec: CommandSpec): string {
+function usageLine(spec: CommandSpec): string {
   const parts = [`orderline-gateway ${spec.name}`];
   if (spec.args) parts.push(spec.args);
   for (const [name, option] of Object.entries(spec.options))

@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { availableParallelism, hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { isPostgresUrl, redactedUrl } from "../lib/database-url.js";
-import { parseMasterKey } from "../security/master-key.js";
 import { corsOriginsFrom } from "./cors-origins.js";
+import { parseMasterKey } from "./master-key-text.js";
 import {
   ConfigError,
   invalidSetting,
@@ -12,6 +12,7 @@ import {
   unknownSettingWarnings,
   validatedSettings,
 } from "./schema.js";
+import { type ShareBudgets, shareBudgetsFrom } from "./shares.js";
 
 /** Which private webhook addresses an operator allows (GATEWAY_WEBHOOK_ALLOW_PRIVATE). */
 export type PrivateAddressPolicy = "none" | "loopback" | "all";
@@ -33,8 +34,8 @@ export interface GatewayConfig {
   databaseUrl: string;
   /** Directory for the master key and demo files; defaults to the database's directory. */
   dataDir: string;
-  /** GATEWAY_MASTER_KEY; when unset, `<dataDir>/master.key` is read or generated. */
-  masterKey: string | undefined;
+  /** GATEWAY_MASTER_KEY's bytes; when unset, `<dataDir>/master.key` is read or generated. */
+  masterKey: Buffer | undefined;
   logLevel: string;
   jwt: {
     issuer: string;
@@ -73,8 +74,9 @@ export interface GatewayConfig {
   /** GATEWAY_CORS_ORIGINS: origins whose browsers may call `/v1`; empty (default) allows none. */
   corsOrigins: string[];
   /**
-   * GATEWAY_CONSOLE_DIR: the built tenant console served at `/console/`. Default: the
-   * workspace's `apps/console/dist` when it exists; `off` serves none.
+   * GATEWAY_CONSOLE_DIR: the built tenant console served at `/console/`. Default: the `dist` of
+   * the `@orderline/console` package installed beside the gateway (in the workspace,
+   * `apps/console/dist`) when it exists; `off` serves none.
    */
   consoleDir: string | undefined;
   /** After SIGTERM, how long open connections are answered 503 before the listener closes. */
@@ -91,6 +93,10 @@ export interface GatewayConfig {
   /** PostgreSQL: longest statement, and longest wait for a connection (store-faults). */
   pgStatementTimeoutMs: number;
   pgConnectTimeoutMs: number;
+  /** GATEWAY_PG_POOLER: what sits between the gateway and PostgreSQL (store/postgres/pool.ts). */
+  pgPooler: PgPooler;
+  /** GATEWAY_PG_MIGRATION_LOCK_WAIT_SECONDS: how long migrate waits for another session's lock. */
+  pgMigrationLockWaitSeconds: number;
   /** Longest a request may take before it is answered 503. */
   requestTimeoutMs: number;
   /** After SIGTERM, the process ends within this, whatever the store does. */
@@ -117,6 +123,8 @@ export interface GatewayConfig {
   lists: { concurrency: number; maxWaitMs: number; nice: number };
   /** Webhook delivery (webhooks/): where to, how long to retry, when to give up on an endpoint. */
   webhooks: WebhooksConfig;
+  /** Each shared resource's budget per instance, tenant and party (config/shares.ts). */
+  shares: ShareBudgets;
   /** Live event streams (domain/events/): the partner's and the tenant console's. */
   events: EventsConfig;
   /** Team management: set-password links and the mail that carries them. */
@@ -156,10 +164,6 @@ export interface EventsConfig {
   heartbeatSeconds: number;
   /** GATEWAY_EVENTS_POLL_MS: how often the outbox is read while streams are open. */
   pollMs: number;
-  /** Streams one instance holds: in all, per partner or user, per tenant (0 in all: none). */
-  maxStreams: number;
-  maxStreamsPerClient: number;
-  maxStreamsPerTenant: number;
   /** A stream ends after this long; the client reconnects with Last-Event-ID (fresh token). */
   maxStreamSeconds: number;
   /** How long a seq gap in the outbox holds streams back (domain/events/cursor.ts). */
@@ -182,10 +186,6 @@ export interface WebhooksConfig {
   backoffMaxMs: number;
   /** How often each instance looks for due deliveries when idle; 0 turns delivery off. */
   pollMs: number;
-  /** Deliveries attempted at once by one instance. */
-  concurrency: number;
-  /** Deliveries to one endpoint in flight at once, all instances together (at most concurrency). */
-  endpointConcurrency: number;
   /** How long a claimed delivery is this instance's (3 × timeout); then another may take it. */
   leaseMs: number;
   /** How long a rotated-out secret keeps signing deliveries beside the new one. */
@@ -248,6 +248,12 @@ export interface RetentionConfig {
 
 export type SqliteSynchronous = "full" | "normal";
 
+/**
+ * `none`: a direct connection; `session`: PgBouncer in session mode; `transaction`: PgBouncer
+ * (or another pooler) in transaction mode, which keeps nothing of a session between transactions.
+ */
+export type PgPooler = "none" | "session" | "transaction";
+
 export interface UsersConfig {
   /** Audience of user tokens; partner tokens (config.jwt.audience) are refused on `/v1/…`. */
   audience: string;
@@ -257,7 +263,7 @@ export interface UsersConfig {
   scryptCost: number;
 }
 
-export const DEFAULTS = {
+const DEFAULTS = {
   // Loopback unless told otherwise: `npm start` leaves demo credentials on disk, and nothing
   // should reach them from the network before an operator chooses to expose the gateway.
   host: "127.0.0.1",
@@ -319,7 +325,7 @@ export function trustProxyFrom(raw: string | undefined): GatewayConfig["trustPro
 }
 
 /** A comma-separated list of BCP 47 tags, canonicalised (`en-us` → `en-US`); refuses invalid tags. */
-export function languagesFrom(raw: string | undefined): string[] {
+function languagesFrom(raw: string | undefined): string[] {
   if (raw === undefined || raw.trim() === "") return [...DEFAULTS.languages];
   const tags = raw
     .split(",")
@@ -338,7 +344,7 @@ export type Env = Record<string, string | undefined>;
  * The store URL, refused when it names a scheme the gateway has no store for: taken as a file
  * name, `mysql://…` would silently become a new empty SQLite store.
  */
-export function checkedDatabaseUrl(url: string): string {
+function checkedDatabaseUrl(url: string): string {
   if (isPostgresUrl(url) || url.startsWith("sqlite:")) return url;
   if (/^[a-z][a-z0-9+.-]*:/i.test(url)) {
     throw new ConfigError(
@@ -439,14 +445,20 @@ function webhooksFrom(s: Settings): WebhooksConfig {
     backoffBaseMs: s.GATEWAY_WEBHOOK_BACKOFF_BASE_MS,
     backoffMaxMs: s.GATEWAY_WEBHOOK_BACKOFF_MAX_MS,
     pollMs: s.GATEWAY_WEBHOOK_POLL_MS,
-    concurrency: s.GATEWAY_WEBHOOK_CONCURRENCY,
-    // A slow receiver holds at most this many of the slots; the others keep serving the rest.
-    endpointConcurrency: s.GATEWAY_WEBHOOK_ENDPOINT_CONCURRENCY,
     // A claim outlasts the attempt it covers (and the reads and writes around it), or a second
     // instance could start the same delivery.
     leaseMs: 3 * s.GATEWAY_WEBHOOK_TIMEOUT_MS,
     secretGraceSeconds: s.GATEWAY_WEBHOOK_SECRET_GRACE_SECONDS,
   };
+}
+
+function masterKeyFrom(text: string | undefined): Buffer | undefined {
+  if (text === undefined || text === "") return undefined;
+  try {
+    return parseMasterKey(text);
+  } catch {
+    throw invalidSetting("GATEWAY_MASTER_KEY", text);
+  }
 }
 
 /**
@@ -466,13 +478,7 @@ export function loadConfig(
     overrides.dataDir ??
     s.GATEWAY_DATA_DIR ??
     (sqlitePath === ":memory:" ? resolve("data") : dirname(sqlitePath));
-  if (s.GATEWAY_MASTER_KEY !== undefined) {
-    try {
-      parseMasterKey(s.GATEWAY_MASTER_KEY);
-    } catch {
-      throw invalidSetting("GATEWAY_MASTER_KEY", s.GATEWAY_MASTER_KEY);
-    }
-  }
+  const masterKey = masterKeyFrom(s.GATEWAY_MASTER_KEY);
   const webhooks = webhooksFrom(s);
   const jwt = {
     issuer: s.GATEWAY_JWT_ISSUER ?? DEFAULTS.issuer,
@@ -493,7 +499,7 @@ export function loadConfig(
     port: s.PORT,
     databaseUrl,
     dataDir,
-    masterKey: s.GATEWAY_MASTER_KEY,
+    masterKey,
     logLevel: s.LOG_LEVEL,
     jwt,
     signature: { maxSkewSeconds: s.GATEWAY_MAX_SKEW_SECONDS },
@@ -509,6 +515,8 @@ export function loadConfig(
     instances: s.GATEWAY_INSTANCES,
     pgStatementTimeoutMs: s.GATEWAY_PG_STATEMENT_TIMEOUT_MS,
     pgConnectTimeoutMs: s.GATEWAY_PG_CONNECT_TIMEOUT_MS,
+    pgPooler: s.GATEWAY_PG_POOLER as PgPooler,
+    pgMigrationLockWaitSeconds: s.GATEWAY_PG_MIGRATION_LOCK_WAIT_SECONDS,
     requestTimeoutMs: s.GATEWAY_REQUEST_TIMEOUT_MS,
     shutdownTimeoutSeconds: s.GATEWAY_SHUTDOWN_TIMEOUT_SECONDS,
     redisUrl: s.REDIS_URL,
@@ -526,9 +534,6 @@ export function loadConfig(
     events: {
       heartbeatSeconds: s.GATEWAY_EVENTS_HEARTBEAT_SECONDS,
       pollMs: s.GATEWAY_EVENTS_POLL_MS,
-      maxStreams: s.GATEWAY_EVENTS_MAX_STREAMS,
-      maxStreamsPerClient: s.GATEWAY_EVENTS_MAX_STREAMS_PER_CLIENT,
-      maxStreamsPerTenant: s.GATEWAY_EVENTS_MAX_STREAMS_PER_TENANT,
       maxStreamSeconds: s.GATEWAY_EVENTS_MAX_STREAM_SECONDS,
       settleMs: 5000,
       recheckMs: 60_000,
@@ -549,6 +554,7 @@ export function loadConfig(
       nice: s.GATEWAY_LIST_NICE,
     },
     webhooks,
+    shares: shareBudgetsFrom(s),
     team: teamFrom(s),
     observability: {
       instanceId: env.GATEWAY_INSTANCE_ID || `${hostname()}:${process.pid}`,
@@ -559,8 +565,18 @@ export function loadConfig(
   };
 }
 
-/** The bundled console next to this package in the workspace (dist/config/config.js → apps/console). */
-const BUNDLED_CONSOLE = fileURLToPath(new URL("../../../../apps/console/dist", import.meta.url));
+/**
+ * The built console of the `@orderline/console` package beside the gateway: installed next to it
+ * (the production install, docs/deploy.md) or, in the workspace, apps/console through its link.
+ */
+function bundledConsole(): string | undefined {
+  try {
+    const manifest = createRequire(import.meta.url).resolve("@orderline/console/package.json");
+    return join(dirname(manifest), "dist");
+  } catch {
+    return undefined;
+  }
+}
 
 function consoleDirFrom(raw: string | undefined): string | undefined {
   if (raw === "off") return undefined;
@@ -570,7 +586,8 @@ function consoleDirFrom(raw: string | undefined): string | undefined {
       throw invalidSetting("GATEWAY_CONSOLE_DIR", raw);
     return resolve(raw);
   }
-  return existsSync(join(BUNDLED_CONSOLE, "index.html")) ? BUNDLED_CONSOLE : undefined;
+  const bundled = bundledConsole();
+  return bundled !== undefined && existsSync(join(bundled, "index.html")) ? bundled : undefined;
 }
 
 export function masterKeyFile(config: GatewayConfig): string {

@@ -59,10 +59,10 @@ const CHECKS = {
   notBlank: (value: string) => value.trim() !== "",
 };
 
-export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
+const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
 
 /** How long browsers and verifiers may cache `/.well-known/jwks.json` (Cache-Control max-age). */
-export const DEFAULT_JWKS_MAX_AGE_SECONDS = 300;
+const DEFAULT_JWKS_MAX_AGE_SECONDS = 300;
 
 export const SETTINGS = {
   PORT: int(0, 3000, 65_535),
@@ -92,6 +92,8 @@ export const SETTINGS = {
   GATEWAY_INSTANCES: int(1, 1, 1000),
   GATEWAY_PG_STATEMENT_TIMEOUT_MS: int(100, 5000, 600_000),
   GATEWAY_PG_CONNECT_TIMEOUT_MS: int(100, 3000, 60_000),
+  GATEWAY_PG_POOLER: oneOf(["none", "session", "transaction"], "none"),
+  GATEWAY_PG_MIGRATION_LOCK_WAIT_SECONDS: int(1, 300, DAY),
   GATEWAY_REQUEST_TIMEOUT_MS: int(100, 10_000, 600_000),
   GATEWAY_SHUTDOWN_TIMEOUT_SECONDS: int(1, 25, 3600),
   GATEWAY_RATE_LIMIT_WINDOW_SECONDS: int(1, 60, DAY),
@@ -149,6 +151,24 @@ export const SETTINGS = {
   GATEWAY_EVENTS_MAX_STREAMS_PER_CLIENT: int(1, 5, 1000),
   GATEWAY_EVENTS_MAX_STREAMS_PER_TENANT: int(1, 100, 100_000),
   GATEWAY_EVENTS_MAX_STREAM_SECONDS: int(10, 3600, DAY),
+  GATEWAY_EVENTS_MAX_REPLAY: int(0, 1000, 1_000_000),
+  GATEWAY_EVENTS_MAX_REPLAYS: int(1, 4, 1000),
+  GATEWAY_EVENTS_MAX_REPLAYS_PER_TENANT: int(1, 1, 1000),
+  // Shares (config/shares.ts): each tenant's and party's part of what every party shares.
+  GATEWAY_SHARE_STREAM_OPENS_PER_TENANT: int(0, 300, 1_000_000),
+  GATEWAY_SHARE_STREAM_OPENS_PER_PARTY: int(0, 30, 1_000_000),
+  GATEWAY_SHARE_TEST_SENDS_PER_PARTNER: int(0, 100, 1_000_000),
+  GATEWAY_SHARE_TEST_SENDS_PER_ENDPOINT: int(0, 20, 1_000_000),
+  GATEWAY_WEBHOOK_PARTNER_CONCURRENCY: int(1, undefined, 1000),
+  GATEWAY_SHARE_REFUSALS_PER_PARTY: int(0, 60, 1_000_000),
+  GATEWAY_SHARE_TENANT_READS_PER_TENANT: int(0, 3000, 1_000_000),
+  GATEWAY_SHARE_TENANT_READS_PER_USER: int(0, 600, 1_000_000),
+  GATEWAY_SHARE_MAILS_PER_TENANT: int(0, 200, 1_000_000),
+  GATEWAY_SHARE_MAILS_PER_RECIPIENT: int(0, 5, 1_000_000),
+  GATEWAY_SHARE_PARTNERS_PER_TENANT: int(1, 100, 100_000),
+  GATEWAY_SHARE_VOCABULARY_KEYS: int(1, 2000, 100_000),
+  GATEWAY_SHARE_VOCABULARY_BYTES: int(1024, 262_144, 8_388_608),
+  GATEWAY_SHARE_VOCABULARY_NAMESPACES: int(1, 50, 10_000),
 } as const satisfies Record<string, Setting>;
 
 /** GATEWAY_* names read by something other than the server (so not worth a warning). */
@@ -185,7 +205,7 @@ const validate = ajv.compile({
 });
 
 /** What a setting accepts, in words, from its schema entry. */
-export function acceptedBy(setting: Setting): string {
+function acceptedBy(setting: Setting): string {
   if (setting.accepts) return setting.accepts;
   if (setting.enum) return `one of ${setting.enum.map((v) => `'${v}'`).join(", ")}`;
   if (setting.type === "integer") {

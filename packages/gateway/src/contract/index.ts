@@ -17,6 +17,7 @@ export {
   type Transition,
   transitionFor,
 } from "../domain/orders/lifecycle.js";
+export type { OverviewData } from "../domain/orders/overview.js";
 export type { CreateOrderBody, OrderChange, OrderData } from "../domain/orders/service.js";
 export type { TenantOrderData } from "../domain/orders/tenant-orders.js";
 export type { AttemptView, EndpointView } from "../domain/webhooks/endpoint-admin.js";

@@ -14,7 +14,7 @@ import { SECURITY_HEADERS } from "./security-headers.js";
 import { installTextBoundary } from "./text-boundary.js";
 import { installValidators } from "./validation.js";
 
-export interface AppOptions {
+interface AppOptions {
   logger: Logger;
   bodyLimitBytes: number;
   /** How long open connections are answered 503 after close starts (graceful-close.ts). */

@@ -1,8 +1,9 @@
 import type { ErrorObject } from "ajv";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { noteProblem } from "../observability/metrics.js";
+import { ApiError, type RefusalHints } from "../problems/api-error.js";
+import { type ErrorCode, type Problem, problemOf } from "../problems/catalogue.js";
 import { isStoreOutage } from "../store/outage.js";
-import { ApiError, type ErrorCode, type Problem, problemOf } from "./errors.js";
 import { fieldErrorsDetail, fieldErrorsOf } from "./validation.js";
 
 function send(
@@ -63,7 +64,7 @@ function classify(error: FastifyError): {
  * How long a client should wait before retrying after a store outage: long enough for a
  * failover or a restart to make progress, short enough that a blip costs little.
  */
-export const STORE_RETRY_AFTER_SECONDS = 2;
+const STORE_RETRY_AFTER_SECONDS = 2;
 
 /**
  * A store outage, or a request that ran past its deadline (GATEWAY_REQUEST_TIMEOUT_MS, which
@@ -83,6 +84,13 @@ function storeUnavailable(error: FastifyError): Problem | undefined {
   );
 }
 
+function hintHeaders({ retryAfterSeconds, etag }: RefusalHints): Record<string, string> {
+  return {
+    ...(retryAfterSeconds === undefined ? {} : { "retry-after": String(retryAfterSeconds) }),
+    ...(etag === undefined ? {} : { etag }),
+  };
+}
+
 export function installErrorHandling(
   app: FastifyInstance,
   allowedMethods: (path: string) => string[],
@@ -93,7 +101,7 @@ export function installErrorHandling(
       return send(
         reply,
         problemOf(error.code, error.message, { ...error.extensions, request_id: request.id }),
-        error.headers,
+        hintHeaders(error.hints),
       );
     }
     const outage = storeUnavailable(error);

@@ -1,10 +1,13 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { countTakenOverResponse } from "../observability/metrics.js";
 
 /** One server-sent event, as domain/events/session.ts hands it over. */
-export interface EventStreamMessage {
+interface EventStreamMessage {
   id?: string;
   event?: string;
   data?: unknown;
+  /** A comment line (`: …`) before the fields. */
+  comment?: string;
 }
 
 export interface EventStreamOptions {
@@ -15,16 +18,19 @@ export interface EventStreamOptions {
   /** Called once when the stream ends, whoever ended it (client, server, lifetime). */
   onEnd: () => void;
   /**
-   * Re-checked every `recheckMs`: false (an expired token, a disabled user or partner, a revoked
-   * session) ends the stream; the client's reconnect is authenticated afresh.
+   * Re-checked every `recheckMs`, and at once on `recheck()` (`fresh`: past any cache, the
+   * credentials just changed): false (an expired token, a disabled user or partner, a revoked
+   * key or session) ends the stream; the client's reconnect is authenticated afresh.
    */
-  stillAllowed?: () => Promise<boolean>;
+  stillAllowed?: (fresh: boolean) => Promise<boolean>;
   recheckMs?: number;
 }
 
-export interface EventStream {
+interface EventStream {
   send(message: EventStreamMessage): Promise<void>;
   end(): void;
+  /** Checks the credentials again now (they changed); ends the stream unless they hold. */
+  recheck(): void;
 }
 
 /** `Last-Event-ID` as a stream resumes with it (EventSource sends it on reconnecting). */
@@ -45,7 +51,7 @@ const RETRY_MS = 2000;
 
 /** `id:`, `event:` and `data:` lines of one message; no field holds a line break. */
 export function frame(message: EventStreamMessage): string {
-  let text = "";
+  let text = message.comment === undefined ? "" : `: ${message.comment}\n`;
   if (message.event !== undefined) text += `event: ${message.event}\n`;
   if (message.id !== undefined) text += `id: ${message.id}\n`;
   if (message.data !== undefined) text += `data: ${JSON.stringify(message.data)}\n`;
@@ -74,23 +80,28 @@ export function openEventStream(
     // closes too, instead of idling as keep-alive and holding a shutdown's drain.
     connection: "close",
   });
+  // Fastify's onResponse hooks never run for a reply taken over: the metrics count it here, as
+  // answered once its head is out (its duration is the time to open, not the stream's life).
+  countTakenOverResponse(request, reply);
   response.write(`retry: ${RETRY_MS}\n: stream open\n\n`);
   let ended = false;
+  const check = (fresh: boolean) => {
+    if (ended || !options.stillAllowed) return;
+    options.stillAllowed(fresh).then((allowed) => allowed || end(), end);
+  };
   const heartbeat = setInterval(() => response.write(": heartbeat\n\n"), options.heartbeatMs);
   const lifetime = setTimeout(() => end(), options.maxMs);
-  const recheck = options.stillAllowed
-    ? setInterval(() => {
-        options.stillAllowed?.().then((allowed) => allowed || end(), end);
-      }, options.recheckMs ?? 60_000)
+  const periodic = options.stillAllowed
+    ? setInterval(() => check(false), options.recheckMs ?? 60_000)
     : undefined;
   heartbeat.unref();
   lifetime.unref();
-  recheck?.unref();
+  periodic?.unref();
   const end = () => {
     if (ended) return;
     ended = true;
     clearInterval(heartbeat);
-    clearInterval(recheck);
+    clearInterval(periodic);
     clearTimeout(lifetime);
     if (!response.writableEnded) response.end();
     options.onEnd();
@@ -112,5 +123,6 @@ export function openEventStream(
       });
     },
     end,
+    recheck: () => check(true),
   };
 }

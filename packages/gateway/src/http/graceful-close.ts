@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import { ApiError } from "./errors.js";
+import { ApiError } from "../problems/api-error.js";
 
-export interface GracefulCloseOptions {
+interface GracefulCloseOptions {
   /**
    * How long, after close starts (SIGTERM), open connections are still served: every request
    * on them is answered 503 `shutting_down` with `Connection: close` and Retry-After, so a
@@ -38,7 +38,7 @@ export function installGracefulClose(app: FastifyInstance, options: GracefulClos
         "shutting_down",
         "This gateway instance is shutting down; send the request again (to another instance).",
         { retry_after: RETRY_AFTER_SECONDS },
-        { "retry-after": String(RETRY_AFTER_SECONDS), connection: "close" },
+        { retryAfterSeconds: RETRY_AFTER_SECONDS },
       );
   });
   app.addHook("onSend", async (_request, reply, payload) => {

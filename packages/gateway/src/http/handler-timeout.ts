@@ -15,7 +15,7 @@ function onAbortSlotOf(request: FastifyRequest): symbol | undefined {
  * With a handler timeout, Fastify (5.12) aborts request.signal on the request stream's `close`,
  * and a request's stream closes as soon as its body has been read: every create made an
  * AbortError (a DOMException with its stack) for a client still waiting, about 6% of a signed
- * create's CPU (issue 30, profiled). Its listener now waits for the socket's `close` instead: a
+ * create's CPU (profiled). Its listener now waits for the socket's `close` instead: a
  * real disconnect before the answer still aborts the signal; the timeout's timer is untouched.
  */
 export function abortSignalOnDisconnectOnly(app: FastifyInstance): void {

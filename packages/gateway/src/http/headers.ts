@@ -1,4 +1,4 @@
-import { ApiError } from "./errors.js";
+import { ApiError } from "../problems/api-error.js";
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
 

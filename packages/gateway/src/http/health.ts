@@ -29,7 +29,7 @@ const probeLogger = (
  * How long `/ready` waits for the store. A load balancer's probe must get an answer (503) in
  * a few seconds while the store hangs; the store's own timeouts may be longer.
  */
-export const READY_PROBE_MS = 2000;
+const READY_PROBE_MS = 2000;
 
 /**
  * The schema version, or an error after READY_PROBE_MS. Probes that arrive while one is

@@ -21,6 +21,7 @@ export async function installOpenApi(
       info: {
         title: "Orderline partner order gateway",
         version: "1.0.0",
+        license: { name: "Apache-2.0", identifier: "Apache-2.0" },
         description:
           "Partners log in with client credentials for a 12-hour JWT and create sales orders with every request " +
           "signed by their RSA key: X-SIGNATURE = base64(SHA256withRSA(client_id + '|' + X-TIMESTAMP)). " +
@@ -88,6 +89,14 @@ export async function installOpenApi(
               "string-to-sign (method, path, timestamp, body SHA-256) with the header `X-SIGNATURE-VERSION: 2`",
           },
           "JWT-auth": { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+          // What the gateway sends to the partner's endpoints (the document's `webhooks`).
+          "Orderline-Signature": {
+            type: "apiKey",
+            in: "header",
+            name: "Orderline-Signature",
+            description:
+              '`t=<unix seconds>,v1=<hex HMAC-SHA256>` over `t + "." + raw body` with the endpoint\'s `whsec_…` secret: the receiver verifies it (/docs/webhooks)',
+          },
           "User-JWT": {
             type: "http",
             scheme: "bearer",

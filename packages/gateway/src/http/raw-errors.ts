@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ERROR_CATALOGUE, type ErrorCode, problemOf } from "./errors.js";
+import { ERROR_CATALOGUE, type ErrorCode, problemOf } from "../problems/catalogue.js";
 import { SECURITY_HEADER_LINES, SECURITY_HEADERS } from "./security-headers.js";
 
 /**

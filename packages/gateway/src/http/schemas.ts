@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE } from "./errors.js";
+import { ERROR_CATALOGUE } from "../problems/catalogue.js";
 
 /** The problem+json body, as documented in OpenAPI and used to serialise error responses. */
 export const PROBLEM_SCHEMA = {
@@ -45,6 +45,7 @@ const DESCRIPTIONS: Record<number, string> = {
   413: "Body larger than 1 MiB",
   415: "Content type other than application/json, or a charset other than UTF-8",
   422: "Idempotency-Key reused with a different body, or an unsupported language",
+  431: "Request headers larger than 16 KiB",
   429: "Too many attempts; Retry-After says when to try again",
   500: "Internal error",
   503: "Busy (code login_busy, list_busy) or the store cannot be reached (store_unavailable); Retry-After says when to try again",

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { type TextFaultAt, textFaultsIn } from "../lib/text.js";
-import { ApiError } from "./errors.js";
+import { ApiError } from "../problems/api-error.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {

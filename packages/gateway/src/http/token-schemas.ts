@@ -17,3 +17,6 @@ export const REFRESH_BODY = {
   additionalProperties: false,
   properties: { token: { type: "string", minLength: 1, maxLength: 4096 } },
 } as const;
+
+/** The partner token endpoints' answer (login and refresh). */
+export const TOKEN_RESPONSE = tokenResponse("JWT access token (EdDSA); embeds the client_id");

@@ -1,8 +1,8 @@
 import { Ajv, type ErrorObject, type KeywordDefinition } from "ajv";
 import type { FastifyInstance } from "fastify";
 import { priceFault } from "../lib/money.js";
+import type { FieldError } from "../problems/catalogue.js";
 import { compiledOnce } from "./compile-once.js";
-import type { FieldError } from "./errors.js";
 import { schemaWords } from "./schema-words.js";
 
 /**
@@ -113,7 +113,7 @@ export function fieldErrorsOf(
 }
 
 /** How many field errors the problem's `detail` spells out; `errors` always has them all. */
-export const FIELD_ERRORS_IN_DETAIL = 10;
+const FIELD_ERRORS_IN_DETAIL = 10;
 
 /** The problem's detail for field errors: each field and its message, in one sentence each. */
 export function fieldErrorsDetail(errors: readonly (FieldError & { in: string })[]): string {

@@ -15,7 +15,7 @@ import {
   ROTATED_SECRET,
   TEST_SENT,
 } from "../domain/webhooks/schemas.js";
-import { ApiError } from "./errors.js";
+import { ApiError } from "../problems/api-error.js";
 import { enveloped, problemResponses } from "./schemas.js";
 
 /**
@@ -23,7 +23,7 @@ import { enveloped, problemResponses } from "./schemas.js";
  * tenant's partners) and the partner API (a partner, on its own) mount the same operations over
  * the same domain service, differing only in path, authentication, scope and audit actor.
  */
-export interface WebhookEndpointSurface {
+interface WebhookEndpointSurface {
   webhooks: WebhookEndpoints;
   /** The collection's path, e.g. `/api/v1/webhook-endpoints`. */
   base: string;
@@ -37,8 +37,16 @@ export interface WebhookEndpointSurface {
   scopeOf(request: FastifyRequest): PartnerScope;
   /** Who disables an endpoint, for its disabled_reason. */
   actorOf(request: FastifyRequest): string;
-  /** Records a change in the audit trail; `details` never hold a secret. */
-  audit(request: FastifyRequest, action: string, details: Record<string, unknown>): unknown;
+  /**
+   * Records a change in the audit trail; `details` never hold a secret. With `summaryOf`, it
+   * updates that summary line instead of adding a row (AuditEntry.summaryOf).
+   */
+  audit(
+    request: FastifyRequest,
+    action: string,
+    details: Record<string, unknown>,
+    summaryOf?: string,
+  ): unknown;
 }
 
 type Params = { endpoint_id: string; event_id: string };
@@ -228,10 +236,10 @@ function actionRoutes(app: FastifyInstance, surface: WebhookEndpointSurface): vo
     `${one}/deliveries/:event_id/resend`,
     {
       schema: schema(
-        "Deliver an event to the endpoint again, now, with a fresh retry window",
+        "Deliver an event to the endpoint again, now, with a fresh retry window (a test event: once, within the test-send rate)",
         ["endpoint_id", "event_id"],
         { 202: { type: "null" } },
-        [404],
+        [404, 429],
       ),
     },
     async (request: Req, reply) => {
@@ -245,17 +253,20 @@ function actionRoutes(app: FastifyInstance, surface: WebhookEndpointSurface): vo
     `${one}/test`,
     {
       schema: schema(
-        "Fire a webhook.test event at the endpoint now: delivered, signed and retried like any event",
+        "Fire a webhook.test event at the endpoint now: queued and signed like any event, attempted once (never retried); rate-limited per partner and per endpoint",
         ["endpoint_id"],
         { 201: enveloped(TEST_SENT) },
-        [404, 409],
+        [404, 409, 429],
       ),
     },
     async (request: Req, reply) => {
       const { endpoint_id } = request.params;
-      const sent = await webhooks.sendTest(surface.scopeOf(request), endpoint_id).catch(refused);
-      await surface.audit(request, "webhook_test_sent", { endpoint_id, event_id: sent.event_id });
-      return reply.code(201).send({ data: sent });
+      const { event_id, summary } = await webhooks
+        .sendTest(surface.scopeOf(request), endpoint_id)
+        .catch(refused);
+      // One line per endpoint and day, its count kept up to date: tests do not bury the trail.
+      await surface.audit(request, "webhook_test_sent", summary.details, summary.key);
+      return reply.code(201).send({ data: { event_id } });
     },
   );
 }

@@ -9,6 +9,8 @@ export const INPUT_LIMITS = {
   email: 254,
   /** A partner's display name. */
   partnerName: 200,
+  /** A tenant user's display name (characters, after trimming). */
+  userName: 200,
   /** A partner's public key as PEM text. */
   publicKeyPem: 20_000,
   /** A webhook endpoint's URL. */
@@ -18,5 +20,3 @@ export const INPUT_LIMITS = {
   /** A purchase order number (the orders filter and the partner API). */
   purchaseOrderNo: 64,
 } as const;
-
-export type InputLimit = keyof typeof INPUT_LIMITS;

@@ -40,7 +40,7 @@ interface Decimal {
  * round-trip text (what the API stored and returns), exponent forms (1e-7, 1e21) included, so
  * no binary floating-point error enters a sum or product.
  */
-function decimalOf(value: number | string): Decimal {
+export function decimalOf(value: number | string): Decimal {
   const text = typeof value === "number" ? String(value) : value.trim();
   const match = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i.exec(text);
   if (match === null) throw new Error(`not a decimal: ${text}`);

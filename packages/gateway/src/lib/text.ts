@@ -14,7 +14,7 @@ const codePoint = (char: string) =>
   `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
 
 /** Why `value` breaks the rule, in words for the caller, or undefined when it is fine. */
-export function textFault(value: string, multiline = false): string | undefined {
+function textFault(value: string, multiline = false): string | undefined {
   const control = (multiline ? CONTROL_BUT_LINE_BREAKS : CONTROL).exec(value);
   if (control) {
     return `holds the control character ${codePoint(control[0])} at position ${control.index}${

@@ -22,12 +22,12 @@ parentPort.on("message", (message) => {
 }
 
 /** What a thread posts when its handler throws. */
-export interface PostedError {
+interface PostedError {
   message: string;
   code?: string;
 }
 
-export interface ThreadPoolOptions {
+interface ThreadPoolOptions {
   /** From threadSource. */
   source: string;
   /** Given to every thread; `nice` is its priority. */

@@ -2,8 +2,8 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FastifyBaseLogger } from "fastify";
-import type { ObservabilityConfig } from "../config/config.js";
-import { type ErrorCode, problemOf } from "../http/errors.js";
+import { ConfigError, type ObservabilityConfig } from "../config/config.js";
+import { type ErrorCode, problemOf } from "../problems/catalogue.js";
 import { scrape } from "./metrics.js";
 
 /** Equal-length digests: comparing them leaks neither the token's content nor its length. */
@@ -18,7 +18,8 @@ export interface MetricsServer {
 /**
  * `/metrics` on a listener of its own (GATEWAY_METRICS_LISTEN), so the API's port, which a
  * proxy exposes to partners, never serves it; with GATEWAY_METRICS_TOKEN, a bearer token too.
- * A port already taken is logged and skipped: metrics must not keep the API from starting.
+ * An address that cannot be listened on (a port already taken) is a bad setting: ConfigError,
+ * exit 2.
  */
 export async function startMetricsServer(
   config: ObservabilityConfig,
@@ -78,11 +79,15 @@ export async function startMetricsServer(
       server.listen(listen.port, listen.host, () => resolve());
     });
   } catch (error) {
-    log.error(
-      { err: (error as Error).message, metrics_listen: `${listen.host}:${listen.port}` },
-      "metrics listener could not start; serving without /metrics",
+    // Like any other bad setting: a second instance on one host would otherwise serve without
+    // /metrics, and its alerts would go quiet with nothing but a log line to say why.
+    const reason =
+      (error as NodeJS.ErrnoException).code === "EADDRINUSE"
+        ? "is taken by another process"
+        : `cannot be listened on (${(error as Error).message})`;
+    throw new ConfigError(
+      `GATEWAY_METRICS_LISTEN=${listen.host}:${listen.port}: the metrics address ${reason}; give each instance on a host its own port, or off`,
     );
-    return undefined;
   }
   const { port } = server.address() as AddressInfo;
   const host = listen.host.includes(":") ? `[${listen.host}]` : listen.host;

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import client from "prom-client";
-import type { ErrorCode } from "../http/errors.js";
+import type { ErrorCode } from "../problems/catalogue.js";
 import { type Dialect, latestVersion } from "../store/migrations.js";
 import type { Store } from "../store/store.js";
 
@@ -82,7 +82,13 @@ const storeErrors = new client.Counter({
   registers: [registry],
 });
 
-export type LoginKind = "partner" | "tenant";
+const unhandledRejections = new client.Counter({
+  name: "orderline_unhandled_rejections_total",
+  help: "Promises rejected with nothing to handle them: logged (event unhandled_rejection), the process keeps serving. Any is a bug to report.",
+  registers: [registry],
+});
+
+type LoginKind = "partner" | "tenant";
 type LoginOutcome =
   | "success"
   | "refused"
@@ -155,10 +161,23 @@ function recordResponse(request: FastifyRequest, reply: FastifyReply): void {
     logins.labels({ kind: loginKind, outcome: loginOutcome(status, code) }).inc();
 }
 
+/** Replies counted when the route took them over (countTakenOverResponse). */
+const countedAtOpen = new WeakSet<FastifyRequest>();
+
+/**
+ * Counts a reply the route took over (`reply.hijack()`: an event stream) once its head is
+ * written. Fastify's onResponse runs on the response's `finish`, which a stream the client
+ * closes never emits, and one the server ends emits with its whole life as the duration.
+ */
+export function countTakenOverResponse(request: FastifyRequest, reply: FastifyReply): void {
+  countedAtOpen.add(request);
+  recordResponse(request, reply);
+}
+
 /** Counts every answered request (Fastify's own clock times it: no hook of ours at the start). */
 export function installHttpMetrics(app: FastifyInstance): void {
   app.addHook("onResponse", (request, reply, done) => {
-    recordResponse(request, reply);
+    if (!countedAtOpen.has(request)) recordResponse(request, reply);
     done();
   });
 }
@@ -174,7 +193,7 @@ export function countDelivery(outcome: "succeeded" | "retry" | "failed", duratio
   webhookLatency.observe(durationMs / 1000);
 }
 
-export type StoreErrorKind = "connection" | "timeout" | "busy" | "constraint" | "other";
+type StoreErrorKind = "connection" | "timeout" | "busy" | "constraint" | "other";
 
 /** What kind of failure a store error is, from its driver's code (pg SQLSTATE, SQLite, Node). */
 export function storeErrorKind(error: unknown): StoreErrorKind {
@@ -199,6 +218,8 @@ export function storeErrorKind(error: unknown): StoreErrorKind {
   if (code.startsWith("23") || code.startsWith("SQLITE_CONSTRAINT")) return "constraint";
   return "other";
 }
+
+export const countUnhandledRejection = (): void => unhandledRejections.inc();
 
 export const countStoreError = (error: unknown): void =>
   storeErrors.labels({ kind: storeErrorKind(error) }).inc();
@@ -329,6 +350,33 @@ new client.Gauge({
   collect() {
     this.reset();
     if (redisState !== undefined) this.set(redisState() ? 1 : 0);
+  },
+});
+
+const shareRefusals = new client.Counter({
+  name: "orderline_share_refusals_total",
+  help: "Uses of a shared resource refused because a budget was spent, by share (config/shares.ts) and the level whose budget it was: instance, tenant, party, item.",
+  labelNames: ["share", "level"] as const,
+  registers: [registry],
+});
+export function countShareRefusal(share: string, level: string): void {
+  shareRefusals.inc({ share, level });
+}
+
+/** The places held now per held share (security/shares.ts), read at scrape time. */
+let sharesHeld: (() => Record<string, number>) | undefined;
+export function observeShares(held: (() => Record<string, number>) | undefined): void {
+  sharesHeld = held;
+}
+new client.Gauge({
+  name: "orderline_share_held",
+  help: "Places of a held shared resource in use on this instance now, by share: streams (open event streams), webhook_slots (deliveries in flight).",
+  labelNames: ["share"] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    if (sharesHeld === undefined) return;
+    for (const [share, count] of Object.entries(sharesHeld())) this.set({ share }, count);
   },
 });
 

@@ -1,13 +1,34 @@
 import type { Store } from "../store/store.js";
 import { countStoreError } from "./metrics.js";
-import { inSpan, tracingEnabled } from "./tracing.js";
+import { spanAround, tracingEnabled } from "./tracing.js";
 
 const isThenable = (value: unknown): value is Promise<unknown> =>
   typeof (value as { then?: unknown })?.then === "function";
 
 /**
+ * Calls `method` and counts its failure by kind, sync throw or rejection alike. What it returns
+ * is passed on as it is: a synchronous method (`events.onSignal`, whose stop function the feed
+ * calls) must stay synchronous, or its caller gets a Promise where it expects a value.
+ */
+function counted(method: () => unknown): unknown {
+  try {
+    const result = method();
+    return isThenable(result)
+      ? result.then(undefined, (error: unknown) => {
+          countStoreError(error);
+          throw error;
+        })
+      : result;
+  } catch (error) {
+    countStoreError(error);
+    throw error;
+  }
+}
+
+/**
  * Wraps each method of `target` so that a failure is counted by kind (metrics) and, while
- * tracing runs, the call is a span `<prefix>.<method>`. Methods run on the real object (its
+ * tracing runs, the call is a span `<prefix>.<method>` that ends when the call does (at once
+ * for a synchronous method, on settling for an async one). Methods run on the real object (its
  * private fields stay reachable); other properties pass through.
  */
 function probed<T extends object>(target: T, prefix: string): T {
@@ -19,22 +40,10 @@ function probed<T extends object>(target: T, prefix: string): T {
       let wrapper = wrappers.get(property);
       if (wrapper === undefined) {
         const name = `${prefix}.${property}`;
-        const call = (args: unknown[]): unknown => {
-          try {
-            const result = value.apply(object, args);
-            return isThenable(result)
-              ? result.catch((error: unknown) => {
-                  countStoreError(error);
-                  throw error;
-                })
-              : result;
-          } catch (error) {
-            countStoreError(error);
-            throw error;
-          }
+        wrapper = (...args: unknown[]) => {
+          const call = () => counted(() => value.apply(object, args));
+          return tracingEnabled() ? spanAround(name, call) : call();
         };
-        wrapper = (...args: unknown[]) =>
-          tracingEnabled() ? inSpan(name, async () => call(args)) : call(args);
         wrappers.set(property, wrapper);
       }
       return wrapper;

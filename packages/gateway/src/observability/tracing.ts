@@ -25,11 +25,56 @@ export function enableTracing(stop: () => Promise<void>): void {
   shutdown = stop;
 }
 
+/** Flushes and ends the SDK; from then on the helpers here do nothing again. */
 export async function shutdownTracing(): Promise<void> {
-  await shutdown?.();
+  const stop = shutdown;
+  enabled = false;
+  shutdown = undefined;
+  await stop?.();
 }
 
 const tracer = () => trace.getTracer("orderline-gateway");
+
+function endFailed(span: Span, error: unknown): void {
+  span.recordException(error as Error);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+  span.end();
+}
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as { then?: unknown })?.then === "function";
+
+/**
+ * Runs `work` in a child span `name` of the active context and returns exactly what it returns:
+ * a value at once (the span ends before returning) or a promise (the span ends when it settles).
+ * A synchronous function stays synchronous, so any method can be wrapped whatever its contract.
+ */
+export function spanAround<T>(name: string, work: () => T): T {
+  if (!enabled) return work();
+  return tracer().startActiveSpan(name, (span: Span) => {
+    let result: T;
+    try {
+      result = work();
+    } catch (error) {
+      endFailed(span, error);
+      throw error;
+    }
+    if (!isThenable(result)) {
+      span.end();
+      return result;
+    }
+    return result.then(
+      (value) => {
+        span.end();
+        return value;
+      },
+      (error: unknown) => {
+        endFailed(span, error);
+        throw error;
+      },
+    ) as T;
+  });
+}
 
 /** Runs `work` in a child span `name` of the active (or `parent`) context. */
 export async function inSpan<T>(
@@ -42,13 +87,12 @@ export async function inSpan<T>(
   const options = attributes ? { attributes } : {};
   return tracer().startActiveSpan(name, options, parent ?? context.active(), async (span: Span) => {
     try {
-      return await work();
-    } catch (error) {
-      span.recordException(error as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
-      throw error;
-    } finally {
+      const result = await work();
       span.end();
+      return result;
+    } catch (error) {
+      endFailed(span, error);
+      throw error;
     }
   });
 }
@@ -83,8 +127,13 @@ export function rememberEventTrace(orderId: string, status: string): void {
   if (!enabled) return;
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);
+  // The trace id only: never a caller's tracestate or baggage on to a partner's receiver.
   if (carrier.traceparent)
-    eventTraces.set(eventKey(orderId, status), carrier, Date.now() + EVENT_TRACE_MS);
+    eventTraces.set(
+      eventKey(orderId, status),
+      { traceparent: carrier.traceparent },
+      Date.now() + EVENT_TRACE_MS,
+    );
 }
 
 /** The context a delivery of the event (order, status it moved to) runs in. */

@@ -8,7 +8,8 @@ export type PartnerTenantOf = (partnerId: string) => Promise<string | null | und
  * Records a partner's change to its own resources in the audit trail (domain/audit/: logged
  * with `audit: true` and kept for the tenant's Activity page) with the partner as actor, in the
  * partner's tenant, so the tenant's admins see what their partners did. `details` never hold a
- * secret. Never rejects (a tenant lookup that fails leaves the event without a tenant).
+ * secret; `summaryOf` names a summary line to update instead of adding a row (AuditEntry).
+ * Never rejects (a tenant lookup that fails leaves the event without a tenant).
  */
 export async function auditPartnerChange(
   request: FastifyRequest,
@@ -16,6 +17,7 @@ export async function auditPartnerChange(
   tenantOf: PartnerTenantOf,
   action: string,
   details: Record<string, unknown>,
+  summaryOf?: string,
 ): Promise<void> {
   const tenantId = (await tenantOf(partner.id).catch(() => undefined)) ?? null;
   await request.server.auditTrail.record(
@@ -26,6 +28,7 @@ export async function auditPartnerChange(
       details: { client_id: partner.clientId, ...details },
       message: "partner change audited",
       sourceAddress: request.ip,
+      ...(summaryOf === undefined ? {} : { summaryOf }),
     },
     request.log,
   );

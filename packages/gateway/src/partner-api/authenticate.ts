@@ -1,12 +1,14 @@
 import type { GatewayConfig } from "../config/config.js";
 import type { PartnerDirectory, PartnerView } from "../domain/partners/directory.js";
-import { ApiError } from "../http/errors.js";
 import { bearerTokenOf, type HeaderBag, single } from "../http/headers.js";
 import { type Clock, toUnixSeconds } from "../lib/clock.js";
 import { timingSafeEqualString } from "../lib/timing-safe.js";
+import { ApiError } from "../problems/api-error.js";
+import { addressSharer, RefusalShare, refusalSharer } from "../security/refusals.js";
 import { sessionRevoked } from "../security/session-revocation.js";
+import type { Shares } from "../security/shares.js";
 import type { TokenService } from "../security/tokens.js";
-import type { ReplayGuard } from "./replay-guard.js";
+import type { ReplayableRequest, ReplayGuard } from "./replay-guard.js";
 import {
   decodeSignature,
   parseSignatureVersion,
@@ -86,6 +88,19 @@ export function assertFreshTimestamp(timestamp: string, nowMs: number, allowed: 
   return sentAt;
 }
 
+/** What a signed request is, besides its headers. */
+export interface SignedRequest extends ReplayableRequest {
+  /** The source address (request.ip): whose refusals a request without a valid token counts in. */
+  address?: string;
+}
+
+/**
+ * Whose budget a refused request spends in the `refusals` share once its token verified: the
+ * token's partner's (only the token's holder can spend it, so nobody can lock another partner
+ * out); before that, its source address's.
+ */
+const partyOfClient = (clientId: string) => refusalSharer(`partner:${clientId}`);
+
 /**
  * The two layers in front of every order operation, checked in this order, each failure with
  * its own code: bearer token; the three signature headers present; X-CLIENT-ID equal to the
@@ -102,47 +117,82 @@ export class SignedRequestAuthenticator {
     private readonly now: Clock,
     /** Refuses exact replays of requests that change state (absent: none are refused). */
     private readonly replays?: ReplayGuard,
-  ) {}
+    /** Counts refusals in the `refusals` share (absent: refusals are not counted). */
+    shares?: Shares,
+  ) {
+    this.#refusals = new RefusalShare(shares);
+  }
+
+  readonly #refusals: RefusalShare;
 
   /**
-   * Whether the bearer token of a request authenticated earlier still holds: not expired, its
-   * partner still usable, its session not revoked. What an open event stream re-checks (its
-   * signature and timestamp were checked when it opened).
+   * Whether a request authenticated earlier still would be, but for its timestamp's age and the
+   * replay guard: token not expired, partner still usable, session not revoked, and its
+   * signature made by a key still active (a revoked key ends what it signed). What an open event
+   * stream re-checks; `fresh` reads the partner past the directory's cache (it just changed).
    */
-  async stillAuthenticated(headers: HeaderBag): Promise<boolean> {
+  async stillAuthenticated(
+    headers: HeaderBag,
+    request: SignedRequestLine,
+    fresh = false,
+  ): Promise<boolean> {
     try {
       const claims = await this.tokens.verifyAccess(bearerTokenOf(headers, "the access token"));
+      if (fresh) this.directory.invalidate(claims.client_id);
       const partner = assertTokenPartnerUsable(
         await this.directory.get(claims.client_id),
         claims.sv,
         this.now(),
       );
-      return !partner.revokedSessions.has(claims.sid);
+      if (partner.revokedSessions.has(claims.sid)) return false;
+      const { clientId, timestamp, signature } = signedHeadersOf(headers);
+      const version = parseSignatureVersion(single(headers, "x-signature-version")) ?? 1;
+      const text =
+        version === 2
+          ? stringToSignV2(clientId, timestamp, request)
+          : stringToSign(clientId, timestamp);
+      const decoded = decodeSignature(signature);
+      const keys = partner.activeKeys.map((k) => k.keyObject);
+      return decoded !== undefined && (await verifiesWithAnyKey(keys, text, decoded));
     } catch {
       return false;
     }
   }
 
-  /** `parsedBody`: the request's body as parsed, which the replay guard tells requests apart by. */
-  async authenticate(
-    headers: HeaderBag,
-    request: SignedRequestLine & { parsedBody?: unknown },
-  ): Promise<PartnerView> {
-    const claims = await this.tokens.verifyAccess(
-      bearerTokenOf(headers, "the access token from /api/v1/auth/login"),
-    );
+  /**
+   * The partner of a signed request, or a refusal. A caller already over its `refusals` share
+   * (by address, or by the partner its token or X-CLIENT-ID names) is turned away with 429 before
+   * any token or signature is checked; each refusal counts in that share.
+   */
+  async authenticate(headers: HeaderBag, request: SignedRequest): Promise<PartnerView> {
+    const address = request.address === undefined ? undefined : addressSharer(request.address);
+    // X-CLIENT-ID is unverified here: it can only turn its sender away, never spend a budget.
+    const named = single(headers, "x-client-id");
+    this.#refusals.turnAway(address, named === undefined ? undefined : partyOfClient(named));
+    let claims: Awaited<ReturnType<TokenService["verifyAccess"]>>;
+    try {
+      claims = await this.tokens.verifyAccess(
+        bearerTokenOf(headers, "the access token from /api/v1/auth/login"),
+      );
+    } catch (error) {
+      throw await this.#refusals.counted(error, address);
+    }
+    const partner = partyOfClient(claims.client_id);
+    this.#refusals.turnAway(partner);
     try {
       return await this.#verifySigned(headers, request, claims.client_id, claims.sv, claims.sid);
     } catch (error) {
+      const answered = await this.#refusals.counted(error, partner);
       // From here on the refusal is the token's partner's: its request log may show it.
-      if (typeof error === "object" && error !== null) refusedClients.set(error, claims.client_id);
-      throw error;
+      if (typeof answered === "object" && answered !== null)
+        refusedClients.set(answered, claims.client_id);
+      throw answered;
     }
   }
 
   async #verifySigned(
     headers: HeaderBag,
-    request: SignedRequestLine & { parsedBody?: unknown },
+    request: SignedRequest,
     tokenClientId: string,
     secretVersion: number,
     sid: string,
@@ -239,4 +289,4 @@ export class SignedRequestAuthenticator {
   }
 }
 
-export { bearerTokenOf, type HeaderBag, single };
+export { type HeaderBag, single };

@@ -3,7 +3,6 @@ import type { EventStreams } from "../domain/events/streams.js";
 import type { PartnerView } from "../domain/partners/directory.js";
 import { checkedEvents, WebhookError } from "../domain/webhooks/endpoint-admin.js";
 import { ALL_EVENTS } from "../domain/webhooks/event-types.js";
-import { ApiError } from "../http/errors.js";
 import {
   EVENT_STREAM_RESPONSE,
   LAST_EVENT_ID_HEADERS,
@@ -12,12 +11,15 @@ import {
 import { SIGNED_REQUEST_SECURITY } from "../http/openapi.js";
 import { problemResponses } from "../http/schemas.js";
 import { inSpan } from "../observability/tracing.js";
+import { ApiError } from "../problems/api-error.js";
 import type { SignedRequestAuthenticator } from "./authenticate.js";
 import { EMPTY_BODY_SHA256 } from "./request-signature.js";
 
-export interface PartnerEventRoutesOptions {
+interface PartnerEventRoutesOptions {
   streams: EventStreams;
   authenticator: SignedRequestAuthenticator;
+  /** The tenant a partner's orders go to (null: none), whose stream share it uses. */
+  tenantOf: (partnerId: string) => Promise<string | null>;
 }
 
 const partners = new WeakMap<FastifyRequest, PartnerView>();
@@ -54,7 +56,7 @@ function eventFilter(events: string | undefined): ReadonlySet<string> | undefine
  */
 export async function partnerEventRoutes(
   app: FastifyInstance,
-  { streams, authenticator }: PartnerEventRoutesOptions,
+  { streams, authenticator, tenantOf }: PartnerEventRoutesOptions,
 ): Promise<void> {
   app.get<{ Querystring: { events?: string }; Headers: { "last-event-id"?: string } }>(
     "/api/v1/events/stream",
@@ -67,6 +69,7 @@ export async function partnerEventRoutes(
             target: request.raw.url ?? request.url,
             bodySha256: EMPTY_BODY_SHA256,
             parsedBody: undefined,
+            address: request.ip,
           }),
         );
         partners.set(request, partner);
@@ -79,7 +82,11 @@ export async function partnerEventRoutes(
           "as a delivery's body, as it happens; `id:` is the event id. Resume with `Last-Event-ID` after a " +
           "dropped connection: the events since come first, each once. `?events=order.created,order.cancelled` " +
           "filters. Signed like order requests (version 2 signs `GET`, the path with its query, and an empty " +
-          "body). At most 5 streams per partner on one instance (429 too_many_streams).",
+          "body). Within the shares of docs/deploy.md: 5 streams per partner and 100 per tenant (its partners' " +
+          "and users' together) on one instance (429 too_many_streams), 30 opens a minute (429 rate_limited); " +
+          "a resume replays at most 1,000 events, then a `: replay-truncated` comment and an `id:` say the " +
+          "stream goes on from now. A stream ends within seconds when its partner is disabled, its key revoked " +
+          "or its secret rotated.",
         security: SIGNED_REQUEST_SECURITY,
         querystring: STREAM_QUERY,
         headers: LAST_EVENT_ID_HEADERS,
@@ -90,17 +97,28 @@ export async function partnerEventRoutes(
       const partner = partners.get(request);
       if (!partner) throw new Error("event stream reached without authentication");
       const types = eventFilter(request.query.events);
+      // The partner's streams count against its tenant's share, beside the tenant's consoles.
+      const holder = {
+        tenant: (await tenantOf(partner.id)) ?? "",
+        party: `partner:${partner.id}`,
+      };
+      await streams.countOpen(holder);
       const spec = await streams.partnerSpec(partner, request.headers["last-event-id"], types);
-      const lease = streams.acquire({ client: `partner:${partner.id}` });
+      const lease = streams.acquire(holder);
+      const signed = {
+        method: request.method,
+        target: request.raw.url ?? request.url,
+        bodySha256: EMPTY_BODY_SHA256,
+      };
       let stop = () => {};
       const stream = openEventStream(request, reply, {
         heartbeatMs: streams.config.heartbeatSeconds * 1000,
         maxMs: streams.config.maxStreamSeconds * 1000,
         onEnd: () => stop(),
         recheckMs: streams.config.recheckMs,
-        stillAllowed: () => authenticator.stillAuthenticated(request.headers),
+        stillAllowed: (fresh) => authenticator.stillAuthenticated(request.headers, signed, fresh),
       });
-      stop = streams.start(spec, stream, lease);
+      stop = streams.start(spec, stream, holder, lease);
     },
   );
 }

@@ -1,12 +1,12 @@
 import type { PartnerDirectory } from "../domain/partners/directory.js";
-import { ApiError } from "../http/errors.js";
 import type { Clock } from "../lib/clock.js";
 import { timingSafeEqualString } from "../lib/timing-safe.js";
+import { ApiError } from "../problems/api-error.js";
 import { assertFreshTimestamp, type HeaderBag, signedHeadersOf, single } from "./authenticate.js";
 import { decodeSignature, stringToSign, verifiesWithAnyKey } from "./request-signature.js";
 
 /** Whether a login request carries any of the signature headers: then it must carry a proof. */
-export function offersLoginProof(headers: HeaderBag): boolean {
+function offersLoginProof(headers: HeaderBag): boolean {
   return ["x-client-id", "x-timestamp", "x-signature"].some(
     (h) => single(headers, h) !== undefined,
   );

@@ -14,9 +14,14 @@ import {
 import { type CreateOrderBody, etagOf, type OrderService } from "../domain/orders/service.js";
 import { SIGNED_REQUEST_SECURITY } from "../http/openapi.js";
 import { problemResponses } from "../http/schemas.js";
-import { partnerOf, requireSignedPartner, type SignedRoutesOptions } from "./signed-routes.js";
+import {
+  partnerOf,
+  requestNonceOf,
+  requireSignedPartner,
+  type SignedRoutesOptions,
+} from "./signed-routes.js";
 
-export type OrderRoutesOptions = {
+type OrderRoutesOptions = {
   orders: OrderService;
 } & SignedRoutesOptions;
 
@@ -32,13 +37,16 @@ export async function orderRoutes(
   app.post<{ Body: CreateOrderBody; Headers: { "idempotency-key"?: string } }>(
     "/api/v1/sales-orders",
     {
-      config: { multilineText: MULTILINE_ORDER_FIELDS },
+      // The nonce commits with the order, or not at all (OrderService.create).
+      config: { multilineText: MULTILINE_ORDER_FIELDS, nonceInTransaction: true },
       schema: {
         tags: ["Sales Orders"],
         summary: "Create a new sales order",
         description:
           "Creates a sales order. A purchase_order_no already used by the partner gets 409 naming the existing " +
-          "order. With an Idempotency-Key, a retry with the same body replays the first answer.",
+          "order. With an Idempotency-Key, a retry with the same body (signed afresh, or the exact request " +
+          "sent again) replays the first answer with `Idempotent-Replayed: true`; the exact request sent again " +
+          "without a key gets 409 request_replayed, and then its order exists.",
         security: SIGNED_REQUEST_SECURITY,
         headers: IDEMPOTENCY_HEADERS,
         body: CREATE_ORDER_BODY,
@@ -53,8 +61,21 @@ export async function orderRoutes(
         partnerOf(request),
         request.body,
         request.headers["idempotency-key"],
+        requestNonceOf(request),
       );
       if (replayed) reply.header("idempotent-replayed", "true");
+      // The number each partner was handed, in the log: after restoring an older backup the
+      // highest one logged since is what `orders number-floor --at N` needs (docs/deploy.md).
+      else
+        request.log.info(
+          {
+            event: "order_created",
+            order_id: order.id,
+            order_number: order.order_number,
+            client_id: order.client_id,
+          },
+          "order created",
+        );
       reply.header("location", `/api/v1/sales-orders/${order.id}`);
       return reply.code(201).send({ message: "Sales order created", data: order });
     },

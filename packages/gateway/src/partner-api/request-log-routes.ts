@@ -1,30 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import { MAX_LISTED, type RequestLog } from "../domain/partners/request-log.js";
 import { SIGNED_REQUEST_SECURITY } from "../http/openapi.js";
+import { REFUSED_REQUEST } from "../http/request-log-schemas.js";
 import { problemResponses } from "../http/schemas.js";
 import { partnerOf, requireSignedPartner, type SignedRoutesOptions } from "./signed-routes.js";
 
-export type RequestLogRoutesOptions = { requestLog: RequestLog } & SignedRoutesOptions;
-
-const ENTRY = {
-  type: "object",
-  required: ["at", "method", "path", "status", "code", "request_id", "detail", "expected"],
-  properties: {
-    at: { type: "string", format: "date-time" },
-    method: { type: "string" },
-    path: { type: "string", description: "Without the query string" },
-    status: { type: "integer" },
-    code: { type: "string", description: "The problem's code (errors catalogue)" },
-    request_id: { type: "string", description: "As in the X-Request-Id of the answer" },
-    detail: { type: ["string", "null"] },
-    expected: {
-      type: ["object", "null"],
-      description:
-        "What the gateway expected, as the problem said it: for a signature failure signature_version, string_to_sign and hints; server_time for a timestamp; missing_headers; validation errors",
-      additionalProperties: true,
-    },
-  },
-} as const;
+type RequestLogRoutesOptions = { requestLog: RequestLog } & SignedRoutesOptions;
 
 /**
  * GET /api/v1/request-log: the calling partner's own refused requests of the last 7 days, newest
@@ -56,7 +37,7 @@ export async function requestLogRoutes(
           200: {
             type: "object",
             required: ["data"],
-            properties: { data: { type: "array", items: ENTRY } },
+            properties: { data: { type: "array", items: REFUSED_REQUEST } },
           },
           ...problemResponses(400, 401, 403, 429),
         },

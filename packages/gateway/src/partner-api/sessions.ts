@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { PartnerDirectory } from "../domain/partners/directory.js";
-import { ApiError } from "../http/errors.js";
 import type { Clock } from "../lib/clock.js";
+import { ApiError } from "../problems/api-error.js";
 import {
   hashClientSecret,
   loggableClientId,

@@ -5,6 +5,7 @@ import type { PartnerView } from "../domain/partners/directory.js";
 import type { RequestLog } from "../domain/partners/request-log.js";
 import type { ClientRateLimiter } from "../http/rate-limit.js";
 import { inSpan } from "../observability/tracing.js";
+import type { NonceClaim } from "../store/tenant-store.js";
 import { refusedClientOf, type SignedRequestAuthenticator } from "./authenticate.js";
 import { EMPTY_BODY_SHA256 } from "./request-signature.js";
 
@@ -16,7 +17,19 @@ export interface SignedRoutesOptions {
   requestLog?: RequestLog;
 }
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /**
+     * The route stores its replay-guard nonce in its own transaction (requestNonceOf hands it
+     * over) instead of the guard claiming it before the handler runs.
+     */
+    nonceInTransaction?: boolean;
+  }
+}
+
 const partners = new WeakMap<FastifyRequest, PartnerView>();
+/** The replay-guard nonce of a request on a route that stores it in its own transaction. */
+const nonces = new WeakMap<FastifyRequest, NonceClaim>();
 /** The client_id of a request refused after its token verified. */
 const refusedClients = new WeakMap<FastifyRequest, string>();
 /** SHA-256 of each request's body bytes as received, for signature version 2. */
@@ -27,6 +40,14 @@ export function partnerOf(request: FastifyRequest): PartnerView {
   const partner = partners.get(request);
   if (!partner) throw new Error("partner route reached without authentication");
   return partner;
+}
+
+/**
+ * The replay-guard nonce the route's transaction must store (absent: the replay guard is off,
+ * or the method is a read).
+ */
+export function requestNonceOf(request: FastifyRequest): NonceClaim | undefined {
+  return nonces.get(request);
 }
 
 /** Problem members that say what the gateway expected; none is a secret. */
@@ -87,7 +108,7 @@ export function requireSignedPartner(app: FastifyInstance, options: SignedRoutes
   // The body is hashed as it streams to the JSON parser, so version 2 signs the exact bytes sent
   // without a second copy of the body. A request whose body is not read hashes as empty. Only
   // requests that name a signature version are tapped: version 1 (no header) signs no body, and
-  // the stream stage cost a version-1 create about a third of its CPU (issue 30, bisected).
+  // the stream stage cost a version-1 create about a third of its CPU (bisected).
   app.addHook("preParsing", async (request, _reply, payload) => {
     if (request.headers["x-signature-version"] === undefined) return payload;
     const hash = createHash("sha256");
@@ -114,6 +135,10 @@ export function requireSignedPartner(app: FastifyInstance, options: SignedRoutes
           target: request.raw.url ?? request.url,
           bodySha256: bodyDigests.get(request) ?? EMPTY_BODY_SHA256,
           parsedBody: request.body,
+          address: request.ip,
+          ...(request.routeOptions.config.nonceInTransaction
+            ? { nonceInTransaction: (nonce: NonceClaim) => nonces.set(request, nonce) }
+            : {}),
         }),
       );
     } catch (error) {

@@ -1,4 +1,4 @@
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../problems/api-error.js";
 import type { PartnerStatus } from "../store/store.js";
 
 interface PartnerState {

@@ -1,13 +1,36 @@
 import type { FastifyInstance } from "fastify";
 import type { ClientRateLimiter } from "../http/rate-limit.js";
 import { problemResponses } from "../http/schemas.js";
-import { addressBucket } from "../http/source-address.js";
-import { REFRESH_BODY, tokenResponse } from "../http/token-schemas.js";
+import { REFRESH_BODY, TOKEN_RESPONSE } from "../http/token-schemas.js";
+import { addressBucket } from "../lib/address-bucket.js";
 import type { SigningKeyRing } from "../security/signing-keys.js";
 import type { HeaderBag } from "./authenticate.js";
 import type { SessionService } from "./sessions.js";
 
-const TOKEN_RESPONSE = tokenResponse("JWT access token (EdDSA); embeds the client_id");
+const JWKS_RESPONSE = {
+  description: "The JSON Web Key Set (RFC 7517) of the keys that sign tokens now or soon",
+  type: "object",
+  required: ["keys"],
+  properties: {
+    keys: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["kty", "kid"],
+        // Each key is a JWK as published; unknown members pass through.
+        additionalProperties: true,
+        properties: {
+          kty: { type: "string" },
+          crv: { type: "string" },
+          x: { type: "string" },
+          kid: { type: "string" },
+          alg: { type: "string" },
+          use: { type: "string" },
+        },
+      },
+    },
+  },
+} as const;
 
 const LOGIN_BODY = {
   type: "object",
@@ -19,7 +42,7 @@ const LOGIN_BODY = {
   },
 } as const;
 
-export interface AuthRoutesOptions {
+interface AuthRoutesOptions {
   sessions: SessionService;
   signingKeys: SigningKeyRing;
   /** Login attempts per source address. */
@@ -95,6 +118,7 @@ export async function authRoutes(
         tags: ["Authentication"],
         summary: "Public keys that verify the gateway's tokens",
         security: [],
+        response: { 200: JWKS_RESPONSE, ...problemResponses(431) },
       },
     },
     async (_request, reply) => {

@@ -5,7 +5,7 @@ import { webhookEndpointRoutes } from "../http/webhook-endpoint-routes.js";
 import { auditPartnerChange, type PartnerTenantOf } from "./audit.js";
 import { partnerOf, requireSignedPartner, type SignedRoutesOptions } from "./signed-routes.js";
 
-export type PartnerWebhookRoutesOptions = {
+type PartnerWebhookRoutesOptions = {
   webhooks: WebhookEndpoints;
   partnerTenant: PartnerTenantOf;
 } & SignedRoutesOptions;
@@ -30,7 +30,7 @@ export async function partnerWebhookRoutes(
     guardStatuses: [400, 401, 403, 429],
     scopeOf: (request) => ({ clientId: partnerOf(request).clientId }),
     actorOf: (request) => `the partner (${partnerOf(request).clientId})`,
-    audit: (request, action, details) =>
-      auditPartnerChange(request, partnerOf(request), partnerTenant, action, details),
+    audit: (request, action, details, summaryOf) =>
+      auditPartnerChange(request, partnerOf(request), partnerTenant, action, details, summaryOf),
   });
 }

@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
 import { type LoginThrottleConfig, RESET_AFTER_MS } from "../config/config.js";
-import { ApiError } from "../http/errors.js";
 import { BoundedCache } from "../lib/bounded-cache.js";
 import type { Clock } from "../lib/clock.js";
+import { ApiError } from "../problems/api-error.js";
 import type { LoginFailures, TenantStore } from "../store/tenant-store.js";
 
 /**
@@ -29,11 +29,11 @@ import type { LoginFailures, TenantStore } from "../store/tenant-store.js";
  * failures older than RESET_AFTER_MS are forgotten. The state is in the store, so it holds
  * across gateway instances and restarts, keyed by HMACs, so it names no account or address.
  */
-export const FREE_FAILURES = 5;
-export const MAX_DELAY_SECONDS = 15 * 60;
-export { RESET_AFTER_MS };
+const FREE_FAILURES = 5;
+const MAX_DELAY_SECONDS = 15 * 60;
+
 /** How long an address that signed in counts as one that recently did. */
-export const RECENT_SUCCESS_MS = 24 * 60 * 60 * 1000;
+const RECENT_SUCCESS_MS = 24 * 60 * 60 * 1000;
 
 /** The lock after `failures` failures in a bucket whose first `free` failures cost nothing. */
 export function lockSecondsFor(failures: number, free: number): number {
@@ -46,11 +46,18 @@ export const lockSecondsAfter = (failures: number): number =>
   lockSecondsFor(failures, FREE_FAILURES);
 
 /** Which login a throttle guards; its buckets never mix with another scope's. */
-export type LoginScope = "partner" | "user";
+export type LoginScope = "partner" | "user" | "second_factor";
+
+/** Each scope's keys; the second factor counts per user id (account) apart from passwords. */
+const PREFIX: Record<LoginScope, string> = {
+  user: "user-login",
+  partner: "partner-login",
+  second_factor: "second-factor",
+};
 
 type Bucket = "accountAndAddress" | "address" | "account" | "proven";
 
-export interface ThrottleKeys {
+interface ThrottleKeys {
   accountAndAddress: string;
   address: string;
   account: string;
@@ -61,7 +68,7 @@ export interface ThrottleKeys {
 }
 
 /** What the throttle knows of an attempt's source, for the hashing queue's priorities. */
-export interface SourceStanding {
+interface SourceStanding {
   /** The address has failures in the last hour (for this account or any). */
   failed: boolean;
   /**
@@ -123,7 +130,7 @@ export class LoginThrottle {
   keysOf(scope: LoginScope, account: string, address: string): ThrottleKeys {
     // The user scope keeps its account key from before per-address counting, so it still means
     // "all failures for this email".
-    const prefix = scope === "user" ? "user-login" : "partner-login";
+    const prefix = PREFIX[scope];
     return {
       accountAndAddress: this.#key(`${prefix}-pair:${account}\n${address}`),
       address: this.#key(`${prefix}-address:${address}`),
@@ -210,7 +217,7 @@ export class LoginThrottle {
       "login_throttled",
       `Too many failed sign-ins ${WHAT[bucket]}; try again in ${seconds} s.`,
       { retry_after: seconds },
-      { "retry-after": String(seconds) },
+      { retryAfterSeconds: seconds },
     );
   }
 

@@ -1,6 +1,7 @@
 import { hkdfSync, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { parseMasterKey } from "../config/master-key-text.js";
 
 /**
  * The server's master secret. Keys derived from it: the pepper that keys client-secret hashes,
@@ -13,28 +14,17 @@ export interface MasterKeys {
   keyEncryptionKey: Buffer;
   /** Seals webhook endpoints' signing secrets, which the gateway must read back to sign. */
   webhookSecretKey: Buffer;
+  /** Seals tenant users' TOTP secrets, which the gateway must read back to check codes. */
+  twoFactorSecretKey: Buffer;
 }
 
-export function parseMasterKey(text: string): Buffer {
-  const trimmed = text.trim();
-  const bytes =
-    /^[0-9a-f]+$/i.test(trimmed) && trimmed.length % 2 === 0
-      ? Buffer.from(trimmed, "hex")
-      : Buffer.from(trimmed, "base64");
-  if (bytes.length < 32) {
-    throw new Error(
-      "The master key must hold at least 32 bytes (64 hex digits or 44 base64 characters).",
-    );
-  }
-  return bytes;
-}
-
+/** The key GATEWAY_MASTER_KEY gave (config/ parsed it), else the one in `file`, else a new one. */
 export function loadOrCreateMasterKey(
-  envValue: string | undefined,
+  fromSetting: Buffer | undefined,
   file: string,
   create = true,
 ): Buffer {
-  if (envValue !== undefined && envValue !== "") return parseMasterKey(envValue);
+  if (fromSetting !== undefined) return fromSetting;
   if (existsSync(file)) return parseMasterKey(readFileSync(file, "utf8"));
   if (!create) {
     // A new key could not open what the store holds (sealed signing keys, secret hashes).
@@ -62,5 +52,6 @@ export function deriveMasterKeys(master: Buffer): MasterKeys {
     secretPepper: derive("orderline/client-secret-pepper/v1"),
     keyEncryptionKey: derive("orderline/signing-key-encryption/v1"),
     webhookSecretKey: derive("orderline/webhook-secret-encryption/v1"),
+    twoFactorSecretKey: derive("orderline/two-factor-secret-encryption/v1"),
   };
 }

@@ -11,13 +11,13 @@ import { type Scrypt, scryptOnPool } from "./scrypt-threads.js";
  * CLI) on libuv's thread pool.
  */
 
-export const DEFAULT_SCRYPT_COST = 2 ** 17;
+const DEFAULT_SCRYPT_COST = 2 ** 17;
 const BLOCK_SIZE = 8;
 const PARALLELISM = 1;
 const KEY_LENGTH = 32;
 
 /** Passwords are bounded so hashing cost stays bounded; 12 characters is the floor. */
-export const PASSWORD_MIN_LENGTH = 12;
+const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 1024;
 
 function derive(
@@ -42,6 +42,15 @@ export async function hashPassword(
   const salt = randomBytes(16);
   const key = await derive(password, salt, { N: cost, r: BLOCK_SIZE, p: PARALLELISM }, run);
   return `scrypt$${cost}$${BLOCK_SIZE}$${PARALLELISM}$${salt.toString("base64url")}$${key.toString("base64url")}`;
+}
+
+/**
+ * A stored hash of `cost` that no password matches (its key is random): checking a password
+ * against it costs what checking a real one does, and making it costs no hash.
+ */
+export function decoyHash(cost = DEFAULT_SCRYPT_COST): string {
+  const random = (bytes: number) => randomBytes(bytes).toString("base64url");
+  return `scrypt$${cost}$${BLOCK_SIZE}$${PARALLELISM}$${random(16)}$${random(KEY_LENGTH)}`;
 }
 
 /** Timing-safe; a stored hash of an unknown format never matches (and still costs a hash). */

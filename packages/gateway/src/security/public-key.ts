@@ -1,6 +1,6 @@
 import { createHash, createPublicKey, type KeyObject } from "node:crypto";
 
-export const MIN_RSA_BITS = 2048;
+const MIN_RSA_BITS = 2048;
 
 export class PublicKeyError extends Error {
   override name = "PublicKeyError";

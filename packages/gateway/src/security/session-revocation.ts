@@ -1,4 +1,4 @@
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../problems/api-error.js";
 import type { TenantStore } from "../store/tenant-store.js";
 import type { BaseClaims, TokenConfig } from "./tokens.js";
 

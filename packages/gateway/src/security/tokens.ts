@@ -1,9 +1,9 @@
 import { SignJWT } from "jose";
 import type { GatewayConfig } from "../config/config.js";
-import { ApiError } from "../http/errors.js";
 import { BoundedCache } from "../lib/bounded-cache.js";
 import { type Clock, toUnixSeconds } from "../lib/clock.js";
 import { randomToken } from "../lib/random.js";
+import { ApiError } from "../problems/api-error.js";
 import { verifyCompactJws } from "./jws.js";
 import { JWT_ALGORITHM, type SigningKeyRing } from "./signing-keys.js";
 
@@ -24,7 +24,7 @@ export interface BaseClaims {
 }
 
 /** A partner API token: the subject is the partner's client_id, repeated as `client_id`. */
-export interface AccessClaims extends BaseClaims {
+interface AccessClaims extends BaseClaims {
   client_id: string;
 }
 

@@ -16,6 +16,8 @@ export interface AuditEventRecord {
   actorId: string;
   /** What the actor was called then (a user's email), so the row reads well after changes. */
   actorLabel: string | null;
+  /** A user's display name then (null: none set, or not a user); the label stays the email. */
+  actorName?: string | null;
   action: string;
   subjectType: string | null;
   subjectId: string | null;
@@ -42,6 +44,11 @@ export interface AuditFilter {
 
 export interface AuditStore {
   recordAuditEvent(event: NewAuditEvent): Promise<void>;
+  /**
+   * A summary line: writes the event, or, when a row with its id exists, replaces that row's
+   * details (the row keeps its place, actor and first time).
+   */
+  recordAuditSummary(event: NewAuditEvent): Promise<void>;
   /** The tenant's events newest first: at most `limit`, all with seq below `beforeSeq`. */
   listAuditEvents(
     tenantId: string,

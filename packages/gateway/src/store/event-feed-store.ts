@@ -1,4 +1,4 @@
-import type { OrderEventRecord } from "./records.js";
+import type { OrderChangeRecord, OrderEventRecord, SalesOrderRecord } from "./records.js";
 
 /**
  * What the live event streams read (domain/events/): the order outbox in commit order, scoped to
@@ -25,6 +25,34 @@ export interface TenantSignal {
   at: number;
 }
 
+/**
+ * A partner's or user's credentials changed (disabled, key revoked, secret rotated, password
+ * set): every instance's open streams of that party check their credentials again at once.
+ */
+interface AccessSignal {
+  type: "access.changed";
+  /** `partner:<id>` or `user:<id>`. */
+  party: string;
+  at: number;
+}
+
+/** What instances tell each other's open streams. */
+export type StreamSignal = TenantSignal | AccessSignal;
+
+/**
+ * What a stream renders an event of `order` from: the order as it is now, the partner it
+ * belongs to, and its outbox events and history rows, from which the order at the event is
+ * rebuilt (webhooks/event-payload.ts).
+ */
+export interface EventOrder {
+  order: SalesOrderRecord;
+  clientId: string;
+  partnerName: string;
+  tenantId: string | null;
+  events: OrderEventRecord[];
+  history: OrderChangeRecord[];
+}
+
 export interface VocabularyChange {
   namespace: string;
   language: string;
@@ -40,12 +68,17 @@ export interface EventFeedStore {
   latestEventId(atOrBefore: number, scope: EventScope): Promise<string | undefined>;
   /** The seq of an outbox event (id without `evt_`) when it belongs to `scope`. */
   eventSeq(eventId: string, scope: EventScope): Promise<number | undefined>;
+  /**
+   * The orders of `orderIds` with what rendering their events needs, in three queries whatever
+   * their number (a replayed page costs the same as one event). A purged order is absent.
+   */
+  eventOrders(orderIds: readonly string[]): Promise<Map<string, EventOrder>>;
   /** The tenant's vocabulary (namespace, language) pairs written after `since`. */
   vocabularyChangedSince(tenantId: string, since: number): Promise<VocabularyChange[]>;
   /** Tells every instance's listeners (this one's included) of `signal`. */
-  publish(signal: TenantSignal): Promise<void>;
+  publish(signal: StreamSignal): Promise<void>;
   /** Calls `listener` for every signal published on any instance; returns how to stop. */
-  onSignal(listener: (signal: TenantSignal) => void): () => Promise<void>;
+  onSignal(listener: (signal: StreamSignal) => void): () => Promise<void>;
   /**
    * Calls `listener` when outbox events may have been written by any instance, where the store
    * can tell (PostgreSQL, the webhook worker's notification); absent: readers poll.

@@ -2,6 +2,8 @@ import { existsSync } from "node:fs";
 import { type SqliteSynchronous, sqlitePathOf } from "../config/config.js";
 import { isPostgresUrl, redactedUrl } from "../lib/database-url.js";
 import { latestVersion } from "./migrations.js";
+import { MigrationLockedError } from "./postgres/migrate.js";
+import type { Pooler } from "./postgres/pool.js";
 import { PostgresStore } from "./postgres/postgres-store.js";
 import { SqliteStore } from "./sqlite/sqlite-store.js";
 import type { Store } from "./store.js";
@@ -13,6 +15,11 @@ export interface OpenStoreOptions {
   /** PostgreSQL statement and connection bounds (config.bounds). */
   statementTimeoutMs?: number;
   connectTimeoutMs?: number;
+  /** PostgreSQL: the pooler in front (GATEWAY_PG_POOLER) and the migration lock's bound. */
+  pgPooler?: Pooler;
+  migrationLockWaitSeconds?: number;
+  /** Told while migrate waits for the migration lock, who holds it. */
+  onMigrationLockWait?: (message: string) => void;
   /** SQLite reader threads and their nice value (config.lists; default from the cores, 10). */
   readerThreads?: { size: number; nice: number };
   /**
@@ -27,7 +34,7 @@ export interface OpenStoreOptions {
 export class StoreUnavailableError extends Error {
   override name = "StoreUnavailableError";
   constructor(
-    readonly code: "store_missing" | "store_outdated",
+    readonly code: "store_missing" | "store_outdated" | "store_newer" | "migration_locked",
     message: string,
   ) {
     super(message);
@@ -68,16 +75,24 @@ export async function openStore(
         max: options.poolMax,
         statementTimeoutMs: options.statementTimeoutMs,
         connectTimeoutMs: options.connectTimeoutMs,
+        pooler: options.pgPooler,
+        migrationLockWaitSeconds: options.migrationLockWaitSeconds,
+        onMigrationLockWait: options.onMigrationLockWait,
       })
     : new SqliteStore(where, {
         ...options,
         readerThreads: options.readerThreads ?? true,
       });
   try {
-    if (create) await store.migrate();
-    else await assertCurrent(store, where, migrateHint(where));
+    if (create) {
+      await store.migrate();
+      await assertNotNewer(store, where);
+    } else await assertCurrent(store, where, migrateHint(where));
   } catch (error) {
     await store.close();
+    // Another session holds the migration lock past its bound: no usable store (exit 3).
+    if (error instanceof MigrationLockedError)
+      throw new StoreUnavailableError("migration_locked", error.message);
     throw error;
   }
   return store;
@@ -103,9 +118,22 @@ async function assertCurrent(store: Store, where: string, migrateHint: string): 
       "store_outdated",
       `The store ${where} has schema version ${version}; this build needs ${latest}. ${migrateHint}`,
     );
-  if (version > latest)
-    throw new StoreUnavailableError(
-      "store_outdated",
-      `The store ${where} has schema version ${version}, newer than this build knows (${latest}); use the orderline-gateway that upgraded it.`,
-    );
+  if (version > latest) throw newerStore(where, version, latest);
 }
+
+/**
+ * A build must not serve (nor migrate) a store a newer build has upgraded: it would accept
+ * orders into tables whose rules it does not know. Rolling back means restoring the backup
+ * taken before the upgrade (docs/deploy.md, "Rolling back").
+ */
+async function assertNotNewer(store: Store, where: string): Promise<void> {
+  const version = await store.schemaVersion();
+  const latest = latestVersion(store.kind === "postgres" ? "postgres" : "sqlite");
+  if (version > latest) throw newerStore(where, version, latest);
+}
+
+const newerStore = (where: string, version: number, latest: number) =>
+  new StoreUnavailableError(
+    "store_newer",
+    `The store ${where} has schema version ${version}, newer than this build knows (${latest}); run the orderline-gateway release that upgraded it, or restore the backup taken before the upgrade.`,
+  );

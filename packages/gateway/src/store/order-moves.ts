@@ -1,3 +1,4 @@
+import { orderAmountMinor } from "../lib/minor-units.js";
 import type {
   OrderChangeRecord,
   OrderEventRecord,
@@ -174,7 +175,7 @@ export const toChange = (r: OrderHistoryRow): OrderChangeRecord => ({
 });
 
 /** The filter as SQL conditions on the order table aliased `o` (or unaliased: `o = ""`). */
-export function filterConditions(filter: OrderFilter = {}, o = ""): Statement {
+function filterConditions(filter: OrderFilter = {}, o = ""): Statement {
   const conditions: string[] = [];
   const params: unknown[] = [];
   const add = (condition: string, value: unknown) => {
@@ -272,3 +273,61 @@ export const newestFirst = (
   a: { created_at: number; seq: number },
   b: { created_at: number; seq: number },
 ): number => b.created_at - a.created_at || b.seq - a.seq;
+
+/** The UTC day number an order's tallies count it under (order_day_totals.day). */
+export const tallyDay = (createdAt: number): number => Math.floor(createdAt / 86_400_000);
+
+/** A tally's amount as the driver binds it: a BigInt while it fits SQLite's 64-bit integer. */
+const boundAmount = (minor: bigint): bigint | string =>
+  minor <= 9_223_372_036_854_775_807n && minor >= -9_223_372_036_854_775_808n
+    ? minor
+    : minor.toString();
+
+const TALLY_UPSERT = `INSERT INTO order_day_totals (partner_id, day, status, currency, orders, amount) VALUES %ROWS%
+  ON CONFLICT (partner_id, day, status, currency) DO UPDATE SET orders = order_day_totals.orders + excluded.orders, amount = order_day_totals.amount + excluded.amount`;
+
+/** A created order's tally (order_day_totals, migration 026): one upsert, in the create's transaction. */
+export const CREATED_TALLY = TALLY_UPSERT.replace("%ROWS%", "(?, ?, ?, ?, 1, ?)");
+
+export const createdTallyParams = (order: {
+  partnerId: string;
+  createdAt: number;
+  status: string;
+  currency?: string | null | undefined;
+  products: readonly { quantity: number; unit_price?: number | null }[];
+}): unknown[] => [
+  order.partnerId,
+  tallyDay(order.createdAt),
+  order.status,
+  order.currency ?? "",
+  boundAmount(orderAmountMinor(order.products, order.currency)),
+];
+
+/**
+ * A move's tallies: the order leaves its old status's row and joins the new one's, in one
+ * two-row upsert in the move's transaction. The rows go in key order (status text), so two
+ * transactions on PostgreSQL lock a partner's tally rows in the same order and cannot deadlock
+ * on them.
+ */
+export function movedTallyStatement(row: OrderRow, to: string): Statement {
+  const order = toOrder(row);
+  const amount = orderAmountMinor(order.products, order.currency);
+  const day = tallyDay(order.createdAt);
+  const currency = order.currency ?? "";
+  const rows: [string, number, bigint][] = [
+    [order.status, -1, -amount],
+    [to, 1, amount],
+  ];
+  rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return {
+    sql: TALLY_UPSERT.replace("%ROWS%", "(?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?)"),
+    params: rows.flatMap(([status, orders, minor]) => [
+      order.partnerId,
+      day,
+      status,
+      currency,
+      orders,
+      boundAmount(minor),
+    ]),
+  };
+}

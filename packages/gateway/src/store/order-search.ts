@@ -12,7 +12,7 @@ export const SEARCH_WINDOW = 5_000;
 /**
  * Counts stop here: a listing says "1,000+" rather than counting a million rows. Past a
  * thousand a desk narrows its filters; counting further cost most of a listing's time on
- * PostgreSQL, where recently written index entries still need heap visits (issue 30).
+ * PostgreSQL, where recently written index entries still need heap visits.
  */
 export const COUNT_CAP = 1_000;
 
@@ -24,13 +24,51 @@ export const containsPattern = (q: string): string =>
 export const textContains = (text: string, q: string): boolean =>
   text.toLowerCase().includes(q.toLowerCase());
 
-/** PO number, customer code, site or a line's product code contains the pattern (`w`: the window). */
-function matchCondition(dialect: ListDialect): string {
+/**
+ * An order number as staff type it: `SO-00000123`, `so123` (`prefixed`: only the number is
+ * meant) or the bare `123` (also text: a PO number or code may contain it). Numbers count per
+ * partner, so one number names up to one order per partner.
+ */
+export function orderNumberQuery(q: string): { number: number; prefixed: boolean } | undefined {
+  const match = /^(so-?)?0*(\d{1,15})$/i.exec(q.trim());
+  if (!match) return undefined;
+  const number = Number(match[2]);
+  return number > 0 && Number.isSafeInteger(number)
+    ? { number, prefixed: match[1] !== undefined }
+    : undefined;
+}
+
+/**
+ * PO number, customer code, site or a line's product code contains the pattern, or (`number`)
+ * the order has that number (`w`: the window). An order numbered before per-partner numbers
+ * (006) has its store-wide seq as its number.
+ */
+function matchCondition(dialect: ListDialect, number: boolean): string {
   const like = "LIKE ? ESCAPE '\\'";
   const product = dialect.sqlite
     ? `EXISTS (SELECT 1 FROM json_each(w.products) j WHERE lower(json_extract(j.value, '$.product_code')) ${like})`
     : `EXISTS (SELECT 1 FROM jsonb_array_elements(w.products) AS j(line) WHERE lower(j.line->>'product_code') ${like})`;
-  return `(lower(w.purchase_order_no) ${like} OR lower(w.customer_code) ${like} OR lower(w.site_code) ${like} OR ${product})`;
+  const numbered = number ? " OR w.partner_seq = ? OR (w.partner_seq IS NULL AND w.seq = ?)" : "";
+  return `(lower(w.purchase_order_no) ${like} OR lower(w.customer_code) ${like} OR lower(w.site_code) ${like} OR ${product}${numbered})`;
+}
+
+/** The match condition's parameters for `q`. */
+const matchParams = (q: string): unknown[] => {
+  const number = orderNumberQuery(q)?.number;
+  return [...Array(4).fill(containsPattern(q)), ...(number === undefined ? [] : [number, number])];
+};
+
+/**
+ * A partner's order with this number, if it passes the listing's filters and cursor: two index
+ * probes (023's (partner_id, partner_seq), the primary key for older orders), whatever the
+ * partner's size; the listing order and `limit + 1` as every partner page.
+ */
+export function numberStatement(partnerId: string, number: number, options: ListWindow): Statement {
+  const range = partnerRange(partnerId, options);
+  return {
+    sql: `SELECT * FROM (SELECT * FROM sales_orders WHERE partner_id = ? AND partner_seq = ? UNION ALL SELECT * FROM sales_orders WHERE seq = ? AND partner_id = ? AND partner_seq IS NULL) n${range.sql} LIMIT ?`,
+    params: [partnerId, number, number, partnerId, ...range.params, options.limit + 1],
+  };
 }
 
 const window = (partnerId: string, options: ListWindow, dialect: ListDialect): Statement => {
@@ -51,8 +89,8 @@ export function searchStatement(
   const from = window(partnerId, options, dialect);
   const order = options.oldestFirst ? "w.created_at, w.seq" : "w.created_at DESC, w.seq DESC";
   return {
-    sql: `SELECT w.* FROM ${from.sql} WHERE ${matchCondition(dialect)} ORDER BY ${order} LIMIT ?`,
-    params: [...from.params, ...Array(4).fill(containsPattern(q)), options.limit + 1],
+    sql: `SELECT w.* FROM ${from.sql} WHERE ${matchCondition(dialect, orderNumberQuery(q) !== undefined)} ORDER BY ${order} LIMIT ?`,
+    params: [...from.params, ...matchParams(q), options.limit + 1],
   };
 }
 
@@ -87,8 +125,8 @@ export function countStatement(
   if (q !== undefined) {
     const from = window(partnerId, options, dialect);
     return {
-      sql: `SELECT count(*) AS n FROM ${from.sql} WHERE ${matchCondition(dialect)}`,
-      params: [...from.params, ...Array(4).fill(containsPattern(q))],
+      sql: `SELECT count(*) AS n FROM ${from.sql} WHERE ${matchCondition(dialect, orderNumberQuery(q) !== undefined)}`,
+      params: [...from.params, ...matchParams(q)],
     };
   }
   const range = partnerRange(partnerId, options, dialect);

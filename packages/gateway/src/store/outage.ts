@@ -28,8 +28,11 @@ const NETWORK_CODES = new Set([
  * crash_shutdown, 57P03 cannot_connect_now (starting up, recovering); 57014 query_canceled,
  * which is what statement_timeout raises; 25006 read_only_sql_transaction, a write that landed
  * on a standby during a failover. Class 08 (connection exceptions) is matched by prefix.
+ * 42P05 duplicate_prepared_statement and 26000 invalid_sql_statement_name: a named statement
+ * meeting a server session it was not prepared on, what a transaction pooler in front does
+ * when GATEWAY_PG_POOLER does not say so; the setting fixes it, not the request.
  */
-const POSTGRES_STATES = new Set(["57P01", "57P02", "57P03", "57014", "25006"]);
+const POSTGRES_STATES = new Set(["57P01", "57P02", "57P03", "57014", "25006", "42P05", "26000"]);
 const POSTGRES_CLASSES = ["08", "53"];
 
 /**

@@ -7,9 +7,9 @@ import type { ExpiringTable } from "./tenant-store.js";
 export const REQUEST_LOG_RETENTION_MS = 7 * 24 * 3600 * 1000;
 
 /** Rows deleted per statement: each batch is one short transaction. */
-export const PURGE_BATCH = 1000;
+const PURGE_BATCH = 1000;
 
-export type PurgeReport = Record<ExpiringTable, number>;
+type PurgeReport = Record<ExpiringTable, number>;
 
 /** The time before which a table's rows are past retention. */
 function cutoffs(retention: RetentionConfig, now: number): PurgeReport {
@@ -21,6 +21,8 @@ function cutoffs(retention: RetentionConfig, now: number): PurgeReport {
     login_failures: now - retention.loginFailureSeconds * 1000,
     // A revoked session's row carries its own end: no token of the session outlives it.
     revoked_sessions: now,
+    // Past its absolute end a console session signs nobody in, ended or not.
+    console_sessions: now,
     webhook_attempts: now - retention.webhookSeconds * 1000,
     webhook_deliveries: now - retention.webhookSeconds * 1000,
     // After the deliveries: an event goes only once none is left.
@@ -33,6 +35,8 @@ function cutoffs(retention: RetentionConfig, now: number): PurgeReport {
     audit_events: now - retention.auditSeconds * 1000,
     // A set-password link carries its own end; used or not, past it nothing can use it.
     password_links: now,
+    // A sign-in's second-factor challenge lasts minutes; past its end nothing redeems it.
+    second_factor_challenges: now,
   };
 }
 

@@ -85,7 +85,7 @@ export interface SalesOrderRecord extends NewSalesOrder {
 /** Where an order move may reach: one partner's orders, or those of a tenant's partners. */
 export type OrderScope = { partnerId: string } | { tenantId: string };
 
-export interface OrderActor {
+interface OrderActor {
   type: "partner" | "user";
   /** The partner's or the user's id. */
   id: string;
@@ -152,6 +152,8 @@ export type CreateOrderOutcome =
   | { kind: "created"; order: SalesOrderRecord }
   | { kind: "replayed"; order: SalesOrderRecord }
   | { kind: "idempotency_mismatch" }
+  /** The create's replay-guard nonce was stored already: by the commit of its own order. */
+  | { kind: "request_replayed" }
   | { kind: "duplicate_purchase_order"; existing: SalesOrderRecord };
 
 export interface OrderPage {

@@ -14,6 +14,7 @@ interface AuditRow {
   actor_kind: AuditActorKind;
   actor_id: string;
   actor_label: string | null;
+  actor_name: string | null;
   action: string;
   subject_type: string | null;
   subject_id: string | null;
@@ -29,6 +30,7 @@ const toAuditEvent = (r: AuditRow): AuditEventRecord => ({
   actorKind: r.actor_kind,
   actorId: r.actor_id,
   actorLabel: r.actor_label,
+  actorName: r.actor_name ?? null,
   action: r.action,
   subjectType: r.subject_type,
   subjectId: r.subject_id,
@@ -38,7 +40,7 @@ const toAuditEvent = (r: AuditRow): AuditEventRecord => ({
 });
 
 /** The listing's WHERE clause and parameters: each given filter field narrows it. */
-export function auditListStatement(
+function auditListStatement(
   tenantId: string,
   options: { limit: number; beforeSeq?: number; filter?: AuditFilter },
 ): { sql: string; params: unknown[] } {
@@ -63,26 +65,36 @@ export function auditListStatement(
   };
 }
 
+const INSERT =
+  "INSERT INTO audit_events (id, tenant_id, actor_kind, actor_id, actor_label, actor_name, action, subject_type, subject_id, details, source_address, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+const auditParams = (e: NewAuditEvent): unknown[] => [
+  e.id,
+  e.tenantId,
+  e.actorKind,
+  e.actorId,
+  e.actorLabel,
+  e.actorName ?? null,
+  e.action,
+  e.subjectType,
+  e.subjectId,
+  e.details,
+  e.sourceAddress,
+  e.createdAt,
+];
+
 /** The audit trail in SQL both dialects understand, on either store's runner. */
 export class SqlAuditStore implements AuditStore {
   constructor(private readonly sql: SqlRunner) {}
 
   async recordAuditEvent(e: NewAuditEvent): Promise<void> {
+    await this.sql.changes(INSERT, auditParams(e));
+  }
+
+  async recordAuditSummary(e: NewAuditEvent): Promise<void> {
     await this.sql.changes(
-      "INSERT INTO audit_events (id, tenant_id, actor_kind, actor_id, actor_label, action, subject_type, subject_id, details, source_address, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      [
-        e.id,
-        e.tenantId,
-        e.actorKind,
-        e.actorId,
-        e.actorLabel,
-        e.action,
-        e.subjectType,
-        e.subjectId,
-        e.details,
-        e.sourceAddress,
-        e.createdAt,
-      ],
+      `${INSERT} ON CONFLICT (id) DO UPDATE SET details = excluded.details`,
+      auditParams(e),
     );
   }
 

@@ -3,6 +3,7 @@ import type { SqlRunner } from "./sql-runner.js";
 import type { OrderEventRecord } from "./store.js";
 import type {
   ClaimedDelivery,
+  ClaimShares,
   DeliveryAttemptRecord,
   FinishedAttempt,
   WebhookEndpointChange,
@@ -119,35 +120,44 @@ export const UNDISPATCHED =
   "SELECT * FROM order_events WHERE dispatched_at IS NULL ORDER BY seq LIMIT ?";
 
 /**
- * Due deliveries of enabled endpoints, leased in one statement, taking turns across endpoints:
- * each endpoint offers its `cap` oldest due deliveries (an index range per endpoint), less those
- * it has in flight on any instance; every endpoint's first comes before anyone's second. So a
- * slow endpoint holds at most `cap` attempts and never the slots of the others.
+ * Due deliveries of enabled endpoints, leased in one statement, taking turns across partners and,
+ * within a partner, across its endpoints: each endpoint offers its `cap` oldest due deliveries
+ * (an index range per endpoint), less those it has in flight on any instance; every endpoint's
+ * first comes before its second, and every partner's first before any partner's second, each
+ * partner offering at most `perPartner`. So a slow endpoint holds at most `cap` attempts, and a
+ * partner with many endpoints does not fill a claim before another partner's turn. Partners the
+ * claiming instance has no slot for (`skipped`, as many `?` at the end of the params) offer none.
  * The locking level repeats "pending, due and unlocked": PostgreSQL re-checks that level's
  * conditions on a row another instance claimed meanwhile (the inner levels read the statement's
  * snapshot), so a row claimed since is skipped, not claimed twice.
  * Params: lockedUntil, lease, now (updated_at), now (due), now (unlocked), now (in flight),
- * now (due), now (unlocked), cap, cap, limit. `lock` as in purgeStatement.
+ * now (due), now (unlocked), cap, ...skipped partners, cap, perPartner, limit. `lock` as in
+ * purgeStatement.
  */
-const claimStatement = (lock: string): string =>
+const claimStatement = (lock: string, skipped: number): string =>
   `UPDATE webhook_deliveries SET locked_until = ?, lease = ?, attempts = attempts + 1, updated_at = ?
    WHERE (endpoint_id, event_id) IN (
      SELECT d.endpoint_id, d.event_id FROM webhook_deliveries d
      WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND d.locked_until <= ?
        AND (d.endpoint_id, d.event_id) IN (
        SELECT endpoint_id, event_id FROM (
-         SELECT c.endpoint_id, c.event_id, c.next_attempt_at,
-           ROW_NUMBER() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at, c.event_id) AS turn,
-           (SELECT COUNT(*) FROM webhook_deliveries f
-             WHERE f.endpoint_id = c.endpoint_id AND f.state = 'pending' AND f.locked_until > ?) AS busy
-         FROM webhook_endpoints w JOIN webhook_deliveries c ON c.endpoint_id = w.id
-         WHERE w.enabled = 1 AND c.event_id IN (
-           SELECT e.event_id FROM webhook_deliveries e
-           WHERE e.endpoint_id = w.id AND e.state = 'pending' AND e.next_attempt_at <= ? AND e.locked_until <= ?
-           ORDER BY e.next_attempt_at LIMIT ?)
-       ) turns
-       WHERE turn + busy <= ?
-       ORDER BY turn, next_attempt_at LIMIT ?)${lock ? ` ${lock}` : ""})
+         SELECT endpoint_id, event_id, next_attempt_at, turn,
+           ROW_NUMBER() OVER (PARTITION BY partner_id ORDER BY turn, next_attempt_at, event_id) AS partner_turn
+         FROM (
+           SELECT c.endpoint_id, c.event_id, c.next_attempt_at, w.partner_id,
+             ROW_NUMBER() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at, c.event_id) AS turn,
+             (SELECT COUNT(*) FROM webhook_deliveries f
+               WHERE f.endpoint_id = c.endpoint_id AND f.state = 'pending' AND f.locked_until > ?) AS busy
+           FROM webhook_endpoints w JOIN webhook_deliveries c ON c.endpoint_id = w.id
+           WHERE w.enabled = 1 AND c.event_id IN (
+             SELECT e.event_id FROM webhook_deliveries e
+             WHERE e.endpoint_id = w.id AND e.state = 'pending' AND e.next_attempt_at <= ? AND e.locked_until <= ?
+             ORDER BY e.next_attempt_at LIMIT ?)${skipped > 0 ? ` AND w.partner_id NOT IN (${Array(skipped).fill("?").join(", ")})` : ""}
+         ) turns
+         WHERE turn + busy <= ?
+       ) shares
+       WHERE partner_turn <= ?
+       ORDER BY partner_turn, turn, next_attempt_at LIMIT ?)${lock ? ` ${lock}` : ""})
    RETURNING endpoint_id, event_id, event_type, attempts, created_at, lease, locked_until`;
 
 /**
@@ -156,13 +166,16 @@ const claimStatement = (lock: string): string =>
  * operation each dialect words itself (`dispatchEvents`).
  */
 export abstract class SqlWebhookStore implements WebhookStore {
+  readonly #lock: string;
+  /** The claim statement without skipped partners (the usual case), built once. */
   readonly #claim: string;
 
   constructor(
     protected readonly sql: SqlRunner,
     lock = "",
   ) {
-    this.#claim = claimStatement(lock);
+    this.#lock = lock;
+    this.#claim = claimStatement(lock, 0);
   }
 
   abstract dispatchEvents(limit: number, at: number): Promise<number>;
@@ -308,6 +321,14 @@ export abstract class SqlWebhookStore implements WebhookStore {
     ]);
   }
 
+  async countTestEvents(endpointId: string, since: number): Promise<number> {
+    const [row] = await this.sql.rows<{ n: number | string }>(
+      "SELECT count(*) AS n FROM webhook_test_events WHERE created_at >= ? AND endpoint_id = ?",
+      [since, endpointId],
+    );
+    return Number(row?.n ?? 0);
+  }
+
   async findTestEvent(
     partnerId: string,
     eventId: string,
@@ -334,8 +355,12 @@ export abstract class SqlWebhookStore implements WebhookStore {
     lease: string,
     limit: number,
     perEndpoint = limit,
+    shares: ClaimShares = {},
   ): Promise<ClaimedDelivery[]> {
-    const rows = await this.sql.rows<ClaimRow>(this.#claim, [
+    const skipped = shares.skipPartners ?? [];
+    const statement =
+      skipped.length === 0 ? this.#claim : claimStatement(this.#lock, skipped.length);
+    const rows = await this.sql.rows<ClaimRow>(statement, [
       lockedUntil,
       lease,
       now,
@@ -345,7 +370,9 @@ export abstract class SqlWebhookStore implements WebhookStore {
       now,
       now,
       perEndpoint,
+      ...skipped,
       perEndpoint,
+      shares.perPartner ?? limit,
       limit,
     ]);
     return rows.map((r) => ({
@@ -357,6 +384,11 @@ export abstract class SqlWebhookStore implements WebhookStore {
       lease: r.lease,
       lockedUntil: r.locked_until,
     }));
+  }
+
+  async releaseClaims(claims: ClaimedDelivery[]): Promise<void> {
+    if (claims.length === 0) return;
+    await this.sql.atomically(claims.flatMap(releaseStatements));
   }
 
   async finishAttempts(finished: FinishedAttempt[]): Promise<{ disabled: boolean }[]> {
@@ -441,6 +473,24 @@ function attemptStatements(f: FinishedAttempt): Statement[] {
     );
   }
   return statements;
+}
+
+/**
+ * Hands a claimed delivery back untried: unlocked, its attempt not counted. A resend that took
+ * the claim over meanwhile (lease NULL, our lock) is freed the same way an attempt's finish
+ * frees it.
+ */
+function releaseStatements(c: ClaimedDelivery): Statement[] {
+  return [
+    {
+      sql: "UPDATE webhook_deliveries SET locked_until = 0, lease = NULL, attempts = attempts - 1 WHERE endpoint_id = ? AND event_id = ? AND lease = ?",
+      params: [c.endpointId, c.eventId, c.lease],
+    },
+    {
+      sql: "UPDATE webhook_deliveries SET locked_until = 0 WHERE endpoint_id = ? AND event_id = ? AND lease IS NULL AND locked_until = ?",
+      params: [c.endpointId, c.eventId, c.lockedUntil],
+    },
+  ];
 }
 
 /** Moves the delivery on after an attempt, only while the claim is still this one's. */

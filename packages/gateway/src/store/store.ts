@@ -1,4 +1,5 @@
 import type { AuditStore } from "./audit-store.js";
+import type { ConsoleSessionStore } from "./console-session-store.js";
 import type { EventFeedStore } from "./event-feed-store.js";
 import type {
   CreateOrderOutcome,
@@ -19,7 +20,8 @@ import type {
 } from "./records.js";
 import type { RequestLogStore } from "./request-log-store.js";
 import type { TeamStore } from "./team-store.js";
-import type { TenantStore } from "./tenant-store.js";
+import type { NonceClaim, TenantStore } from "./tenant-store.js";
+import type { TwoFactorStore } from "./two-factor-store.js";
 import type { WebhookStore } from "./webhook-store.js";
 
 /**
@@ -42,6 +44,10 @@ export interface Store {
   readonly audit: AuditStore;
   /** Team management: roles, disabling, set-password links (team-store.ts). */
   readonly team: TeamStore;
+  /** The console's server sessions (console-session-store.ts). */
+  readonly consoleSessions: ConsoleSessionStore;
+  /** Tenant users' second factor and the tenants' policy (two-factor-store.ts). */
+  readonly twoFactor: TwoFactorStore;
   /** Partners' refused requests (request-log-store.ts). */
   readonly requestLog: RequestLogStore;
   /** Applies pending migrations; safe when several processes start at once. */
@@ -96,9 +102,16 @@ export interface Store {
   /**
    * Creates an order unless the partner already has one with the same purchase_order_no, or the
    * idempotency key was used before (same body: the first order is replayed; different body:
-   * mismatch). Resolves only once the order is durable.
+   * mismatch), or its request's replay-guard `nonce` is stored (request_replayed). The key is
+   * looked at first, so an exact retry with its key replays. The nonce is stored in the order's
+   * own transaction and only with the order: a request whose order did not commit may come
+   * again. Resolves only once the order is durable.
    */
-  createOrder(order: NewSalesOrder, idempotency?: IdempotencyClaim): Promise<CreateOrderOutcome>;
+  createOrder(
+    order: NewSalesOrder,
+    idempotency?: IdempotencyClaim,
+    nonce?: NonceClaim,
+  ): Promise<CreateOrderOutcome>;
   findOrder(partnerId: string, orderId: string): Promise<SalesOrderRecord | undefined>;
   listOrders(
     partnerId: string,

@@ -7,10 +7,15 @@ import type { OrderPage, SalesOrderRecord } from "./records.js";
  * `store.tenants`, implemented by every store kind over the same migrations. Times are Unix ms.
  */
 
+/** Whose sign-in needs a second factor in a tenant (two-factor-store.ts). */
+export type TwoFactorPolicy = "nobody" | "admins" | "everyone";
+
 export interface TenantRecord {
   id: string;
   name: string;
   createdAt: number;
+  /** Read from the store ('nobody' when absent); set with TwoFactorStore.setPolicy. */
+  twoFactorRequired?: TwoFactorPolicy;
 }
 
 export type UserRole = "admin" | "member";
@@ -31,6 +36,8 @@ export interface UserRecord {
   /** When an admin disabled the user (every token refused, sign-in too); null: enabled. */
   disabledAt?: number | null;
   lastSignInAt?: number | null;
+  /** What the person is called (trimmed; null: none chosen, shown by their email). */
+  displayName?: string | null;
 }
 
 export interface OverridesRecord {
@@ -72,12 +79,14 @@ export type ExpiringTable =
   | "idempotency_keys"
   | "login_failures"
   | "revoked_sessions"
+  | "console_sessions"
   | "webhook_attempts"
   | "webhook_deliveries"
   | "order_events"
   | "request_nonces"
   | "audit_events"
   | "password_links"
+  | "second_factor_challenges"
   | "webhook_test_events"
   | "partner_request_log";
 
@@ -117,10 +126,15 @@ export interface TenantStore {
   /** Sets which tenant a partner's orders go to (null: none). */
   setPartnerTenant(partnerId: string, tenantId: string | null): Promise<void>;
   partnerTenant(partnerId: string): Promise<string | null>;
+  /** How many partners the tenant has (the `partners` share). */
+  countTenantPartners(tenantId: string): Promise<number>;
+  /** The client_id of a partner of the tenant with a key of `fingerprint` (revoked too), if any. */
+  tenantPartnerWithKey(tenantId: string, fingerprint: string): Promise<string | undefined>;
 
-  /** Returns false, creating nothing, when the email is taken. */
+  /** Returns false, creating nothing, when the email is taken (signed up anywhere, or in the tenant). */
   createUser(user: UserRecord): Promise<boolean>;
   findUser(id: string): Promise<UserRecord | undefined>;
+  /** The signed-up account with this email, else (an invite not yet accepted) the oldest invite. */
   findUserByEmail(email: string): Promise<UserRecord | undefined>;
   listUsers(tenantId: string): Promise<UserRecord[]>;
   setUserLanguage(userId: string, language: string, at: number): Promise<void>;
@@ -176,6 +190,8 @@ export interface TenantStore {
   /** Replaces one language's overrides of a namespace atomically; returns the previous JSON. */
   replaceOverrides(record: OverridesRecord): Promise<string | undefined>;
   listOverrides(tenantId: string): Promise<OverridesRecord[]>;
+  /** The namespaces the tenant has words in (in some language; emptied ones not counted). */
+  listOverrideNamespaces(tenantId: string): Promise<string[]>;
   /**
    * Writes one language's overrides of a namespace if they are still `expected` (the JSON read
    * before; undefined: no row yet), with the history of the keys this write changes, in one
@@ -201,6 +217,31 @@ export interface TenantStore {
   /** How many orders `listTenantOrders` would list (cursor ignored), counted within bounds. */
   countTenantOrders(tenantId: string, options: TenantListOptions): Promise<OrderCount>;
   findTenantOrder(tenantId: string, orderId: string): Promise<TenantOrderRecord | undefined>;
+  /**
+   * The tenant's daily order tallies (order_day_totals, migration 026) from UTC day number
+   * `fromDay` on, and how many of its orders of any day are in `awaitingStatus`: a read of the
+   * tenant's partners' tally rows (partners × days × statuses × currencies), never of orders.
+   */
+  orderTallies(tenantId: string, fromDay: number, awaitingStatus: string): Promise<OrderTallies>;
+}
+
+/** One row of order_day_totals with its partner's names. */
+export interface DayTallyRecord {
+  /** UTC day number of the orders' creation (Unix ms / 86 400 000). */
+  day: number;
+  clientId: string;
+  partnerName: string;
+  status: string;
+  /** null: orders without a currency. */
+  currency: string | null;
+  orders: number;
+  /** Sum of the orders' totals in the currency's minor units (lib/minor-units.ts). */
+  amount: bigint;
+}
+
+export interface OrderTallies {
+  days: DayTallyRecord[];
+  awaiting: number;
 }
 
 /** One replay-guard nonce to claim (claimRequestNonce): kept until `expiresAt` (Unix ms). */

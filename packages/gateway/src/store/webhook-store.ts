@@ -62,6 +62,14 @@ export interface ClaimedDelivery {
   lockedUntil: number;
 }
 
+/** How a claim shares an instance's slots among partners (the `webhook_slots` share). */
+export interface ClaimShares {
+  /** At most this many deliveries of one partner in one claim (default: the claim's limit). */
+  perPartner?: number;
+  /** Partners the claiming instance has no free slot for: none of theirs is claimed. */
+  skipPartners?: readonly string[];
+}
+
 export interface DeliveryAttemptRecord {
   id: string;
   endpointId: string;
@@ -126,6 +134,8 @@ export interface WebhookStore {
   findEvent(partnerId: string, eventId: string): Promise<OrderEventRecord | undefined>;
   /** Writes the test event and queues it for its endpoint, due now, in one transaction. */
   queueTestEvent(event: WebhookTestEventRecord): Promise<void>;
+  /** How many test events were fired at the endpoint since `since` (for their audit summary). */
+  countTestEvents(endpointId: string, since: number): Promise<number>;
   /** One of the partner's test events, by its id (without the `evt_` prefix). */
   findTestEvent(partnerId: string, eventId: string): Promise<WebhookTestEventRecord | undefined>;
   /** The outbox events of one order, oldest first. */
@@ -143,21 +153,25 @@ export interface WebhookStore {
   /**
    * Claims at most `limit` due deliveries of enabled endpoints whose lease has run out, leasing
    * them until `lockedUntil` under the token `lease`. Instances claiming at once get disjoint rows.
-   * Endpoints take turns (each one's oldest due first, then each one's second), and an endpoint
-   * never has more than `perEndpoint` deliveries in flight across instances.
+   * Partners take turns, and within each its endpoints (each one's oldest due first, then each
+   * one's second); an endpoint never has more than `perEndpoint` deliveries in flight across
+   * instances; `shares` bounds and skips partners.
    */
-  /**
-   * Calls `listener` whenever work may have been written (by any instance), where the store can
-   * tell (PostgreSQL LISTEN/NOTIFY); returns how to stop. Absent: the worker polls only.
-   */
-  onWork?(listener: () => void): () => Promise<void>;
   claimDeliveries(
     now: number,
     lockedUntil: number,
     lease: string,
     limit: number,
     perEndpoint?: number,
+    shares?: ClaimShares,
   ): Promise<ClaimedDelivery[]>;
+  /** Hands claimed deliveries back untried (no slot for them): unlocked, the attempt uncounted. */
+  releaseClaims(claims: ClaimedDelivery[]): Promise<void>;
+  /**
+   * Calls `listener` whenever work may have been written (by any instance), where the store can
+   * tell (PostgreSQL LISTEN/NOTIFY); returns how to stop. Absent: the worker polls only.
+   */
+  onWork?(listener: () => void): () => Promise<void>;
   /**
    * Records each attempt and moves its delivery on (while the lease is still that claim's),
    * keeps the endpoints' success and failure times, and disables an endpoint failing for too

@@ -10,7 +10,7 @@ import type { UserAuthenticator } from "./authenticate.js";
 import { requireRole, requireUser, USER_SECURITY, userOf } from "./guard.js";
 
 /** At most this many rows in one CSV export (the newest, with the same filters). */
-export const AUDIT_EXPORT_MAX = 10_000;
+const AUDIT_EXPORT_MAX = 10_000;
 
 const NAME = { type: "string", minLength: 1, maxLength: 254 } as const;
 
@@ -22,7 +22,7 @@ const FILTERS = {
   action: { ...NAME, description: "Only events of this action (e.g. `user_invited`)" },
   subject_type: {
     type: "string",
-    enum: ["partner", "partner_key", "webhook_endpoint", "user", "vocabulary"],
+    enum: ["partner", "partner_key", "webhook_endpoint", "user", "vocabulary", "order"],
     description: "Only events about this kind of subject",
   },
   subject_id: { ...NAME, description: "Only events about this subject (its id)" },
@@ -49,11 +49,15 @@ const EVENT = {
     at: { type: "string", format: "date-time" },
     actor: {
       type: "object",
-      required: ["kind", "id", "label"],
+      required: ["kind", "id", "label", "name"],
       properties: {
         kind: { type: "string", enum: ["user", "partner", "operator", "system"] },
         id: { type: "string" },
         label: { type: ["string", "null"], description: "A user's email when it happened" },
+        name: {
+          type: ["string", "null"],
+          description: "A user's display name when it happened (null: none set; show the label)",
+        },
       },
     },
     action: { type: "string" },

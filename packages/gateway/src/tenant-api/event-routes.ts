@@ -9,7 +9,7 @@ import { problemResponses } from "../http/schemas.js";
 import type { UserAuthenticator } from "./authenticate.js";
 import { NO_QUERY, requireUser, USER_SECURITY, userOf } from "./guard.js";
 
-export interface TenantEventRoutesOptions {
+interface TenantEventRoutesOptions {
   streams: EventStreams;
   authenticator: UserAuthenticator;
 }
@@ -31,8 +31,11 @@ export async function tenantEventRoutes(
           "Order events of the tenant's partners (`order.created`, `order.accepted`, … as webhooks name them) with " +
           '`data: {"order": <the order as GET /v1/orders lists it, right after the event>}`, and ' +
           '`vocabulary.changed` with `data: {"namespace", "language"}` when the tenant\'s words change, from any ' +
-          "gateway instance. Resumable with `Last-Event-ID`; never another tenant's events. At most 5 streams per " +
-          "user and 100 per tenant on one instance (429 too_many_streams).",
+          "gateway instance. Resumable with `Last-Event-ID` (at most 1,000 events replayed, then a " +
+          "`: replay-truncated` comment and an `id:` say the stream goes on from now); never another tenant's " +
+          "events. Within the shares of docs/deploy.md: 5 streams per user and 100 per tenant, its partners' " +
+          "streams included, on one instance (429 too_many_streams), 30 opens a minute per user (429 " +
+          "rate_limited). A stream ends within seconds when its user is disabled or its password changes.",
         security: USER_SECURITY,
         querystring: NO_QUERY,
         headers: LAST_EVENT_ID_HEADERS,
@@ -41,21 +44,24 @@ export async function tenantEventRoutes(
     },
     async (request, reply) => {
       const { user, tenant } = userOf(request);
+      const holder = { tenant: tenant.id, party: `user:${user.id}` };
+      await streams.countOpen(holder);
       const spec = await streams.tenantSpec(tenant.id, request.headers["last-event-id"]);
-      const lease = streams.acquire({ client: `user:${user.id}`, tenant: `tenant:${tenant.id}` });
+      const lease = streams.acquire(holder);
       let stop = () => {};
       const stream = openEventStream(request, reply, {
         heartbeatMs: streams.config.heartbeatSeconds * 1000,
         maxMs: streams.config.maxStreamSeconds * 1000,
         onEnd: () => stop(),
         recheckMs: streams.config.recheckMs,
+        // Users are read from the store on every check: nothing cached to look past.
         stillAllowed: () =>
           authenticator.authenticate(request.headers).then(
             () => true,
             () => false,
           ),
       });
-      stop = streams.start(spec, stream, lease);
+      stop = streams.start(spec, stream, holder, lease);
     },
   );
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AuditSubject, AuditTrail } from "../domain/audit/trail.js";
-import { ApiError, type ErrorCode } from "../http/errors.js";
+import { ApiError } from "../problems/api-error.js";
+import type { ErrorCode } from "../problems/catalogue.js";
 import type { UserRole } from "../store/tenant-store.js";
 import type { UserAuthenticator, UserContext } from "./authenticate.js";
 
@@ -17,7 +18,7 @@ const normalised = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, "");
  * an X-Tenant(-Id) header, and any body on a GET. Refused, never used, so a crafted request
  * cannot reach another tenant.
  */
-export function refuseTenantParameters(request: FastifyRequest): void {
+function refuseTenantParameters(request: FastifyRequest): void {
   if (
     (request.method === "GET" || request.method === "HEAD") &&
     (Number(request.headers["content-length"] ?? 0) > 0 ||
@@ -55,11 +56,13 @@ export function refuseTenantParameters(request: FastifyRequest): void {
 /**
  * Puts every route of this plugin behind user authentication: the bearer token is checked
  * before anything about the request is looked at (preValidation runs before schema
- * validation), then tenant-naming parameters are refused.
+ * validation), and the request counted in its caller's shares (UserAuthenticator.admit), then
+ * tenant-naming parameters are refused.
  */
 export function requireUser(app: FastifyInstance, authenticator: UserAuthenticator): void {
   app.addHook("preValidation", async (request) => {
-    contexts.set(request, await authenticator.authenticate(request.headers));
+    const beforeTwoFactor = request.routeOptions.config.beforeTwoFactor === true;
+    contexts.set(request, await authenticator.admit(request, beforeTwoFactor));
     refuseTenantParameters(request);
   });
 }
@@ -88,6 +91,13 @@ export function requireAdmin(request: FastifyRequest, action: string): UserConte
 }
 
 declare module "fastify" {
+  interface FastifyContextConfig {
+    /**
+     * The route serves a signed-in user who must still set up a second factor (requireUser
+     * refuses every other route to them with 403 two_factor_enrolment_required).
+     */
+    beforeTwoFactor?: boolean;
+  }
   interface FastifyInstance {
     /** The gateway's audit trail (domain/audit/), decorated on the app by gateway.ts. */
     auditTrail: AuditTrail;
@@ -97,7 +107,8 @@ declare module "fastify" {
 /**
  * Records a tenant user's change in the audit trail (logged with `audit: true` and kept for the
  * Activity page): who (user, tenant, source address), what (`event`) and on what (`details`,
- * never a secret; the subject is derived from them unless given). Never rejects.
+ * never a secret; the subject is derived from them unless given); `summaryOf` names a summary
+ * line to update instead of adding a row (AuditEntry). Never rejects.
  */
 export function auditTenantChange(
   request: FastifyRequest,
@@ -106,16 +117,23 @@ export function auditTenantChange(
   details: Record<string, unknown>,
   message = "tenant change audited",
   subject?: AuditSubject,
+  summaryOf?: string,
 ): Promise<void> {
   return request.server.auditTrail.record(
     {
       tenantId: context.tenant.id,
-      actor: { kind: "user", id: context.user.id, label: context.user.email },
+      actor: {
+        kind: "user",
+        id: context.user.id,
+        label: context.user.email,
+        name: context.user.displayName ?? null,
+      },
       action: event,
       details,
       message,
       sourceAddress: request.ip,
       ...(subject ? { subject } : {}),
+      ...(summaryOf === undefined ? {} : { summaryOf }),
     },
     request.log,
   );

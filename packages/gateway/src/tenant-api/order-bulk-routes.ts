@@ -4,8 +4,8 @@ import { type OrderAction, TRANSITIONS } from "../domain/orders/lifecycle.js";
 import type { OrderService } from "../domain/orders/service.js";
 import type { TenantFilterQuery } from "../domain/orders/tenant-orders.js";
 import { TENANT_FILTER_PROPERTIES, TENANT_ORDER } from "../domain/orders/tenant-schemas.js";
-import { ApiError } from "../http/errors.js";
 import { PROBLEM_SCHEMA, problemResponses } from "../http/schemas.js";
+import { ApiError } from "../problems/api-error.js";
 import type { UserAuthenticator } from "./authenticate.js";
 import { auditTenantChange, requireRole, requireUser, USER_SECURITY, userOf } from "./guard.js";
 import { ADMIN_ONLY } from "./order-routes.js";
@@ -83,7 +83,7 @@ interface BulkBody {
   filter?: TenantFilterQuery;
 }
 
-export interface TenantOrderBulkRoutesOptions {
+interface TenantOrderBulkRoutesOptions {
   orders: OrderService;
   authenticator: UserAuthenticator;
 }

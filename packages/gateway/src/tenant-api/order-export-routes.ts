@@ -10,7 +10,7 @@ import type { UserAuthenticator } from "./authenticate.js";
 import { requireUser, USER_SECURITY, userOf } from "./guard.js";
 
 /** An export holds at most this many orders (read 100 at a time, never all at once). */
-export const EXPORT_MAX = 50_000;
+const EXPORT_MAX = 50_000;
 
 const EXPORT_QUERY = {
   type: "object",
@@ -42,7 +42,7 @@ async function* csvOf(
     yield page.map((order) => csvRows(order, conventions)).join("");
 }
 
-export interface TenantOrderExportRoutesOptions {
+interface TenantOrderExportRoutesOptions {
   orders: OrderService;
   authenticator: UserAuthenticator;
 }

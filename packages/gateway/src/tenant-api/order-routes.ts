@@ -15,12 +15,19 @@ import {
 } from "../domain/orders/tenant-schemas.js";
 import { problemResponses } from "../http/schemas.js";
 import type { UserAuthenticator } from "./authenticate.js";
-import { NO_QUERY, requireRole, requireUser, USER_SECURITY, userOf } from "./guard.js";
+import {
+  auditTenantChange,
+  NO_QUERY,
+  requireRole,
+  requireUser,
+  USER_SECURITY,
+  userOf,
+} from "./guard.js";
 
 /** Members handle orders day to day; undoing an accepted commitment (cancel) is for admins. */
 export const ADMIN_ONLY: ReadonlySet<OrderAction> = new Set(["cancel"]);
 
-export interface TenantOrderRoutesOptions {
+interface TenantOrderRoutesOptions {
   orders: OrderService;
   authenticator: UserAuthenticator;
 }
@@ -114,6 +121,22 @@ export async function tenantOrderRoutes(
           action,
           reason,
           request.headers["if-match"],
+        );
+        // Kept in the audit trail like a bulk move (orders.bulk_moved), so the Activity page
+        // shows every move a person made, one order or many.
+        await auditTenantChange(
+          request,
+          context,
+          "orders.moved",
+          {
+            action,
+            order_id: order.id,
+            order_number: order.order_number,
+            partner_name: order.partner_name,
+            status: order.status,
+          },
+          `order ${order.order_number} moved by ${action}`,
+          { type: "order", id: order.id },
         );
         reply.header("etag", etagOf(order.version));
         return { data: order };

@@ -4,9 +4,9 @@ import {
   PartnerAdminError,
   type PartnerSummary,
 } from "../domain/partners/admin.js";
-import { ApiError } from "../http/errors.js";
 import { enveloped, problemResponses } from "../http/schemas.js";
 import { INPUT_LIMITS } from "../lib/input-limits.js";
+import { ApiError } from "../problems/api-error.js";
 import { PublicKeyError } from "../security/public-key.js";
 import type { UserAuthenticator, UserContext } from "./authenticate.js";
 import {
@@ -66,7 +66,7 @@ const SECRET = {
   },
 } as const;
 
-export interface TenantPartnerRoutesOptions {
+interface TenantPartnerRoutesOptions {
   partners: PartnerAdmin;
   authenticator: UserAuthenticator;
 }

@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from "fastify";
 import { normaliseEmail } from "../domain/users/accounts.js";
-import { ApiError } from "../http/errors.js";
 import type { Clock } from "../lib/clock.js";
+import { ApiError } from "../problems/api-error.js";
 import { type FairHashQueue, type HashTicket, QueueFull } from "../security/fair-hash-queue.js";
 import type { LoginThrottle } from "../security/login-throttle.js";
-import { hashPassword, verifyPassword } from "../security/passwords.js";
+import { decoyHash, verifyPassword } from "../security/passwords.js";
 import type { Scrypt } from "../security/scrypt-threads.js";
 import { reusedRefresh, revokeSession, sessionRevoked } from "../security/session-revocation.js";
 import type { IssuedToken } from "../security/tokens.js";
@@ -26,14 +26,13 @@ const INVALID = () =>
  * password answer alike and cost alike: both run one scrypt verification.
  */
 export class UserSessionService {
-  #decoy: Promise<string> | undefined;
   #saturationLoggedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly store: TenantStore,
     private readonly tokens: UserTokens,
     private readonly throttle: LoginThrottle,
-    private readonly scryptCost: number,
+    scryptCost: number,
     private readonly now: Clock,
     /**
      * Every password check of this process goes through here: shares per source and account,
@@ -48,11 +47,13 @@ export class UserSessionService {
     private readonly scryptFor: (priority: HashTicket["priority"]) => Scrypt,
     /** Told of each successful sign-in (the team list's "last sign-in"). */
     private readonly signedIn: (userId: string, at: number) => Promise<void> = async () => {},
-  ) {}
+  ) {
+    this.#decoy = decoyHash(scryptCost);
+  }
 
   async #hashing<T>(
     ticket: HashTicket,
-    task: () => Promise<T>,
+    task: (servedAt: HashTicket["priority"]) => Promise<T>,
     log: FastifyBaseLogger,
   ): Promise<T> {
     try {
@@ -78,19 +79,16 @@ export class UserSessionService {
       "login_busy",
       `Too many sign-ins are being checked right now; retry in ${refusal.retryAfterSeconds} s.`,
       { retry_after: refusal.retryAfterSeconds },
-      { "retry-after": String(refusal.retryAfterSeconds) },
+      { retryAfterSeconds: refusal.retryAfterSeconds },
     );
   }
 
-  /** A hash of the current cost that no password matches, made on first use. */
-  #decoyHash(): Promise<string> {
-    this.#decoy ??= hashPassword(
-      `decoy-${Math.random()}-${Date.now()}`,
-      this.scryptCost,
-      this.scryptFor(2),
-    );
-    return this.#decoy;
-  }
+  /**
+   * A stored hash of the current cost that no password matches: a random key, so checking it
+   * costs one scrypt like a real one, and making it costs none (made with scrypt, on first use,
+   * it held a hashing slot for a hash of its own, at the flood's CPU priority).
+   */
+  readonly #decoy: string;
 
   /** `source` is the caller's addressBucket(). */
   async login(
@@ -99,11 +97,37 @@ export class UserSessionService {
     source: string,
     log: FastifyBaseLogger,
   ): Promise<IssuedToken<UserClaims>> {
+    return this.issue(await this.checkPassword(email, password, source, log), log);
+  }
+
+  /** A token for a user whose every factor was checked (after checkPassword, a second factor). */
+  async issue(user: UserRecord, log: FastifyBaseLogger): Promise<IssuedToken<UserClaims>> {
+    const issued = await this.tokens.issue(user);
+    await this.signedIn(user.id, this.now());
+    log.info(
+      { event: "user_login", user_id: user.id, tenant_id: user.tenantId, jti: issued.claims.jti },
+      "user token issued",
+    );
+    return issued;
+  }
+
+  /**
+   * The user whose email and password these are, throttled and queued as every sign-in is
+   * (both the bearer token's and the console session's); the caller records the sign-in.
+   */
+  async checkPassword(
+    email: string,
+    password: string,
+    source: string,
+    log: FastifyBaseLogger,
+  ): Promise<UserRecord> {
     const address = normaliseEmail(email);
     const keys = this.throttle.keysOf("user", address, source);
-    // An address that just failed here would queue at the flood's priority: while hashing has
-    // no room for that, it is refused before any store round trip.
-    const early = this.throttle.failedHere(keys) ? this.hashing.refusalFor(source, 2) : undefined;
+    // An address that just failed here, or that hashing keeps refusing, would queue at the
+    // flood's priority: while hashing has no room for that, it is refused before any store
+    // round trip, so a flood's refusals cost the store nothing.
+    const flooding = this.throttle.failedHere(keys) || this.hashing.flooding(source);
+    const early = flooding ? this.hashing.refusalFor(source, 2) : undefined;
     if (early) throw this.#busy(early, log);
     const standing = await this.throttle.assertOpen(keys);
     const user = await this.store.findUserByEmail(address);
@@ -114,12 +138,12 @@ export class UserSessionService {
     };
     const matches = await this.#hashing(
       ticket,
-      async () =>
+      (servedAt) =>
         verifyPassword(
           password,
           // An invited user has no password yet: the decoy, so they cost and answer alike.
-          user?.passwordHash || (await this.#decoyHash()),
-          this.scryptFor(ticket.priority),
+          user?.passwordHash || this.#decoy,
+          this.scryptFor(servedAt),
         ),
       log,
     );
@@ -134,13 +158,12 @@ export class UserSessionService {
     await this.throttle.succeeded(keys);
     // Only after the password matched: a disabled account is not revealed to a guesser.
     if (user.disabledAt) throw userDisabled();
-    const issued = await this.tokens.issue(user);
-    await this.signedIn(user.id, this.now());
-    log.info(
-      { event: "user_login", user_id: user.id, tenant_id: user.tenantId, jti: issued.claims.jti },
-      "user token issued",
-    );
-    return issued;
+    return user;
+  }
+
+  /** Records a console sign-in (the team list's "last sign-in"), as login() does for tokens. */
+  recordSignIn(userId: string): Promise<void> {
+    return this.signedIn(userId, this.now());
   }
 
   async refresh(token: string, log: FastifyBaseLogger): Promise<IssuedToken<UserClaims>> {

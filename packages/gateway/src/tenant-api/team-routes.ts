@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { DISPLAY_NAME_SCHEMA } from "../domain/users/display-name.js";
 import {
   type IssuedLink,
   type MemberView,
@@ -7,10 +8,11 @@ import {
 } from "../domain/users/team.js";
 import type { ClientRateLimiter } from "../http/rate-limit.js";
 import { problemResponses } from "../http/schemas.js";
-import { addressBucket } from "../http/source-address.js";
+import { addressBucket } from "../lib/address-bucket.js";
 import { PASSWORD_MAX_LENGTH } from "../security/passwords.js";
-import type { UserRole } from "../store/tenant-store.js";
+import type { UserRecord, UserRole } from "../store/tenant-store.js";
 import type { UserAuthenticator, UserContext } from "./authenticate.js";
+import type { ConsoleSessions } from "./console-sessions.js";
 import {
   auditTenantChange,
   NO_QUERY,
@@ -24,9 +26,13 @@ const TAGS = ["Tenant team"];
 
 const MEMBER = {
   type: "object",
-  required: ["id", "email", "role", "language", "status", "created_at", "last_sign_in_at"],
+  required: ["id", "name", "email", "role", "language", "status", "created_at", "last_sign_in_at"],
   properties: {
     id: { type: "string" },
+    name: {
+      type: ["string", "null"],
+      description: "The display name; null when none is set (show the email instead)",
+    },
     email: { type: "string" },
     role: { type: "string", enum: ["admin", "member"] },
     language: { type: "string" },
@@ -38,15 +44,24 @@ const MEMBER = {
 
 const LINK = {
   type: "object",
-  required: ["token", "path", "expires_at", "mailed"],
+  required: ["expires_at", "mailed"],
   properties: {
-    token: { type: "string", description: "Shown once; only its hash is kept" },
+    token: {
+      type: "string",
+      description:
+        "Shown once, only without mail (GATEWAY_SMTP_URL unset); only its hash is kept. With mail the link goes to the user's mailbox only",
+    },
     path: {
       type: "string",
-      description: "The console route that takes it: append to the console's address",
+      description:
+        "The console route that takes it: append to the console's address (only with token)",
     },
     expires_at: { type: "string", format: "date-time" },
-    mailed: { type: "boolean", description: "Also sent by mail (GATEWAY_SMTP_URL is set)" },
+    mailed: {
+      type: "boolean",
+      description:
+        "Sent by mail; false with mail configured means sending failed (issue a new link)",
+    },
   },
 } as const;
 
@@ -72,6 +87,7 @@ const INVITE_BODY = {
     email: { type: "string", minLength: 3, maxLength: 254 },
     role: ROLE,
     language: { type: "string", minLength: 1, maxLength: 35 },
+    name: DISPLAY_NAME_SCHEMA,
   },
 } as const;
 
@@ -84,8 +100,15 @@ const LINK_BODY = {
 
 const LINK_INFO = data({
   type: "object",
-  required: ["email", "purpose"],
-  properties: { email: { type: "string" }, purpose: { enum: ["invite", "reset"] } },
+  required: ["email", "purpose", "language"],
+  properties: {
+    email: { type: "string" },
+    purpose: { enum: ["invite", "reset"] },
+    language: {
+      type: "string",
+      description: "The user's language (for an invite, the one the inviter chose): the page's",
+    },
+  },
 });
 
 const SET_PASSWORD_BODY = {
@@ -111,30 +134,60 @@ const FORGOT_ANSWER = data({
   properties: { delivery: { enum: ["mail", "ask_admin"] } },
 });
 
-export interface TeamRoutesOptions {
+interface TeamRoutesOptions {
   team: TeamService;
   authenticator: UserAuthenticator;
+  /** Ended when their user is disabled. */
+  consoleSessions?: ConsoleSessions;
 }
 
-/** The subject's id and email in an audit event's details. */
-const about = (member: Pick<MemberView, "id" | "email">) => ({
+/** The subject's id, email and (when set) name in an audit event's details. */
+const about = (member: Pick<MemberView, "id" | "email"> & { name?: string | null }) => ({
   subject_user_id: member.id,
   email: member.email,
+  ...(member.name ? { name: member.name } : {}),
 });
 
-/** A PATCH of a member: the role, then the disabled flag, each audited when it changes. */
-async function changeMember(
+type MemberChange = { role?: UserRole; disabled?: boolean; name?: string | null };
+
+/**
+ * Names a user (an admin naming a member, or a user themself), audited as `user_renamed` with
+ * the name before and after when it changes. The actor is named in the event as who they are.
+ */
+export async function renameMember(
   team: TeamService,
-  request: FastifyRequest<{
-    Params: { user_id: string };
-    Body: { role?: UserRole; disabled?: boolean };
-  }>,
+  request: FastifyRequest,
+  context: UserContext,
+  userId: string,
+  name: string | null,
+): Promise<MemberView> {
+  const { before, member } = await team.rename(context.tenant.id, userId, name);
+  if ((before.displayName ?? null) !== member.name)
+    await auditTenantChange(request, context, "user_renamed", {
+      subject_user_id: member.id,
+      email: member.email,
+      from: before.displayName ?? null,
+      to: member.name,
+    });
+  return member;
+}
+
+/**
+ * A PATCH of a member: the name, the role, then the disabled flag, each audited when it
+ * changes.
+ */
+async function changeMember(
+  { team, consoleSessions }: Pick<TeamRoutesOptions, "team" | "consoleSessions">,
+  request: FastifyRequest<{ Params: { user_id: string }; Body: MemberChange }>,
   context: UserContext,
 ): Promise<MemberView> {
   const { user_id } = request.params;
-  const { role, disabled } = request.body;
+  const { role, disabled, name } = request.body;
   const before = await team.member(context.tenant.id, user_id);
-  let member = memberView(before);
+  let member =
+    name === undefined
+      ? memberView(before)
+      : await renameMember(team, request, context, user_id, name);
   if (role !== undefined && role !== before.role) {
     member = await team.changeRole(context.tenant.id, user_id, role);
     await auditTenantChange(request, context, "user_role_changed", {
@@ -145,6 +198,9 @@ async function changeMember(
   }
   if (disabled !== undefined && disabled !== Boolean(before.disabledAt)) {
     member = await team.setDisabled(context.tenant.id, user_id, disabled);
+    // The session check refuses a disabled user anyway; ending the rows makes that final (an
+    // enabled user signs in afresh) and takes them off the sessions list.
+    if (disabled) await consoleSessions?.endAll(user_id, "user_disabled");
     await auditTenantChange(
       request,
       context,
@@ -163,7 +219,7 @@ async function changeMember(
  */
 export async function tenantTeamRoutes(
   app: FastifyInstance,
-  { team, authenticator }: TeamRoutesOptions,
+  { team, authenticator, consoleSessions }: TeamRoutesOptions,
 ): Promise<void> {
   requireUser(app, authenticator);
 
@@ -181,16 +237,21 @@ export async function tenantTeamRoutes(
     async (request) => ({ data: await team.list(userOf(request).tenant.id) }),
   );
 
-  app.post<{ Body: { email: string; role: UserRole; language?: string } }>(
+  app.post<{ Body: { email: string; role: UserRole; language?: string; name?: string | null } }>(
     "/v1/tenant/users",
     {
       schema: {
         tags: TAGS,
         summary: "Invite a user (tenant admins): a one-time set-password link",
         description:
-          "Creates the user without a password and answers a set-password link once (Cache-Control: " +
-          "no-store) for the admin to hand over; with GATEWAY_SMTP_URL set it is mailed too. The link " +
-          "works once, for GATEWAY_PASSWORD_LINK_TTL_SECONDS (default 3 days).",
+          "Creates the user without a password and a set-password link. Without mail the link is " +
+          "answered once (Cache-Control: no-store) for the admin to hand over; with GATEWAY_SMTP_URL " +
+          "set it is mailed to the invitee only and never answered (no admin can use it). The link " +
+          "works once, for GATEWAY_PASSWORD_LINK_TTL_SECONDS (default 3 days). Mail counts against the " +
+          "tenant's and the recipient's mails share (429 rate_limited). The email must be unused in " +
+          "this tenant only (409 user_exists); other tenants' users are neither seen nor blocked. " +
+          "`name` (optional) is how the team sees them until they change it; `language` is the " +
+          "language of their link's page and mail.",
         security: USER_SECURITY,
         querystring: NO_QUERY,
         body: INVITE_BODY,
@@ -200,7 +261,7 @@ export async function tenantTeamRoutes(
             required: ["member", "link"],
             properties: { member: MEMBER, link: LINK },
           }),
-          ...problemResponses(400, 401, 403, 409, 413, 415, 422),
+          ...problemResponses(400, 401, 403, 409, 413, 415, 422, 429),
         },
       },
     },
@@ -217,15 +278,17 @@ export async function tenantTeamRoutes(
     },
   );
 
-  app.patch<{ Params: { user_id: string }; Body: { role?: UserRole; disabled?: boolean } }>(
+  app.patch<{ Params: { user_id: string }; Body: MemberChange }>(
     "/v1/tenant/users/:user_id",
     {
       schema: {
         tags: TAGS,
-        summary: "Change a user's role, or disable / enable them (tenant admins)",
+        summary: "Rename a user, change their role, or disable / enable them (tenant admins)",
         description:
-          "Disabling ends every session of the user at once, on every instance (409 last_admin when it " +
-          "would leave no enabled admin, yourself included); enabling lets them sign in again.",
+          "`name` sets the display name (at most 200 characters after trimming; null or empty " +
+          "removes it; 400 validation_failed with `errors[].pointer` /name otherwise). Disabling ends every session of the user at once, on every instance (409 last_admin when it " +
+          "would leave no enabled admin, yourself included) and revokes their unused set-password " +
+          "links; enabling lets them sign in again (old tokens and links stay dead).",
         security: USER_SECURITY,
         params: USER_PARAMS,
         querystring: NO_QUERY,
@@ -233,13 +296,17 @@ export async function tenantTeamRoutes(
           type: "object",
           minProperties: 1,
           additionalProperties: false,
-          properties: { role: ROLE, disabled: { type: "boolean" } },
+          properties: { role: ROLE, disabled: { type: "boolean" }, name: DISPLAY_NAME_SCHEMA },
         },
         response: { 200: data(MEMBER), ...problemResponses(400, 401, 403, 404, 409, 413, 415) },
       },
     },
     async (request) => ({
-      data: await changeMember(team, request, requireAdmin(request, "change users")),
+      data: await changeMember(
+        { team, consoleSessions },
+        request,
+        requireAdmin(request, "change users"),
+      ),
     }),
   );
 
@@ -251,11 +318,13 @@ export async function tenantTeamRoutes(
         summary: "A new one-time set-password link for a user (tenant admins)",
         description:
           "For a forgotten password or an invite sent again: the user's earlier unused links stop " +
-          "working; their password and sessions stay until the link is used.",
+          "working; their password and sessions stay until the link is used. With mail configured " +
+          "the link is mailed to the user only and never answered (429 rate_limited when the mails " +
+          "share is spent).",
         security: USER_SECURITY,
         params: USER_PARAMS,
         querystring: NO_QUERY,
-        response: { 201: data(LINK), ...problemResponses(400, 401, 403, 404) },
+        response: { 201: data(LINK), ...problemResponses(400, 401, 403, 404, 429) },
       },
     },
     async (request, reply) => {
@@ -272,9 +341,17 @@ export async function tenantTeamRoutes(
   );
 }
 
-export interface PasswordLinkRoutesOptions {
+/** The user a self-service reset mail went to, if one went. */
+async function mailReset(team: TeamService, email: string): Promise<UserRecord | undefined> {
+  const user = await team.resetCandidate(email);
+  return user && (await team.mailReset(user)) ? user : undefined;
+}
+
+interface PasswordLinkRoutesOptions {
   team: TeamService;
   rateLimiter?: ClientRateLimiter;
+  /** Ended when their user's password is set through a link. */
+  consoleSessions?: ConsoleSessions;
 }
 
 /**
@@ -284,23 +361,40 @@ export interface PasswordLinkRoutesOptions {
  */
 export async function passwordLinkRoutes(
   app: FastifyInstance,
-  { team, rateLimiter }: PasswordLinkRoutesOptions,
+  { team, rateLimiter, consoleSessions }: PasswordLinkRoutesOptions,
 ): Promise<void> {
   const limited = (request: FastifyRequest) =>
     rateLimiter?.check("login", addressBucket(request.ip), request.log, "from this address");
-  const record = (
-    request: FastifyRequest,
-    user: { id: string; email: string; tenantId: string },
-    action: string,
-  ) =>
+  /** The link's holder acts as its user: whoever has it may set that user's password. */
+  const recordAsUser = (request: FastifyRequest, user: UserRecord, action: string) =>
     request.server.auditTrail.record(
       {
         tenantId: user.tenantId,
-        actor: { kind: "user", id: user.id, label: user.email },
+        actor: { kind: "user", id: user.id, label: user.email, name: user.displayName ?? null },
         action,
         details: { subject_user_id: user.id, email: user.email },
         sourceAddress: request.ip,
         message: "tenant user's password link",
+      },
+      request.log,
+    );
+  /**
+   * Nobody signed in asked: the actor is the anonymous caller's address bucket (the audit has no
+   * anonymous kind; "system" with an `address:` id), the user only the subject.
+   */
+  const recordAnonymous = (request: FastifyRequest, user: UserRecord, action: string) =>
+    request.server.auditTrail.record(
+      {
+        tenantId: user.tenantId,
+        actor: {
+          kind: "system",
+          id: `address:${addressBucket(request.ip)}`,
+          label: "anonymous",
+        },
+        action,
+        details: { subject_user_id: user.id, email: user.email },
+        sourceAddress: request.ip,
+        message: "anonymous password reset request",
       },
       request.log,
     );
@@ -335,13 +429,15 @@ export async function passwordLinkRoutes(
         security: [],
         querystring: NO_QUERY,
         body: SET_PASSWORD_BODY,
-        response: { 204: { type: "null" }, ...problemResponses(400, 410, 413, 415, 429) },
+        response: { 204: { type: "null" }, ...problemResponses(400, 409, 410, 413, 415, 429) },
       },
     },
     async (request, reply) => {
       await limited(request);
       const user = await team.setPassword(request.body.token, request.body.password);
-      await record(request, user, "user_password_set");
+      // Like every earlier token: whoever held a session with the old password holds none now.
+      await consoleSessions?.endAll(user.id, "password_set");
+      await recordAsUser(request, user, "user_password_set");
       return reply.code(204).send();
     },
   );
@@ -354,8 +450,9 @@ export async function passwordLinkRoutes(
         summary: "Forgot password: mail a reset link, or say to ask an admin",
         description:
           "Answers alike whether or not the email has an account: `delivery` is `mail` when the gateway " +
-          "sends mail (GATEWAY_SMTP_URL; a link arrives if the address has an enabled account), else " +
-          "`ask_admin` (an admin issues a link on the Team page).",
+          "sends mail (GATEWAY_SMTP_URL; a link arrives if the address has an enabled account and " +
+          "its mails share is not spent), else `ask_admin` (an admin issues a link on the Team " +
+          "page). The mailed link is added: a link an admin issued stays valid.",
         security: [],
         querystring: NO_QUERY,
         body: FORGOT_BODY,
@@ -365,10 +462,10 @@ export async function passwordLinkRoutes(
     async (request, reply) => {
       await limited(request);
       if (team.mailConfigured) {
-        // Not awaited: the answer must not take longer when the address has an account.
-        team
-          .requestReset(request.body.email)
-          .then((user) => user && record(request, user, "user_password_reset_requested"))
+        // Not awaited: the answer must not take longer when the address has an account, nor
+        // differ when its mails share is spent (then no mail goes, and none is audited).
+        mailReset(team, request.body.email)
+          .then((user) => user && recordAnonymous(request, user, "user_password_reset_requested"))
           .catch((error: unknown) =>
             request.log.warn(
               { event: "password_reset_mail_failed", err: (error as Error).message },

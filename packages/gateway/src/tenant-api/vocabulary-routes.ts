@@ -28,16 +28,18 @@ const OVERRIDES_SCHEMA = {
   type: "object",
   description:
     `Nested keys ending in replacement strings; only the keys to change. At most ${OVERRIDE_LIMITS.maxDepth} ` +
-    `levels, ${OVERRIDE_LIMITS.maxKeys} keys, ${OVERRIDE_LIMITS.maxStringLength} characters per string; ` +
-    "keys without '.', never __proto__, constructor or prototype.",
+    `levels and ${OVERRIDE_LIMITS.maxStringLength} characters per string; keys without '.', never __proto__, ` +
+    "constructor or prototype. A namespace's keys and bytes per language, and the namespaces of a tenant, are " +
+    "bounded by the vocabulary shares (2000 keys, 256 KiB and 50 namespaces by default), whichever route writes.",
   additionalProperties: true,
 } as const;
 
 const CONFIG_RESPONSE = {
   description: "The tenant's overrides for the namespace, in `data.language`",
   headers: {
-    ETag: { schema: { type: "string" }, description: "Strong validator; send as If-None-Match" },
-    "Content-Language": { schema: { type: "string" } },
+    // @fastify/swagger wraps each header's JSON Schema in `schema` itself.
+    ETag: { type: "string", description: "Strong validator; send as If-None-Match" },
+    "Content-Language": { type: "string", description: "The language of `data`" },
   },
   content: {
     "application/json": {
@@ -110,7 +112,7 @@ const LANGUAGE_QUERY = {
   },
 } as const;
 
-export interface TenantRoutesOptions {
+interface TenantRoutesOptions {
   vocabulary: VocabularyService;
   authenticator: UserAuthenticator;
 }

@@ -5,7 +5,7 @@ import { webhookEndpointRoutes } from "../http/webhook-endpoint-routes.js";
 import type { UserAuthenticator } from "./authenticate.js";
 import { auditTenantChange, requireRole, requireUser, USER_SECURITY, userOf } from "./guard.js";
 
-export interface TenantWebhookRoutesOptions {
+interface TenantWebhookRoutesOptions {
   webhooks: WebhookEndpoints;
   authenticator: UserAuthenticator;
 }
@@ -37,13 +37,15 @@ export async function tenantWebhookRoutes(
       return { clientId: clientIdOf(request), tenantId: context.tenant.id };
     },
     actorOf: (request) => `tenant admin ${userOf(request).user.email}`,
-    audit: (request, action, details) =>
+    audit: (request, action, details, summaryOf) =>
       auditTenantChange(
         request,
         userOf(request),
         action,
         { client_id: clientIdOf(request), ...details },
         "tenant webhook endpoint changed",
+        undefined,
+        summaryOf,
       ),
   });
 }

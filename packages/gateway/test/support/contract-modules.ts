@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const GATEWAY_SRC = fileURLToPath(new URL("../../src/", import.meta.url));
+const GATEWAY_SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 
 /** Every `import … from "x"` / `export … from "x"` that survives compilation, with its specifier. */
 export function valueImports(source: string): string[] {

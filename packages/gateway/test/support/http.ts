@@ -62,3 +62,23 @@ export function httpRequest(
     req.end(payload);
   });
 }
+
+/**
+ * `httpRequest`, retried as a well-behaved client retries: a 503 with Retry-After (the store or a
+ * worker pool briefly saturated, which a busy test machine causes) is sent again after the time
+ * it names (capped at 2 s), up to `attempts` times. Any other answer is returned as it is.
+ */
+export async function httpRequestRetryingBusy(
+  base: string,
+  method: string,
+  path: string,
+  options: Parameters<typeof httpRequest>[3] = {},
+  attempts = 4,
+): Promise<HttpAnswer> {
+  for (let attempt = 1; ; attempt++) {
+    const answer = await httpRequest(base, method, path, options);
+    const retryAfter = Number(answer.headers["retry-after"]);
+    if (answer.status !== 503 || !(retryAfter >= 0) || attempt >= attempts) return answer;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfter, 2) * 1000));
+  }
+}

@@ -7,6 +7,7 @@ import type { KeyObject } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { CliIo } from "../../src/cli/io.js";
 import { run } from "../../src/cli/run.js";
 import { distinctTimestamp, signatureOf } from "../helpers.js";
 
@@ -40,12 +41,91 @@ function envOf(options: ProcessEnv): NodeJS.ProcessEnv {
   };
 }
 
+/** Where a CLI run in this process runs, and what it reads as a password when it asks for one. */
+interface CaptureOptions {
+  env: CliIo["env"];
+  cwd: string;
+  /** The answer to every password prompt (users create, users reset-password); none: no prompt. */
+  secret?: string;
+}
+
+/** An io for the CLI's `run()` (or `serve()`) that keeps what the command writes. */
+interface CapturingIo {
+  io: CliIo;
+  stdout(): string;
+  stderr(): string;
+  /** stdout and stderr interleaved as written: what an operator's terminal would show. */
+  output(): string;
+  /** The prompts the command asked `readSecret` with. */
+  prompts: string[];
+  /** Forgets what was written so far (a second command on the same io). */
+  clear(): void;
+}
+
+export function capturingIo(options: CaptureOptions): CapturingIo {
+  const written: { to: "stdout" | "stderr"; text: string }[] = [];
+  const prompts: string[] = [];
+  const of = (to?: "stdout" | "stderr") =>
+    written
+      .filter((w) => to === undefined || w.to === to)
+      .map((w) => w.text)
+      .join("");
+  const { secret } = options;
+  return {
+    io: {
+      stdout: (text) => written.push({ to: "stdout", text }),
+      stderr: (text) => written.push({ to: "stderr", text }),
+      env: options.env,
+      cwd: options.cwd,
+      ...(secret === undefined
+        ? {}
+        : {
+            readSecret: async (prompt: string) => {
+              prompts.push(prompt);
+              return secret;
+            },
+          }),
+    },
+    stdout: () => of("stdout"),
+    stderr: () => of("stderr"),
+    output: () => of(),
+    prompts,
+    clear: () => {
+      written.length = 0;
+      prompts.length = 0;
+    },
+  };
+}
+
+interface CapturedRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout and stderr interleaved as written. */
+  output: string;
+  prompts: string[];
+}
+
 /**
- * Runs an admin CLI command to completion and returns its stdout; throws with its stderr when
- * it exits non-zero. In this process (the `run` that `dist/cli/main.js` calls, with the
- * processes' environment), not in a child: these are the tests' set-up steps, and a CLI process
- * costs about a second of CPU to start. The CLI's own tests (cli*.test.ts) cover the command
- * line as such.
+ * Runs an admin CLI command to completion in this process (the `run` that `dist/cli/main.js`
+ * calls) and returns its exit code and what it wrote. Not in a child: a CLI process costs about
+ * a second of CPU to start; the CLI's own tests (cli*.test.ts) cover the command line as such.
+ */
+export async function runCaptured(args: string[], options: CaptureOptions): Promise<CapturedRun> {
+  const captured = capturingIo(options);
+  const code = await run(args, captured.io);
+  return {
+    code,
+    stdout: captured.stdout(),
+    stderr: captured.stderr(),
+    output: captured.output(),
+    prompts: captured.prompts,
+  };
+}
+
+/**
+ * A set-up step through the admin CLI (with the processes' environment): its stdout, or an error
+ * with its stderr when it exits non-zero.
  */
 export async function cli(
   options: ProcessEnv,
@@ -53,21 +133,10 @@ export async function cli(
   /** What the command reads as a password (users create, users reset-password). */
   secret?: string,
 ): Promise<string> {
-  let stdout = "";
-  let stderr = "";
-  const code = await run(args, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: envOf(options),
-    cwd: process.cwd(),
-    ...(secret === undefined ? {} : { readSecret: async () => secret }),
-  });
-  if (code !== 0) throw new Error(`orderline-gateway ${args.join(" ")} exited ${code}: ${stderr}`);
-  return stdout;
+  const result = await runCaptured(args, { env: envOf(options), cwd: process.cwd(), secret });
+  if (result.code !== 0)
+    throw new Error(`orderline-gateway ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
+  return result.stdout;
 }
 
 export interface RunningGateway {

@@ -1,7 +1,7 @@
 import { request } from "node:http";
 
 /** One parsed server-sent event (an id-only message has no type or data). */
-export interface SseEvent {
+interface SseEvent {
   id: string | undefined;
   event: string | undefined;
   data: unknown;
@@ -27,7 +27,7 @@ export interface SseStream {
 }
 
 /** Parses complete messages off the front of `buffer`; returns what is left. */
-export function parseSse(
+function parseSse(
   buffer: string,
   onMessage: (message: SseEvent) => void,
   onComment: (text: string) => void,

@@ -1,7 +1,7 @@
 /** Plural suffixes i18next adds to a key (`items_one`, `items_other`, …). */
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 
-export interface FlatEntry {
+interface FlatEntry {
   /** The key with its plural suffix removed: languages have different plural forms. */
   key: string;
   /** Placeholder names used by the entry's values (all plural forms together). */

@@ -16,7 +16,7 @@ export interface LanguageChange {
 }
 
 /** Dictionaries per namespace per language. */
-export type DictionaryStore = Map<string, Map<string, Dictionary>>;
+type DictionaryStore = Map<string, Map<string, Dictionary>>;
 
 /** Everything one engine owns; each operation is a function of this state. */
 export interface EngineState {

@@ -26,7 +26,7 @@ export const CONNECTION_HELP = `Connection (a flag wins over its environment var
   --client-secret-file FILE   ORDERLINE_CLIENT_SECRET   (the secret itself; never a flag, never printed)
                               ORDERLINE_CLIENT_SECRET_FILE
   --private-key FILE          ORDERLINE_PRIVATE_KEY_FILE  PEM private key whose public key is registered
-  --signature-version 1|2     ORDERLINE_SIGNATURE_VERSION  default: 1, or 2 once the gateway asks for it
+  --signature-version 1|2     ORDERLINE_SIGNATURE_VERSION  default: 2 (body covered); 1 for old gateways
   --json                      machine-readable output (errors too, on stdout)
 `;
 

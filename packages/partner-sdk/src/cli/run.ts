@@ -1,4 +1,5 @@
 import { PartnerApiError, PartnerNetworkError, WebhookSignatureError } from "../errors.js";
+import { eventsCommand } from "./commands/events.js";
 import { keygenCommand } from "./commands/keygen.js";
 import { listenCommand } from "./commands/listen.js";
 import { loginCommand } from "./commands/login.js";
@@ -20,7 +21,9 @@ export const HELP = `Usage: orderline-partner <command> [options]   (--help afte
   webhooks create|list|get|update|delete|rotate-secret|deliveries|resend|test
                           manage your own webhook endpoints; test fires a webhook.test event
   requests --failed       your refused requests of the last 7 days, with what was expected
-  listen --forward-to URL forward the partner's events, signed like webhooks, to a local receiver
+  listen --forward-to URL forward the partner's events, signed like webhooks, to a local receiver;
+                          retries, resumes after a restart, keeps its signing secret
+  events resend EVT_ID    send an event listen forwarded to the local receiver again
 
 Exit codes: 0 done; 1 the gateway refused the request (its error code is printed), or a
             webhook delivery does not verify (the reason is printed);
@@ -36,6 +39,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => number | Promise<n
   webhooks: webhooksCommand,
   requests: requestsCommand,
   listen: listenCommand,
+  events: eventsCommand,
 };
 
 /** A refusal for a person: the code and detail, or every refused field on its own line. */

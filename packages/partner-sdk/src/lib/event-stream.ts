@@ -20,6 +20,12 @@ export interface EventStreamOptions {
   lastEventId?: string;
   /** Ends the stream (the iterator finishes). */
   signal?: AbortSignal;
+  /**
+   * Told of each position marker the stream sends without an event (a stream opening names the
+   * newest event so far): resuming from it loses nothing that came after. Events' own ids are
+   * not reported here, since the caller decides when an event counts as handled.
+   */
+  onPosition?(id: string): void;
   /** Told each time a connection opens (`resumed`: with a Last-Event-ID) or drops. */
   onConnection?(state: { connected: boolean; resumed: boolean; error?: Error }): void;
 }
@@ -83,36 +89,46 @@ export async function* streamEvents(
     : "";
   const target = `/api/v1/events/stream${query}`;
   let lastEventId = options.lastEventId;
-  let failures = 0;
-  while (!options.signal?.aborted) {
-    let response: Response;
-    try {
-      response = await connect(deps, target, lastEventId, options.signal);
-    } catch (error) {
-      if (options.signal?.aborted) return;
-      // A refusal no retry fixes goes to the caller; a network failure is tried again.
-      if (error instanceof PartnerApiError) throw error;
-      failures += 1;
-      options.onConnection?.({ connected: false, resumed: false, error: error as Error });
-      await deps.sleep(Math.min(MAX_DELAY_MS, 500 * 2 ** failures));
-      continue;
-    }
-    options.onConnection?.({ connected: true, resumed: lastEventId !== undefined });
-    failures = 0;
-    let retry = 1000;
-    try {
-      for await (const message of messagesOf(response, options.signal)) {
-        if (message.retry !== undefined) retry = message.retry;
-        if (message.id !== undefined) lastEventId = message.id;
-        if (message.event !== undefined && message.data !== undefined && message.id !== undefined)
-          yield { id: message.id, type: message.event, data: message.data };
+  // Ended by the caller's signal, or by leaving the loop (break, return, throw): either way the
+  // connection closes, and a program that read what it wanted can exit.
+  const own = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, own.signal]) : own.signal;
+  try {
+    let failures = 0;
+    while (!signal?.aborted) {
+      let response: Response;
+      try {
+        response = await connect(deps, target, lastEventId, signal);
+      } catch (error) {
+        if (signal?.aborted) return;
+        // A refusal no retry fixes goes to the caller; a network failure is tried again.
+        if (error instanceof PartnerApiError) throw error;
+        failures += 1;
+        options.onConnection?.({ connected: false, resumed: false, error: error as Error });
+        await deps.sleep(Math.min(MAX_DELAY_MS, 500 * 2 ** failures));
+        continue;
       }
-      options.onConnection?.({ connected: false, resumed: false });
-    } catch (error) {
-      if (options.signal?.aborted) return;
-      options.onConnection?.({ connected: false, resumed: false, error: error as Error });
+      options.onConnection?.({ connected: true, resumed: lastEventId !== undefined });
+      failures = 0;
+      let retry = 1000;
+      try {
+        for await (const message of messagesOf(response, signal)) {
+          if (message.retry !== undefined) retry = message.retry;
+          if (message.id !== undefined) lastEventId = message.id;
+          if (message.event !== undefined && message.data !== undefined && message.id !== undefined)
+            yield { id: message.id, type: message.event, data: message.data };
+          else if (message.id !== undefined && message.event === undefined)
+            options.onPosition?.(message.id);
+        }
+        options.onConnection?.({ connected: false, resumed: false });
+      } catch (error) {
+        if (signal?.aborted) return;
+        options.onConnection?.({ connected: false, resumed: false, error: error as Error });
+      }
+      if (!signal?.aborted) await deps.sleep(retry);
     }
-    if (!options.signal?.aborted) await deps.sleep(retry);
+  } finally {
+    own.abort();
   }
 }
 

@@ -8,7 +8,7 @@ export interface TokenResponse {
 }
 
 /** Refusals of a timestamp outside the window, which carry the server's time. */
-export const SKEW_CODES = new Set(["timestamp_too_old", "timestamp_in_future"]);
+const SKEW_CODES = new Set(["timestamp_too_old", "timestamp_in_future"]);
 
 export function isSkewRefusal(error: unknown): error is PartnerApiError {
   return error instanceof PartnerApiError && SKEW_CODES.has(error.code);

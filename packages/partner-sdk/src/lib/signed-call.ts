@@ -12,7 +12,7 @@ export type SignedCall = (
   extraHeaders?: Record<string, string>,
 ) => Promise<GatewayResponse>;
 
-export interface SignedCallerOptions {
+interface SignedCallerOptions {
   transport: Transport;
   session: Session;
   privateKey: KeyObject;
@@ -21,7 +21,7 @@ export interface SignedCallerOptions {
   signatureVersion: SignatureVersion;
 }
 
-export interface SignedCaller {
+interface SignedCaller {
   call: SignedCall;
   /** The signature version in use: 1 turns into 2 for good on `signature_version_required`. */
   readonly version: SignatureVersion;

@@ -1,6 +1,6 @@
 import { WebhookSignatureError } from "../errors.js";
 
-export interface SignatureHeader {
+interface SignatureHeader {
   /** Unix seconds, as sent. */
   timestamp: string;
   /** The decoded `v1` signatures (32 bytes each). */

@@ -1,8 +1,5 @@
 import { createHmac } from "node:crypto";
 
-/** The header that carries a delivery's timestamp and signatures. */
-export const SIGNATURE_HEADER = "Orderline-Signature";
-
 /**
  * HMAC-SHA256 keyed by the endpoint secret (its UTF-8 bytes, `whsec_` included) over
  * `<t>.<raw body>`: the contract's `v1` scheme, as raw bytes.

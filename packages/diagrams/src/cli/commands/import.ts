@@ -88,10 +88,15 @@ export const command: Command = {
         io.stderr(`the imported description does not validate:\n${result.problems}`);
       return EXIT.invalid;
     }
+    // Issues with a rule were carried over as written; the description's own warning says why.
+    const lost = result.issues.filter((i) => i.rule === undefined).length;
+    const warned = result.issues.length - lost;
+    const told = [
+      ...(lost > 0 ? [`${count(lost)} not carried over`] : []),
+      ...(warned > 0 ? [`${warned} warning${warned === 1 ? "" : "s"}`] : []),
+    ].join(", ");
     if (values.strict && result.issues.length > 0) {
-      io.stderr(
-        `${name}: ${count(result.issues.length)} not carried over; nothing written (--strict)\n`,
-      );
+      io.stderr(`${name}: ${told}; nothing written (--strict)\n`);
       return EXIT.invalid;
     }
     const d = result.diagram;
@@ -107,7 +112,7 @@ export const command: Command = {
         return EXIT.usage;
       }
       io.stdout(
-        `wrote ${values.out} (${d.diagram_type}${result.issues.length ? `; ${count(result.issues.length)} not carried over, listed above` : ""})\n`,
+        `wrote ${values.out} (${d.diagram_type}${told ? `; ${told}, listed above` : ""})\n`,
       );
     }
     return EXIT.ok;

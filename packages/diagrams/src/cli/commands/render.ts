@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import type { Description, LaidOut } from "../../core/diagram-type.js";
 import type { VisualPreset } from "../../core/model.js";
-import type { OutputFormat } from "../../export/index.js";
+import type { ExportOptions, OutputFormat } from "../../export/index.js";
 import type { TypeName } from "../../types/index.js";
 import { type ParsedArgs, parseCommandArgs } from "../args.js";
 import { type CliIo, type Command, EXIT } from "../command.js";
@@ -13,7 +13,7 @@ import { parsePreset } from "../preset.js";
 const FORMATS: readonly OutputFormat[] = ["svg", "png", "pdf", "html"];
 
 const HELP = `Usage: orderline-diagrams render FILE... [-o OUT] [--format F] [--preset P] [--scale N]
-                                [--view ID] [--strict]
+                                [--view ID] [--font FILE]... [--strict]
 
 Validates each description and renders it, without a browser, to SVG, PNG, PDF or a
 self-contained HTML page (the trace animation along mainPath, guided views, node cards).
@@ -38,6 +38,10 @@ Options:
   --view ID           of a diagram with views (architecture: context, containers...): the
                         one to draw; without it SVG and PNG draw the first view, PDF has
                         one page per view and HTML one step per view
+  --font FILE         PNG and PDF: a font file (.ttf, .otf, .ttc) for characters the
+                        bundled Inter lacks (CJK, Arabic, Thai, Devanagari...), tried
+                        before the system's fonts; may be given more than once. A
+                        character no font draws is named in a warning
   --strict            treat warnings as problems: nothing is written
   -h, --help          show this help
 
@@ -65,6 +69,7 @@ const OPTIONS = {
   scale: { type: "string" },
   strict: { type: "boolean" },
   view: { type: "string" },
+  font: { type: "string", multiple: true },
 } as const;
 
 function formatOf(path: string): OutputFormat | undefined {
@@ -76,6 +81,14 @@ function formatOf(path: string): OutputFormat | undefined {
 function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
   } catch {
     return false;
   }
@@ -109,6 +122,8 @@ interface OutputChoice {
   preset: VisualPreset | undefined;
   scale: number | undefined;
   out: string | undefined;
+  /** --font files, absolute. */
+  fonts: string[];
   /** Several FILEs, or OUT names a directory: each FILE becomes <name>.<format> in OUT. */
   intoDir: boolean;
 }
@@ -156,7 +171,10 @@ function chooseOutput(values: Values, files: string[], cwd: string): OutputChoic
   if (files.filter((f) => f === "-").length > 1) {
     return "standard input (-) can be read only once";
   }
-  return { format, preset, scale, out, intoDir: many || outIsDir };
+  const fonts = (values.font ?? []).map((f) => resolve(cwd, f));
+  const unreadable = fonts.find((f) => !isFile(f));
+  if (unreadable) return `--font: no font file at ${unreadable}`;
+  return { format, preset, scale, out, fonts, intoDir: many || outIsDir };
 }
 
 /** Where one FILE's output goes, and in which format. */
@@ -239,8 +257,10 @@ async function writeJobs(
 ): Promise<number> {
   const { exportDiagram } = await import("../../export/index.js");
   for (const job of jobs) {
-    const options: { preset?: VisualPreset; scale?: number; layout: LaidOut; view?: string } = {
+    const options: ExportOptions = {
       layout: job.layout,
+      fonts: choice.fonts,
+      onWarning: (message) => io.stderr(`${job.file}: warning: ${message}\n`),
     };
     if (view !== undefined) options.view = view;
     if (choice.preset) options.preset = choice.preset;

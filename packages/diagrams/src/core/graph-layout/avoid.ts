@@ -24,6 +24,12 @@ const CROSS = 160;
 /** What running along another line costs (closer than NEAR it reads as that line). */
 const SHARE = 400;
 const NEAR = 6;
+/**
+ * What crossing the border of a grouping costs (`RouteRequest.borders`): a bend's worth, so a
+ * line goes straight through a grouping rather than round it, and in and out once rather than
+ * weaving through its border. Running along a border costs SHARE, as along a line.
+ */
+const BORDER = 40;
 
 export interface RouteRequest {
   /** The boxes the line joins (its ends). */
@@ -36,6 +42,11 @@ export interface RouteRequest {
   toUsed: number;
   /** Lines already drawn: crossing one costs CROSS. */
   lines?: Point[][];
+  /**
+   * Outlines of groupings the line may cross (not obstacles): crossing one costs BORDER, running
+   * along one SHARE. The line may keep MARGIN outside or inside them like round an obstacle.
+   */
+  borders?: Box[];
 }
 
 type Dir = 0 | 1 | 2 | 3; // right, down, left, up
@@ -185,6 +196,30 @@ export function routeAround(req: RouteRequest): Point[] | undefined {
   return routeWithin(req, undefined);
 }
 
+/**
+ * The groupings' borders near the search window as closed lines to price, each adding grid
+ * lines MARGIN inside and outside its sides to `xs` and `ys` (a line may keep clear of it).
+ */
+function bordersWithin(
+  borders: Box[],
+  window: Box | undefined,
+  xs: number[],
+  ys: number[],
+): Point[][] {
+  const near = window ? borders.filter((o) => boxesOverlap(inflate(o, MARGIN), window)) : borders;
+  return near.map((o) => {
+    xs.push(o.x - MARGIN, o.x + MARGIN, o.x + o.width - MARGIN, o.x + o.width + MARGIN);
+    ys.push(o.y - MARGIN, o.y + MARGIN, o.y + o.height - MARGIN, o.y + o.height + MARGIN);
+    return [
+      { x: o.x, y: o.y },
+      { x: o.x + o.width, y: o.y },
+      { x: o.x + o.width, y: o.y + o.height },
+      { x: o.x, y: o.y + o.height },
+      { x: o.x, y: o.y },
+    ];
+  });
+}
+
 function routeWithin(req: RouteRequest, window: Box | undefined): Point[] | undefined {
   const starts = ports(req.from, req.fromUsed);
   const goals = ports(req.to, req.toUsed);
@@ -198,6 +233,7 @@ function routeWithin(req: RouteRequest, window: Box | undefined): Point[] | unde
     xs.push(o.x - MARGIN, o.x + o.width + MARGIN, o.x + o.width / 2);
     ys.push(o.y - MARGIN, o.y + o.height + MARGIN, o.y + o.height / 2);
   }
+  const outlines = bordersWithin(req.borders ?? [], window, xs, ys);
   const inside = (v: number, lo: number, size: number) => v >= lo && v <= lo + size;
   // The ports' lines exactly (a line leaves a port straight), the obstacles' merged.
   const X = withExact(
@@ -219,7 +255,10 @@ function routeWithin(req: RouteRequest, window: Box | undefined): Point[] | unde
     const j1 = lowerBound(Y, b.y + b.height);
     for (let j = j0; j < j1; j++) for (let i = i0; i < i1; i++) blocked[j * W + i] = 1;
   }
-  const price = linePrices(X, Y, req.lines ?? []);
+  const price = linePrices(X, Y, [
+    { lines: req.lines ?? [], cross: CROSS },
+    { lines: outlines, cross: BORDER },
+  ]);
   const cell = (p: Point) => {
     const i = nearest(X, p.x);
     const j = nearest(Y, p.y);
@@ -322,29 +361,32 @@ function routeWithin(req: RouteRequest, window: Box | undefined): Point[] | unde
 }
 
 /**
- * What a step between neighbouring grid points costs beyond its length for the `lines` already
- * drawn: CROSS per line it crosses, SHARE per line it runs along (closer than NEAR). `(i, j,
- * dir)` steps from point (X[i], Y[j]) one line right, down, left or up.
+ * What a step between neighbouring grid points costs beyond its length for the lines already
+ * drawn (and the borders of groupings): each group's `cross` per line it crosses, SHARE per line
+ * it runs along (closer than NEAR). `(i, j, dir)` steps from point (X[i], Y[j]) one line right,
+ * down, left or up.
  */
 function linePrices(
   X: number[],
   Y: number[],
-  lines: Point[][],
+  groups: { lines: Point[][]; cross: number }[],
 ): (i: number, j: number, dir: Dir) => number {
   const W = X.length;
   // across[j * W + i]: the step from (i, j) to (i + 1, j); down[j * W + i]: to (i, j + 1).
   const across = new Float64Array(W * Y.length);
   const down = new Float64Array(W * Y.length);
-  for (const line of lines) {
-    for (let s = 1; s < line.length; s++) {
-      const a = line[s - 1] as Point;
-      const b = line[s] as Point;
-      if (Math.abs(a.x - b.x) < 0.01) {
-        const [lo, hi] = [Math.min(a.y, b.y), Math.max(a.y, b.y)];
-        priceRun(across, down, { fixed: X, run: Y, at: a.x, lo, hi }, (f, r) => r * W + f);
-      } else if (Math.abs(a.y - b.y) < 0.01) {
-        const [lo, hi] = [Math.min(a.x, b.x), Math.max(a.x, b.x)];
-        priceRun(down, across, { fixed: Y, run: X, at: a.y, lo, hi }, (f, r) => f * W + r);
+  for (const { lines, cross } of groups) {
+    for (const line of lines) {
+      for (let s = 1; s < line.length; s++) {
+        const a = line[s - 1] as Point;
+        const b = line[s] as Point;
+        if (Math.abs(a.x - b.x) < 0.01) {
+          const [lo, hi] = [Math.min(a.y, b.y), Math.max(a.y, b.y)];
+          priceRun(across, down, { fixed: X, run: Y, at: a.x, lo, hi, cross }, (f, r) => r * W + f);
+        } else if (Math.abs(a.y - b.y) < 0.01) {
+          const [lo, hi] = [Math.min(a.x, b.x), Math.max(a.x, b.x)];
+          priceRun(down, across, { fixed: Y, run: X, at: a.y, lo, hi, cross }, (f, r) => f * W + r);
+        }
       }
     }
   }
@@ -357,14 +399,14 @@ function linePrices(
 }
 
 /**
- * Prices the steps one run of a drawn line meets: steps across it (in `across`, between the
+ * Prices the steps one run of a drawn line meets: steps across it (`r.cross` in `across`, between the
  * two grid lines `at` lies between) and steps along it on a grid line within NEAR (in `along`).
  * `cell(fixed index, run index)` is the step's index.
  */
 function priceRun(
   across: Float64Array,
   along: Float64Array,
-  r: { fixed: number[]; run: number[]; at: number; lo: number; hi: number },
+  r: { fixed: number[]; run: number[]; at: number; lo: number; hi: number; cross: number },
   cell: (f: number, k: number) => number,
 ): void {
   const k = lowerBound(r.fixed, r.at) - 1;
@@ -375,7 +417,7 @@ function priceRun(
       q++
     ) {
       const c = cell(k, q);
-      across[c] = (across[c] as number) + CROSS;
+      across[c] = (across[c] as number) + r.cross;
     }
   }
   for (

@@ -9,6 +9,7 @@
  * ranks or order hints, boxes beside) or when a compound's box would cover another box.
  */
 import { type Box, boxesOverlap } from "../geometry.js";
+import { layerCrossings } from "./crossing-count.js";
 import type { Frame } from "./frame.js";
 import { placeAcross } from "./place.js";
 import { ports } from "./ports.js";
@@ -240,6 +241,7 @@ function contiguous(st: RegionState, chainOf: Map<LNode, string[]>, paths: LNode
   // Each compound's place among its siblings: from the free order, then before each sweep
   // from where its members' neighbours lie (a block moves past another only as a whole).
   const neighbours = sidesOf(paths);
+  const segments = segmentsByLayer(paths);
   const at = (n: LNode) => ((index.get(n) as number) + 0.5) / (st.layers[n.rank] as LNode[]).length;
   let fixed = siblingOrder(st, chainOf, at);
   const key = new Map<LNode, number>(index);
@@ -250,7 +252,7 @@ function contiguous(st: RegionState, chainOf: Map<LNode, string[]>, paths: LNode
   for (const l of st.layers) sortLayer(l);
   mark();
   let best = st.layers.map((l) => [...l]);
-  let bestCount = layerCrossings(paths, index);
+  let bestCount = crossingsAt(segments, index);
   for (let s = 0; s < SWEEPS && bestCount > 0; s++) {
     const down = s % 2 === 0;
     if (s > 0) {
@@ -274,7 +276,7 @@ function contiguous(st: RegionState, chainOf: Map<LNode, string[]>, paths: LNode
     }
     transposeUnits(st, chainOf, index, neighbours);
     for (const l of st.layers) numberLayer(l, key);
-    const c = layerCrossings(paths, index);
+    const c = crossingsAt(segments, index);
     if (c < bestCount) {
       bestCount = c;
       best = st.layers.map((l) => [...l]);
@@ -282,7 +284,7 @@ function contiguous(st: RegionState, chainOf: Map<LNode, string[]>, paths: LNode
   }
   st.layers = best;
   mark();
-  swapSiblings(st, chainOf, paths, index, bestCount);
+  swapSiblings(st, chainOf, segments, index, bestCount);
   for (const l of st.layers) {
     l.forEach((n, i) => {
       n.order = i;
@@ -298,7 +300,7 @@ function contiguous(st: RegionState, chainOf: Map<LNode, string[]>, paths: LNode
 function swapSiblings(
   st: RegionState,
   chainOf: Map<LNode, string[]>,
-  paths: LNode[][],
+  segments: [LNode, LNode][][],
   index: Map<LNode, number>,
   count: number,
 ): void {
@@ -309,7 +311,7 @@ function swapSiblings(
       const before = st.layers.map((l) => [...l]);
       for (const [r, l] of st.layers.entries()) st.layers[r] = swapRuns(l, chainOf, a, b, depth);
       for (const l of st.layers) numberLayer(l, index);
-      const c = layerCrossings(paths, index);
+      const c = crossingsAt(segments, index);
       if (c < now) {
         now = c;
         improved = true;
@@ -522,27 +524,27 @@ function sidesOf(paths: LNode[][]): { up: Map<LNode, LNode[]>; down: Map<LNode, 
   return { up, down };
 }
 
-/** Crossings between neighbouring layers (segments from the middles of their nodes). */
-function layerCrossings(paths: LNode[][], index: Map<LNode, number>): number {
-  const byLayer = new Map<number, [number, number][]>();
+/** The segments of `paths` between each two neighbouring layers, keyed by the upper layer. */
+function segmentsByLayer(paths: LNode[][]): [LNode, LNode][][] {
+  const byLayer = new Map<number, [LNode, LNode][]>();
   for (const path of paths) {
     for (let i = 1; i < path.length; i++) {
       const a = path[i - 1] as LNode;
-      const b = path[i] as LNode;
       const list = byLayer.get(a.rank) ?? [];
-      list.push([index.get(a) as number, index.get(b) as number]);
+      list.push([a, path[i] as LNode]);
       byLayer.set(a.rank, list);
     }
   }
-  let total = 0;
-  for (const list of byLayer.values())
-    for (let i = 0; i < list.length; i++)
-      for (let j = i + 1; j < list.length; j++) {
-        const [a, b] = list[i] as [number, number];
-        const [c, d] = list[j] as [number, number];
-        if ((a - c) * (b - d) < 0) total++;
-      }
-  return total;
+  return [...byLayer.values()];
+}
+
+/** Crossings between neighbouring layers (segments from the middles of their nodes). */
+function crossingsAt(segments: [LNode, LNode][][], index: Map<LNode, number>): number {
+  return layerCrossings(
+    segments,
+    (s) => index.get(s[0]) as number,
+    (s) => index.get(s[1]) as number,
+  );
 }
 
 /** What the rules across move: a node's place, or a compound block's first or last place. */

@@ -11,6 +11,7 @@ import { type Box, inflate, segmentHitsBox } from "../geometry.js";
 import {
   type CheckedEdge,
   END_LIMIT,
+  HEAD_LIMIT,
   MIN_RUN,
   type Run,
   runsOf,
@@ -79,7 +80,7 @@ function findConflicts(edges: CheckedEdge[]): [string, string, number, number][]
       const aHead = a.points[a.points.length - 1] as Point;
       const bHead = b.points[b.points.length - 1] as Point;
       const aTail = a.points[0] as Point;
-      if (j < i && near(aHead, bHead)) {
+      if (j < i && nearHeads(aHead, bHead)) {
         out.push([
           a.id,
           b.id,
@@ -107,10 +108,12 @@ function runIndexNear(other: NudgeEdge, e: NudgeEdge, index: number): number | u
     if (same) return i;
   }
   const head = other.points.length - 2;
-  return near(other.points[head + 1] as Point, b) ? head : undefined;
+  return nearHeads(other.points[head + 1] as Point, b) ? head : undefined;
 }
 
 const near = (p: Point, q: Point) => Math.hypot(p.x - q.x, p.y - q.y) < END_LIMIT;
+/** Two arrowheads overlap closer than this: the checker's own measure. */
+const nearHeads = (p: Point, q: Point) => Math.hypot(p.x - q.x, p.y - q.y) < HEAD_LIMIT;
 
 function sign(p: Point, q: Point, points: Point[], index: number): number {
   const d = horizontal(points, index) ? p.y - q.y : p.x - q.x;
@@ -209,7 +212,7 @@ function readAsOne(id: string, points: Point[], edges: CheckedEdge[]): number {
     }
     const oHead = o.points[o.points.length - 1] as Point;
     const oTail = o.points[0] as Point;
-    if (near(head, oHead) || near(tail, oHead) || near(head, oTail)) n++;
+    if (nearHeads(head, oHead) || near(tail, oHead) || near(head, oTail)) n++;
   }
   return n;
 }

@@ -1,3 +1,5 @@
+import { layerCrossings } from "./crossing-count.js";
+
 /**
  * Crossing reduction over the layers, as Graphviz dot and ELK layered do it: from more than one
  * first order (the given one, and a depth-first one from the sources), sweeps down and up that
@@ -249,24 +251,11 @@ function sortLayer(
 
 /** Crossings between every two neighbouring layers, counting where segments end on a node. */
 function crossings(g: Ordering): number {
-  let total = 0;
-  for (const list of g.segments) {
-    const n = list.length;
-    const xs = new Float64Array(n);
-    const ys = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      const s = list[i] as [number, number, number, number];
-      xs[i] = (g.index[s[0]] as number) + s[2];
-      ys[i] = (g.index[s[1]] as number) + s[3];
-    }
-    for (let i = 0; i < n; i++) {
-      for (let j = i + 1; j < n; j++) {
-        if (((xs[i] as number) - (xs[j] as number)) * ((ys[i] as number) - (ys[j] as number)) < 0)
-          total++;
-      }
-    }
-  }
-  return total;
+  return layerCrossings(
+    g.segments,
+    (s) => (g.index[s[0]] as number) + s[2],
+    (s) => (g.index[s[1]] as number) + s[3],
+  );
 }
 
 /** Crossings among the segments of `u` and of `v` (on both sides) with u before v. */

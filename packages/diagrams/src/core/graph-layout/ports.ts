@@ -9,7 +9,7 @@ import { centre, type LNode, type RegionState } from "./region.js";
 import { endBox } from "./stages.js";
 
 /** The least distance between two ports on one side. */
-export const PORT_GAP = 8;
+const PORT_GAP = 8;
 
 interface End {
   id: string;

@@ -1,13 +1,49 @@
+import { backwardLinks, type WeightedLink } from "./feedback.js";
+
 /** Two layers per edge: the layer between a link's ends holds its label. */
 const SPAN = 2;
 
 /**
+ * What turning a line that closes no cycle of the description costs, against 1 for a line on
+ * a cycle: more than all the cycle lines of any region, so those are turned first.
+ */
+const NO_CYCLE_WEIGHT = 10_000;
+
+/**
+ * The order a depth-first walk meets the nodes in, from the first-ranked nodes, then the rest in
+ * the order given: where several orders turn equally few lines, the walk's is kept.
+ */
+function walkOrder(constraint: ("first" | "last" | undefined)[], links: WeightedLink[]): number[] {
+  const n = constraint.length;
+  const outs: number[][] = Array.from({ length: n }, () => []);
+  for (const l of links) outs[l.from]?.push(l.to);
+  const met = new Array<number>(n).fill(-1);
+  let next = 0;
+  const visit = (start: number) => {
+    const stack = [start];
+    while (stack.length > 0) {
+      const v = stack.pop() as number;
+      if (met[v] !== -1) continue;
+      met[v] = next++;
+      const list = outs[v] as number[];
+      for (let i = list.length - 1; i >= 0; i--) {
+        if (met[list[i] as number] === -1) stack.push(list[i] as number);
+      }
+    }
+  };
+  for (let v = 0; v < n; v++) if (constraint[v] === "first" && met[v] === -1) visit(v);
+  for (let v = 0; v < n; v++) if (met[v] === -1) visit(v);
+  return met;
+}
+
+/**
  * Layers for the nodes of one region: edges into a first-ranked node or out of a last-ranked
- * one are turned round, then a depth-first walk from the first-ranked nodes (then the rest, in
- * order) turns round the edges that close a cycle, so back edges are the ones met last.
- * Longest-path layering; last-ranked nodes go to the last layer, other sources move up to just
- * before what they point at. Pairs of nodes joined both ways by lines that close no cycle of
- * the description are then laid the way most of their lines go.
+ * one are turned round, then within each strongly connected component as few edges as its
+ * cycles force (graph-layout/feedback.ts), edges that close no cycle of the description last of
+ * all; edges between components always run forward. Longest-path layering; last-ranked nodes go
+ * to the last layer, other sources move up to just before what they point at. Pairs of nodes
+ * joined both ways by lines that close no cycle of the description are then laid the way most
+ * of their lines go.
  */
 export function rankNodes(
   constraint: ("first" | "last" | undefined)[],
@@ -23,33 +59,14 @@ export function rankNodes(
     const [a, b] = links[k] as [number, number];
     return reversed[k] ? [b, a] : [a, b];
   };
-  const outs: number[][] = Array.from({ length: n }, () => []);
-  for (let k = 0; k < links.length; k++) outs[dir(k)[0]]?.push(k);
-  const state = new Array<number>(n).fill(0); // 0 new, 1 on the stack, 2 done
-  const visit = (start: number) => {
-    const stack: [number, number][] = [[start, 0]];
-    state[start] = 1;
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1] as [number, number];
-      const [v, i] = top;
-      const list = outs[v] as number[];
-      if (i >= list.length) {
-        state[v] = 2;
-        stack.pop();
-        continue;
-      }
-      top[1] = i + 1;
-      const k = list[i] as number;
-      const w = dir(k)[1];
-      if (state[w] === 1) reversed[k] = !reversed[k];
-      else if (state[w] === 0) {
-        state[w] = 1;
-        stack.push([w, 0]);
-      }
-    }
-  };
-  for (let v = 0; v < n; v++) if (constraint[v] === "first" && state[v] === 0) visit(v);
-  for (let v = 0; v < n; v++) if (state[v] === 0) visit(v);
+  const weighted = links.map((_, k) => {
+    const [from, to] = dir(k);
+    return { from, to, weight: cyclic[k] ? 1 : NO_CYCLE_WEIGHT };
+  });
+  const turn = backwardLinks(n, weighted, walkOrder(constraint, weighted));
+  turn.forEach((t, k) => {
+    if (t) reversed[k] = !reversed[k];
+  });
   turnToMajority(n, links, reversed, constraint, cyclic);
 
   const preds: number[][] = Array.from({ length: n }, () => []);

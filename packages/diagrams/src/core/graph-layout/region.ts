@@ -85,7 +85,14 @@ export interface RegionState {
   loops: RegionEdge[];
   links: RegionEdge[];
   /** measure: room kept beside each node for its self-loops and for the box beside it. */
-  aside: { along: number; across: number; lead: number; loops: number }[];
+  aside: {
+    along: number;
+    across: number;
+    lead: number;
+    loops: number;
+    /** The loops hang before the node across the layers (its far side holds a note). */
+    loopsBefore: boolean;
+  }[];
   loopDepth: Map<string, number>;
   /** rank: the layered graph. */
   lnodes: LNode[];
@@ -112,6 +119,9 @@ export const NO_PADDING = { top: 0, right: 0, bottom: 0, left: 0 } as const;
 
 /** Room between a node and the box beside it. */
 export const BESIDE_GAP = 16;
+
+/** Between a self-loop's far run and its label, and between that label and what lies beyond. */
+export const LOOP_LABEL_GAP = 4;
 
 /** The middle of a node's own box across the layers (where edges aim). */
 export function centre(n: LNode): number {

@@ -12,6 +12,7 @@ import {
   type Chain,
   centre,
   type LNode,
+  LOOP_LABEL_GAP,
   NO_PADDING,
   type Region,
   type RegionState,
@@ -105,10 +106,13 @@ function loopRoute(
 ): AbstractEdge {
   const box = st.own.get(host) as Abstract;
   const depth = st.loopDepth.get(id) as number;
-  const foot = box.across0 + box.across;
+  const before = st.aside[st.index.get(host) as number]?.loopsBefore === true;
+  // Out of the node's side, round and back in, `depth` away across the layers.
+  const way = before ? -1 : 1;
+  const foot = before ? box.across0 : box.across0 + box.across;
   const a1 = box.along0 + box.along * 0.3;
   const a2 = box.along0 + box.along * 0.7;
-  const low = foot + depth;
+  const low = foot + way * depth;
   const out: AbstractEdge = {
     points: [
       { along: a1, across: foot },
@@ -118,10 +122,11 @@ function loopRoute(
     ],
   };
   if (label) {
+    // Beyond the loop's far run, clear of its line.
     const s = st.f.size(label);
     out.label = {
       along0: (a1 + a2) / 2 - s.along / 2,
-      across0: low - s.across / 2,
+      across0: before ? low - LOOP_LABEL_GAP - s.across : low + LOOP_LABEL_GAP,
       along: s.along,
       across: s.across,
     };
@@ -135,7 +140,8 @@ function besideBox(st: RegionState, n: LNode): Abstract | undefined {
   if (!beside) return undefined;
   const own = st.own.get(n.key) as Abstract;
   const s = st.f.size(beside);
-  const loops = st.aside[n.real]?.loops ?? 0;
+  const aside = st.aside[n.real];
+  const loops = aside && !aside.loopsBefore ? aside.loops : 0;
   return {
     along0: own.along0 + (own.along - s.along) / 2,
     across0:

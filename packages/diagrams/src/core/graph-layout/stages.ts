@@ -12,6 +12,7 @@ import {
   BESIDE_GAP,
   type Chain,
   type LNode,
+  LOOP_LABEL_GAP,
   NO_PADDING,
   type Region,
   type RegionEdge,
@@ -31,24 +32,39 @@ export function measure(st: RegionState, layoutInner: (n: RegionNode) => Region)
       height: Math.max(n.height, r.height + p.top + p.bottom),
     };
   });
-  // Self-loops hang on the far side across the layers, their labels beneath.
-  st.aside = st.nodes.map(() => ({ along: 0, across: 0, lead: 0, loops: 0 }));
+  measureAside(st);
+}
+
+/**
+ * The room beside each node across the layers: self-loops hang on the far side, each label
+ * beyond its own loop (not on its line), and a box beside the node (a note) on its chosen side.
+ * A note on the far side takes the loops' place and the loops hang on the near side instead, so
+ * the note's leader never crosses a loop.
+ */
+function measureAside(st: RegionState): void {
+  st.aside = st.nodes.map((n) => ({
+    along: 0,
+    across: 0,
+    lead: 0,
+    loops: 0,
+    loopsBefore: n.beside?.side === "end",
+  }));
   for (const e of st.loops) {
     const space = st.aside[st.index.get(e.endFrom) as number] as RegionState["aside"][number];
     const lab = e.label ? st.f.size(e.label) : { along: 0, across: 0 };
-    const depth = space.loops + 14 + lab.across / 2;
+    const depth = space.loops + 14;
     st.loopDepth.set(e.id, depth);
-    space.loops = depth + lab.across / 2 + 4;
+    space.loops = depth + (lab.across > 0 ? LOOP_LABEL_GAP + lab.across : 0) + LOOP_LABEL_GAP;
     space.along = Math.max(space.along, lab.along);
   }
-  // A box beside its node (a note): on the chosen side across, past the loops on the far side.
   st.nodes.forEach((n, i) => {
     const space = st.aside[i] as RegionState["aside"][number];
-    space.across = space.loops;
+    if (space.loopsBefore) space.lead = space.loops;
+    else space.across = space.loops;
     if (!n.beside) return;
     const s = st.f.size(n.beside);
     space.along = Math.max(space.along, s.along);
-    if (n.beside.side === "start") space.lead = s.across + BESIDE_GAP;
+    if (n.beside.side === "start") space.lead += s.across + BESIDE_GAP;
     else space.across += s.across + BESIDE_GAP;
   });
 }
@@ -220,7 +236,7 @@ export function placeLayers(st: RegionState, room?: { before: number[]; after: n
 }
 
 /** The distance between two tracks in a channel. */
-export const TRACK = 8;
+const TRACK = 8;
 
 /** The space a layered node holds: its own box, its loops and the box beside it. */
 export function reservedBox(st: RegionState, n: LNode): Abstract {

@@ -18,7 +18,7 @@ const TARGET = 1.2;
 /** Room kept on each side inside a band, for the lines that go from one band to the next. */
 const BAND_PAD = 20;
 
-export interface WrapNode {
+interface WrapNode {
   id: string;
   width: number;
   height: number;

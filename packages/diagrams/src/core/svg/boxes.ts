@@ -11,7 +11,7 @@ import type {
 import type { TextBlock } from "../text/block.js";
 
 /** What a node box says about itself in its accessible name and its brand badge. */
-export interface NodeSpec {
+interface NodeSpec {
   type: ComponentType;
   label: string;
   sublabel?: string;
@@ -35,7 +35,7 @@ export interface NodeBox {
 }
 
 /** What a drawn line says about itself: its ends, its label and its styling. */
-export interface EdgeSpec {
+interface EdgeSpec {
   from: Id;
   to: Id;
   label?: string;

@@ -159,7 +159,7 @@ export function renderLegend(legend: LegendLayout, theme: Theme): string {
  * Shared SVG definitions: the blueprint grid, and for the showcase profile a soft shadow and
  * the node and lane-header gradients (`url(#<ID>-node-fill)`, `url(#<ID>-header-fill)`).
  */
-export function svgDefs(theme: Theme, showcase: boolean): string {
+function svgDefs(theme: Theme, showcase: boolean): string {
   const parts: string[] = [];
   if (theme.grid) {
     parts.push(

@@ -1,3 +1,4 @@
+import { arrowheadHalfWidth, arrowheadLength } from "../arrowhead.js";
 import type { Box } from "../geometry.js";
 import type { EdgeRole, EdgeVariant, Point } from "../model.js";
 import type { Theme } from "../theme.js";
@@ -31,7 +32,7 @@ function edgePath(points: Point[], radius: number): string {
   return d;
 }
 
-export interface EdgeStyle {
+interface EdgeStyle {
   color: string;
   dash?: string;
   open: boolean;
@@ -81,8 +82,8 @@ export function edgeStyle(
 export function renderEdge(edge: EdgeBox, theme: Theme, labels: Map<string, string>): string {
   const style = { ...edgeStyle(edge.role, edge.edge.variant, theme), ...edge.style };
   const sw = edge.strokeWidth;
-  const headLen = 7 + sw * 1.6;
-  const headHalf = 3.5 + sw;
+  const headLen = arrowheadLength(sw);
+  const headHalf = arrowheadHalfWidth(sw);
   const { tip, dx, dy } = edge.arrow;
   // Stop the line where the arrowhead starts so its end never shows past the point.
   const pts = edge.points.slice();

@@ -1,4 +1,5 @@
 import { type Box, round } from "../geometry.js";
+import { isCut } from "./cuts.js";
 import { type FontWeight, measureText, wrapText } from "./measure.js";
 
 /** A block of wrapped text: one entry per line, positioned by its box. */
@@ -7,6 +8,8 @@ export interface TextBlock {
   size: number;
   weight: "regular" | "semibold";
   box: Box;
+  /** Set when wrapping cut the text short with "…" (core/text/cuts.ts reports it). */
+  cut?: true;
 }
 
 export const lineHeight = (size: number) => Math.round(size * 1.3);
@@ -21,12 +24,14 @@ export function textBlock(
 ): TextBlock {
   const lines = wrapText(text, size, maxWidth, weight, maxLines);
   const width = Math.max(...lines.map((l) => measureText(l, size, weight)));
-  return {
+  const block: TextBlock = {
     lines,
     size,
     weight,
     box: { x: 0, y: 0, width: round(width), height: lines.length * lineHeight(size) },
   };
+  if (isCut(lines, text)) block.cut = true;
+  return block;
 }
 
 export function place(block: TextBlock, x: number, y: number): TextBlock {

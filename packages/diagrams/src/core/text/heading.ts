@@ -1,7 +1,7 @@
 import { place, type TextBlock, textBlock } from "./block.js";
 
 /** The sizes a drawing's heading takes. */
-export interface HeadingMetrics {
+interface HeadingMetrics {
   margin: number;
   titleSize: number;
   subtitleSize: number;

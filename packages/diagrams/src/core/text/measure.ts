@@ -61,6 +61,12 @@ function otherTable(weight: FontWeight): Map<number, number> {
   return table;
 }
 
+/** True when the bundled font (Inter) draws `codePoint`; other characters need a fallback font. */
+export function bundledFontHas(codePoint: number): boolean {
+  if (codePoint >= ASCII_START && codePoint < ASCII_END) return true;
+  return otherTable("regular").has(codePoint);
+}
+
 /** Width of `text` in diagram units at `size` px, from the font's advance widths (no kerning). */
 export function measureText(text: string, size: number, weight: FontWeight = "regular"): number {
   const ascii = asciiTable(weight);
@@ -166,18 +172,21 @@ export function wrapText(
       if (rest !== "") push();
     }
   };
-  for (const word of text.trim().split(/\s+/)) {
-    if (word === "") continue;
-    if (measureText(word, size, weight) <= maxWidth) {
-      add(word, " ", space);
-      continue;
+  // A line break written in the text (Mermaid's <br>, a quoted label over two lines) is kept.
+  for (const paragraph of text.trim().split(/\s*\n\s*/)) {
+    for (const word of paragraph.split(/\s+/)) {
+      if (word === "") continue;
+      if (measureText(word, size, weight) <= maxWidth) {
+        add(word, " ", space);
+        continue;
+      }
+      breakPieces(word).forEach((piece, i) => {
+        if (i === 0) add(piece, " ", space);
+        else add(piece, "", 0);
+      });
     }
-    breakPieces(word).forEach((piece, i) => {
-      if (i === 0) add(piece, " ", space);
-      else add(piece, "", 0);
-    });
+    if (line !== "") push();
   }
-  if (line !== "") push();
   if (lines.length > maxLines) {
     const kept = lines.slice(0, maxLines);
     let last = kept[maxLines - 1] ?? "";
@@ -207,6 +216,8 @@ export function fitsWhole(
   weight: FontWeight = "regular",
   maxLines = 4,
 ): boolean {
+  // Written line breaks start lines of their own: the sum below does not tell.
+  if (text.trim().includes("\n")) return false;
   const space = measureText(" ", size, weight);
   let total = 0;
   let widest = 0;

@@ -12,7 +12,7 @@ import {
 import type { Direction, Flowchart, FlowEdge, FlowNode, Shape } from "./parse.js";
 import { SHAPE_SYNTAX } from "./parse.js";
 
-export type FamilyDirection = "right" | "down" | "left" | "up";
+type FamilyDirection = "right" | "down" | "left" | "up";
 
 export const DIRECTION_OF: Record<Direction, FamilyDirection> = {
   LR: "right",
@@ -45,30 +45,30 @@ export function kindOf<K extends string>(
   return byShape[node.shape ?? "rect"];
 }
 
-/** Reports the classDefs and classes that named no kind, once each. */
+/**
+ * Reports every classDef line and every use of a class (`:::name`, `class a,b name`) that
+ * names no kind, each at its own line: a line not carried over is never left unsaid.
+ */
 export function reportUnusedClasses(
   chart: Flowchart,
   mapped: (name: string) => boolean,
   issues: ImportIssue[],
 ): void {
-  const reported = new Set<string>();
   for (const [name, at] of chart.classDefs) {
     if (mapped(name)) continue;
-    reported.add(name);
     issues.push({
-      ...at,
+      line: at.line,
+      col: at.col,
       message: `classDef "${name}" not carried over (only classes naming a kind are read)`,
     });
   }
-  for (const n of chart.nodes) {
-    for (const c of n.classes) {
-      if (mapped(c) || reported.has(c)) continue;
-      reported.add(c);
-      issues.push({
-        ...n.at,
-        message: `class "${c}" not carried over (only classes naming a kind are read)`,
-      });
-    }
+  for (const { name, at } of chart.classUses) {
+    if (mapped(name)) continue;
+    issues.push({
+      line: at.line,
+      col: at.col,
+      message: `class "${name}" not carried over (only classes naming a kind are read)`,
+    });
   }
 }
 

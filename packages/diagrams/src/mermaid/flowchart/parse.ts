@@ -59,8 +59,8 @@ export interface FlowNode {
   note?: Record<string, unknown>;
 }
 
-export type EdgeLine = "solid" | "dotted" | "thick" | "invisible";
-export type EdgeEnd = "none" | "arrow" | "cross" | "circle";
+type EdgeLine = "solid" | "dotted" | "thick" | "invisible";
+type EdgeEnd = "none" | "arrow" | "cross" | "circle";
 
 export interface FlowEdge {
   from: string;
@@ -73,7 +73,7 @@ export interface FlowEdge {
   note?: Record<string, unknown>;
 }
 
-export interface Subgraph {
+interface Subgraph {
   id: string;
   title?: string;
   parent?: string;
@@ -92,10 +92,13 @@ export interface Flowchart {
   subgraphs: Subgraph[];
   /** classDef names with where they are defined. */
   classDefs: Map<string, At>;
+  /** Every class given to a node (`:::name`, `class a,b name`), where it is given. */
+  classUses: { name: string; at: At }[];
   issues: ImportIssue[];
 }
 
-const ID = /^[A-Za-z0-9_\u00C0-\uFFFF](?:[A-Za-z0-9_.\u00C0-\uFFFF]|-(?=[A-Za-z0-9_]))*/;
+// Mermaid reads `/` and `/about` as node ids (routes of a site map) as well as words.
+const ID = /^[A-Za-z0-9_/\u00C0-\uFFFF](?:[A-Za-z0-9_./\u00C0-\uFFFF]|-(?=[A-Za-z0-9_/]))*/;
 const END_OF = (c: string | undefined): EdgeEnd =>
   c === ">" || c === "<" ? "arrow" : c === "x" ? "cross" : c === "o" ? "circle" : "none";
 
@@ -250,6 +253,7 @@ function startReading(scanned: Scanned): Reading {
     edges: [],
     subgraphs: [],
     classDefs: new Map(),
+    classUses: [],
     issues: scanned.issues,
   };
   const r: Reading = { chart, byId: new Map(), stack: [], subgraphIds: new Set() };
@@ -276,7 +280,10 @@ function touch(r: Reading, n: ReadNode, at: At): FlowNode {
   }
   if (n.shape) node.shape = n.shape;
   if (n.text !== undefined) node.text = n.text;
-  for (const c of n.classes) if (!node.classes.includes(c)) node.classes.push(c);
+  for (const c of n.classes) {
+    if (!node.classes.includes(c)) node.classes.push(c);
+    r.chart.classUses.push({ name: c, at });
+  }
   if (n.meta) report(r, at, `node metadata ${clip(n.meta)} not carried over (only its label is)`);
   return node;
 }
@@ -350,12 +357,15 @@ function readClass(r: Reading, s: Statement, word: string): boolean {
     if (node) node.classes.push(name);
     else report(r, s, `class on "${id}", which is not a node, not carried over`);
   }
+  r.chart.classUses.push({ name, at: s });
   return true;
 }
 
+/** `accTitle: …`, `accDescr: …`, `accDescr {`: the whole keyword, never a node id such as `accept`. */
+const ACCESSIBILITY = /^acc(?:Title|Descr)(?=[\s:{]|$)/i;
+
 function readStyling(r: Reading, s: Statement, word: string): boolean {
-  if (word !== "style" && word !== "linkstyle" && word !== "click" && !word.startsWith("acc"))
-    return false;
+  if (!["style", "linkstyle", "click"].includes(word) && !ACCESSIBILITY.test(s.text)) return false;
   report(
     r,
     s,

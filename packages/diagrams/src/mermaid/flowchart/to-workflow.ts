@@ -159,7 +159,7 @@ export function fromFlowchart(
     if (col > LAST_COL && !n.note?.col) {
       issues.push({
         ...n.at,
-        message: `${n.id}: column ${col + 1} is beyond the sixth; placed in the sixth`,
+        message: `${n.id}: column ${col + 1} is beyond the sixth (a workflow has at most 6 columns); placed in the sixth`,
       });
       col = LAST_COL;
     }

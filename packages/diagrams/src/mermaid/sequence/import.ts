@@ -13,6 +13,7 @@ import type {
   SequenceDiagram,
   Step,
 } from "../../types/sequence/model.js";
+import { isBranched } from "../../types/sequence/model.js";
 import { sequenceRuleProblems } from "../../types/sequence/rules.js";
 import {
   applyDiagramNote,
@@ -26,7 +27,7 @@ import {
 } from "../source.js";
 
 /** Mermaid's arrows, longest first, and the message kind each is read as. */
-export const ARROWS: [string, MessageKind, string?][] = [
+const ARROWS: [string, MessageKind, string?][] = [
   ["<<-->>", "reply", "a two-way arrow is read as one reply"],
   ["<<->>", "call", "a two-way arrow is read as one call"],
   ["-->>", "reply"],
@@ -329,14 +330,45 @@ function closeBlock(r: Reading, { s, word }: Line): boolean {
       if ((open.fragment as Fragment).options?.length === 0)
         delete (open.fragment as Fragment).options;
     }
-    outer.push(open.fragment);
+    const kept = withoutEmptyStart(r, s, open.fragment);
+    if (kept) outer.push(kept);
   } else if (open.word === "rect") outer.push(...open.steps);
   return true;
 }
 
+/**
+ * A block with nothing before its first branch: Mermaid draws it, a description holds no empty
+ * part. An empty block is dropped (there is nothing to lose); a critical whose steps all sit in
+ * its options takes its first option's steps as its own, so every message stays.
+ */
+function withoutEmptyStart(
+  r: Reading,
+  s: Statement,
+  fragment: Fragment | BranchedFragment,
+): Fragment | BranchedFragment | undefined {
+  const first = isBranched(fragment) ? fragment.branches[0] : fragment;
+  if (!first || first.steps.length > 0) return fragment;
+  const options = isBranched(fragment) ? fragment.branches.slice(1) : (fragment.options ?? []);
+  if (options.length === 0) {
+    report(r, s, `empty ${fragment.kind} block not carried over`);
+    return undefined;
+  }
+  const [next, ...rest] = options as [Branch, ...Branch[]];
+  if (isBranched(fragment)) {
+    report(r, s, `empty ${fragment.kind} branch "${first.guard ?? ""}" not carried over`);
+    fragment.branches = [next, ...rest];
+    return fragment;
+  }
+  report(r, s, `critical has no steps before its first option; that one's are drawn as its own`);
+  fragment.steps = next.steps;
+  if (rest.length > 0) fragment.options = rest;
+  else delete fragment.options;
+  return fragment;
+}
+
 /** Mermaid statements a description has no place for. */
 function readUnsupported(r: Reading, { s, text }: Line): boolean {
-  if (!/^(acc(Title|Descr)|links?|properties|details)\b/i.test(text)) return false;
+  if (!/^(acc(Title|Descr)|links?|properties|details)(?=[\s:{]|$)/i.test(text)) return false;
   report(r, s, `"${clip(text)}" not carried over`);
   return true;
 }

@@ -89,9 +89,9 @@ export function exportState(d: LifecycleDiagram): string {
       const name = ids.of(s.id);
       let read: State;
       let line: string;
-      if (s.kind === "choice") {
-        read = { id: s.id, kind: "choice" };
-        line = `state ${name} <<choice>>`;
+      if (s.kind === "choice" || s.kind === "fork" || s.kind === "join") {
+        read = { id: s.id, kind: s.kind };
+        line = `state ${name} <<${s.kind}>>`;
       } else if (s.kind === "initial" || s.kind === "final" || s.label === undefined) {
         read = { id: s.id, label: name };
         line = `state ${name}`;

@@ -9,6 +9,7 @@ import type {
   State,
   Transition,
 } from "../../types/lifecycle/model.js";
+import { ambiguousTransitions } from "../../types/lifecycle/rules.js";
 import {
   applyDiagramNote,
   applyNote,
@@ -71,6 +72,8 @@ interface Reading {
   stack: Region[];
   byId: Map<string, State>;
   transitions: Transition[];
+  /** The statement each transition was read from, in the same order. */
+  transitionAt: Statement[];
   notes: Note[];
   direction: Direction | undefined;
   title: string | undefined;
@@ -102,7 +105,9 @@ export function importState(
   };
   if (r.direction) diagram.meta.direction = r.direction;
   if (r.notes.length > 0) diagram.notes = r.notes;
-  return { diagram: applyDiagramNote(diagram, scanned), issues: r.issues };
+  applyDiagramNote(diagram, scanned);
+  reportAmbiguous(r, diagram);
+  return { diagram, issues: r.issues };
 }
 
 function startReading(scanned: Scanned): Reading {
@@ -115,6 +120,7 @@ function startReading(scanned: Scanned): Reading {
     stack: [top],
     byId: new Map(),
     transitions: [],
+    transitionAt: [],
     notes: [],
     direction: undefined,
     title: scanned.title,
@@ -211,6 +217,7 @@ function readTransition(r: Reading, s: Statement): boolean {
     ...readLabel(decodeText(t[3] ?? "")),
   };
   r.transitions.push(applyNote(transition, s.note));
+  r.transitionAt.push(s);
   return true;
 }
 
@@ -242,8 +249,8 @@ function readDeclaration(r: Reading, s: Statement): boolean {
   const st = state(r, name, s);
   if (declared[1] !== undefined) st.label = decodeText(declared[1]);
   const stereotype = declared[3];
-  if (stereotype === "choice") {
-    st.kind = "choice";
+  if (stereotype === "choice" || stereotype === "fork" || stereotype === "join") {
+    st.kind = stereotype;
     delete st.label;
   } else if (stereotype) {
     report(r, s, `<<${stereotype}>> has no lifecycle kind; "${name}" kept as a normal state`);
@@ -301,13 +308,15 @@ function readDescription(r: Reading, s: Statement): boolean {
 }
 
 function readTitle(r: Reading, s: Statement): boolean {
-  if (!/^title\b/.test(s.text)) return false;
+  if (!/^title(?=[\s:]|$)/.test(s.text)) return false;
   r.title = decodeText(s.text.replace(/^title\s*:?\s*/, ""));
   return true;
 }
 
 function readStyling(r: Reading, s: Statement): boolean {
-  if (!/^(classDef|class|style|hide|scale|accTitle|accDescr|click)\b/i.test(s.text)) return false;
+  // The keyword as a whole word: `style-guide` and `title_page` are states.
+  if (!/^(classDef|class|style|hide|scale|accTitle|accDescr|click)(?=[\s:{]|$)/i.test(s.text))
+    return false;
   report(r, s, `"${clip(s.text)}" not carried over (no styles in lifecycle descriptions)`);
   return true;
 }
@@ -319,6 +328,24 @@ function readBareState(r: Reading, s: Statement): boolean {
   markClass(r, text, s);
   state(r, text.replace(/:::[\w-]+$/, ""), s);
   return true;
+}
+
+/**
+ * Two unguarded transitions on one event from one state (Mermaid's Still → Moving, Still →
+ * [*]) are imported as written: the lifecycle draws them and warns, and so does the import.
+ */
+function reportAmbiguous(r: Reading, diagram: LifecycleDiagram): void {
+  for (const w of ambiguousTransitions(diagram)) {
+    const index = Number(/^\/transitions\/(\d+)/.exec(w.path)?.[1]);
+    const at = r.transitionAt[index];
+    if (at)
+      r.issues.push({
+        line: at.line,
+        col: at.col,
+        message: `${w.message} (kept as written; validate --strict refuses it)`,
+        rule: w.rule,
+      });
+  }
 }
 
 function reportUnclosed(r: Reading): void {

@@ -23,15 +23,16 @@ import type { ArrowLine, NodeBox } from "../../core/svg/boxes.js";
 import { brandMonogram } from "../../core/svg/brand.js";
 import type { Frame, LegendLayout } from "../../core/svg/document.js";
 import { place, type TextBlock, textBlock } from "../../core/text/block.js";
+import { type DrawnText, textCutWarnings } from "../../core/text/cuts.js";
 import { placeHeading } from "../../core/text/heading.js";
 import { arrowAt, translateBy } from "../../core/translate.js";
-import type { UnlocatedProblem } from "../../validate/schema-problems.js";
+import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
 import type { ArchitectureDiagram, Boundary, Element, RelationshipKind, View } from "./model.js";
-import { viewsOf } from "./model.js";
+import { viewsOf, walkDiagram } from "./model.js";
 import { type ProjectedView, projectView, type ViewItem, type ViewLeaf } from "./view.js";
 
 /** Sizes of an architecture drawing, in diagram units; every preset shares them. */
-export const ARCHITECTURE_METRICS = {
+const ARCHITECTURE_METRICS = {
   margin: 28,
   titleSize: 22,
   subtitleSize: 13,
@@ -71,13 +72,13 @@ export const KIND_WORDS: Record<Element["kind"] | NonNullable<Boundary["kind"]>,
 };
 
 /** How each relationship kind is drawn: the family's line roles. */
-export const KIND_ROLE: Record<RelationshipKind, EdgeRole> = {
+const KIND_ROLE: Record<RelationshipKind, EdgeRole> = {
   sync: "main",
   async: "async",
   data: "return",
 };
 
-export const KIND_LEGEND: Record<RelationshipKind, string> = {
+const KIND_LEGEND: Record<RelationshipKind, string> = {
   sync: "Synchronous call",
   async: "Asynchronous message",
   data: "Data read or copied",
@@ -177,7 +178,7 @@ function edgeText(
 }
 
 /** The view named `viewId`, or the first; throws on an id the description does not have. */
-export function pickView(d: ArchitectureDiagram, viewId?: string): View {
+function pickView(d: ArchitectureDiagram, viewId?: string): View {
   const views = viewsOf(d);
   if (viewId === undefined) return views[0] as View;
   const found = views.find((v) => v.id === viewId);
@@ -192,7 +193,9 @@ export function pickView(d: ArchitectureDiagram, viewId?: string): View {
 /**
  * Lays out one view of a validated architecture description with the layered graph layout
  * (core/graph-layout): open boundaries are compound nodes holding exactly what is shown inside
- * them, relationships may cross their borders and are routed round every box they do not join.
+ * them, relationships may cross their borders (a boundary is a grouping, not an obstacle: a line
+ * may pass through one holding neither end) and are routed round every element box they do not
+ * join and every boundary's title.
  * Every number is rounded, so the same description gives the same SVG on every machine.
  */
 export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): ArchitectureLayout {
@@ -218,8 +221,44 @@ export function layoutArchitecture(d: ArchitectureDiagram, viewId?: string): Arc
   const warnings = drawingWarnings(drawing(layout, d.meta.direction === undefined), (id) =>
     id === undefined ? "/meta" : `/relationships/${index.get(id) ?? 0}`,
   );
+  warnings.push(...textCutWarnings(drawnText(d, graph, index, layout)));
   if (warnings.length > 0) layout.warnings = warnings;
   return layout;
+}
+
+/** Every text the view wraps, with where the description holds it. */
+function* drawnText(
+  d: ArchitectureDiagram,
+  graph: ViewGraph,
+  relationIndex: Map<string, number>,
+  layout: ArchitectureLayout,
+): Iterable<DrawnText> {
+  const walked = walkDiagram(d);
+  const pointers = new Map<string, string>([
+    ...walked.elements.map((e) => [e.element.id, e.pointer] as const),
+    ...walked.boundaries.map((b) => [b.boundary.id, b.pointer] as const),
+  ]);
+  yield [layout.title, "/meta/title"];
+  yield [layout.subtitle, "/meta/subtitle"];
+  for (const [id, m] of graph.measured) {
+    const at = pointers.get(id) ?? "";
+    yield [m.label, `${at}/label`];
+    yield [m.sublabel, `${at}/description`];
+    yield [m.tag, `${at}/technology`, "kind and technology"];
+  }
+  for (const [id, h] of graph.headers) {
+    const at = pointers.get(id) ?? "";
+    yield [h.label, `${at}/label`];
+    yield [h.caption, `${at}/technology`, "kind and technology"];
+  }
+  for (const [id, block] of graph.labels) {
+    const i = relationIndex.get(id);
+    const r = i === undefined ? undefined : d.relationships?.[i];
+    const at = i === undefined ? "/relationships" : `/relationships/${i}`;
+    const parts = (block as { parts?: TextBlock[] }).parts ?? [block];
+    const fields = r ? (["label", "technology"] as const).filter((f) => r[f]) : [];
+    for (const [k, part] of parts.entries()) yield [part, fields[k] ? `${at}/${fields[k]}` : at];
+  }
 }
 
 /** A boundary's header, measured before the layout leaves room for it. */
@@ -268,6 +307,9 @@ function layoutIn(
     wrap,
     rough,
     together: true,
+    // A boundary groups what it holds; a line to elsewhere may cross it (never a box inside it,
+    // its title, nor along its border) rather than go round it.
+    crossGroups: true,
     spacing: { node: AM.nodeGap, edge: AM.edgeGap, layer: AM.layerGap },
   });
   const st = underHeading(graph, laid);

@@ -48,12 +48,12 @@ export type RelationshipKind = (typeof RELATIONSHIP_KINDS)[number];
 export type Direction = "right" | "down" | "left" | "up";
 
 /** The shared meta, plus the layout's direction. */
-export interface ArchitectureMeta extends Meta {
+interface ArchitectureMeta extends Meta {
   direction?: Direction;
 }
 
 /** Nudges for the automatic layout, never coordinates. */
-export interface Hints {
+interface Hints {
   /** first: in the first layer of its region; last: in the last. */
   rank?: "first" | "last";
   /** Within its layer, lower numbers come first (before, or above). */
@@ -121,14 +121,14 @@ export interface ArchitectureDiagram {
   views?: View[];
 }
 
-export interface ElementEntry {
+interface ElementEntry {
   element: Element;
   pointer: string;
   /** The boundaries around it, outermost first. */
   path: string[];
 }
 
-export interface BoundaryEntry {
+interface BoundaryEntry {
   boundary: Boundary;
   pointer: string;
   path: string[];

@@ -1,7 +1,7 @@
-import type { ViewTargets } from "../../validate/meta-rules.js";
-import type { UnlocatedProblem } from "../../validate/schema-problems.js";
-import { didYouMean } from "../../validate/suggest.js";
-import { duplicateIds, isId, isObj, objects, suggestion } from "../../validate/values.js";
+import type { ViewTargets } from "../../core/validate/meta-rules.js";
+import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
+import { didYouMean } from "../../core/validate/suggest.js";
+import { duplicateIds, isId, isObj, objects, suggestion } from "../../core/validate/values.js";
 
 /**
  * The architecture rules the JSON Schema cannot say: ids unique across elements and boundaries,

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
-import { LAYOUT_DIRECTION_SCHEMA, metaWith } from "../../validate/meta-with.js";
-import type { SchemaValidator } from "../../validate/schema.js";
-import { typeSchema } from "../../validate/schema.js";
+import { LAYOUT_DIRECTION_SCHEMA, metaWith } from "../../core/validate/meta-with.js";
+import type { SchemaValidator } from "../../core/validate/schema.js";
+import { typeSchema } from "../../core/validate/schema.js";
 import { BOUNDARY_KINDS, ELEMENT_KINDS, RELATIONSHIP_KINDS } from "./model.js";
 
 const hints = {

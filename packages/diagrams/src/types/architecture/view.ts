@@ -23,7 +23,7 @@ export interface ViewLeaf {
 }
 
 /** A boundary drawn open, holding what is shown inside it. */
-export interface ViewGroup {
+interface ViewGroup {
   kind: "group";
   id: string;
   boundary: Boundary;
@@ -33,7 +33,7 @@ export interface ViewGroup {
 export type ViewItem = ViewLeaf | ViewGroup;
 
 /** A line of one view: one relationship, or several joined onto closed boundaries. */
-export interface ViewLine {
+interface ViewLine {
   id: string;
   from: string;
   to: string;

@@ -3,7 +3,7 @@ import type { Point } from "../../core/model.js";
 import { enclosing } from "./model.js";
 
 /** The trust boundaries a flow crosses: those it leaves (innermost first), then enters. */
-export interface BoundariesCrossed {
+interface BoundariesCrossed {
   out: string[];
   into: string[];
 }

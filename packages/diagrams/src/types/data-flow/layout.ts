@@ -17,9 +17,10 @@ import {
 import type { ComponentType, Point } from "../../core/model.js";
 import type { Frame } from "../../core/svg/document.js";
 import { place, type TextBlock, textBlock } from "../../core/text/block.js";
+import { type DrawnText, textCutWarnings } from "../../core/text/cuts.js";
 import { placeHeading } from "../../core/text/heading.js";
 import { arrowAt, translateBy } from "../../core/translate.js";
-import type { UnlocatedProblem } from "../../validate/schema-problems.js";
+import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
 import { boundaryCrossings, type Crossing, crossingPoints } from "./crossings.js";
 import {
   type DataFlowDiagram,
@@ -31,7 +32,7 @@ import {
 } from "./model.js";
 
 /** Sizes of a data-flow drawing, in diagram units; every preset shares them. */
-export const DATA_FLOW_METRICS = {
+const DATA_FLOW_METRICS = {
   margin: 28,
   titleSize: 22,
   subtitleSize: 13,
@@ -204,8 +205,39 @@ export function layoutDataFlow(diagram: DataFlowDiagram): DataFlowLayout {
   const warnings = drawingWarnings(drawing(layout, diagram.meta.direction === undefined), (id) =>
     id === undefined ? "/meta" : `/flows/${index.get(id) ?? 0}`,
   );
+  warnings.push(...textCutWarnings(drawnText(diagram, measured, layout)));
   if (warnings.length > 0) layout.warnings = warnings;
   return layout;
+}
+
+/** Every text the drawing wraps, with where the description holds it. */
+function* drawnText(
+  diagram: DataFlowDiagram,
+  g: FlowGraph,
+  layout: DataFlowLayout,
+): Iterable<DrawnText> {
+  yield [layout.title, "/meta/title"];
+  yield [layout.subtitle, "/meta/subtitle"];
+  for (const [i, e] of diagram.elements.entries()) {
+    const m = g.elements.get(e.id);
+    yield [m?.label, `/elements/${i}/label`];
+    yield [m?.sublabel, `/elements/${i}/sublabel`];
+  }
+  for (const [i, b] of (diagram.boundaries ?? []).entries()) {
+    const m = g.headers.get(b.id);
+    yield [m?.label, `/boundaries/${i}/label`];
+    yield [m?.sublabel, `/boundaries/${i}/sublabel`];
+  }
+  for (const [i, f] of diagram.flows.entries()) {
+    const m = g.labels.get(flowId(f, i));
+    yield [m?.name, `/flows/${i}/label`];
+    const detail = f.classification ? "classification" : "protocol";
+    yield [
+      m?.detail,
+      `/flows/${i}/${detail}`,
+      f.protocol && f.classification ? "protocol and classification" : undefined,
+    ];
+  }
 }
 
 /** What the stages share: the description measured, then laid out under its heading. */

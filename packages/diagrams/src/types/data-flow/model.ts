@@ -17,8 +17,8 @@ export const ELEMENT_KINDS = ["entity", "process", "store"] as const;
 export type ElementKind = (typeof ELEMENT_KINDS)[number];
 
 /** How sensitive the data on a flow is, least to most. */
-export const CLASSIFICATIONS = ["public", "internal", "confidential", "personal"] as const;
-export type Classification = (typeof CLASSIFICATIONS)[number];
+const CLASSIFICATIONS = ["public", "internal", "confidential", "personal"] as const;
+type Classification = (typeof CLASSIFICATIONS)[number];
 /** A flow's drawn classification: the one written, or "unclassified" when none is. */
 export type DrawnClassification = Classification | "unclassified";
 

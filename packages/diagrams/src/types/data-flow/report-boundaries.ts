@@ -3,7 +3,7 @@ import { boundaryCrossings } from "./crossings.js";
 import { type DataFlowDiagram, flowId, parents } from "./model.js";
 
 /** One flow crossing at least one trust boundary: where a threat review starts. */
-export interface BoundaryCrossingRow {
+interface BoundaryCrossingRow {
   [key: string]: unknown;
   flow: string;
   from: string;

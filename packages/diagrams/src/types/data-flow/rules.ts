@@ -1,7 +1,7 @@
-import type { ViewTargets } from "../../validate/meta-rules.js";
-import type { UnlocatedProblem } from "../../validate/schema-problems.js";
-import { didYouMean } from "../../validate/suggest.js";
-import { duplicateIds, isId, isObj, objects, suggestion } from "../../validate/values.js";
+import type { ViewTargets } from "../../core/validate/meta-rules.js";
+import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
+import { didYouMean } from "../../core/validate/suggest.js";
+import { duplicateIds, isId, isObj, objects, suggestion } from "../../core/validate/values.js";
 
 /**
  * The data-flow rules the JSON Schema cannot say, as DFD practice has them: ids unique (elements

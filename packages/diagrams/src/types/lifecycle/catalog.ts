@@ -5,10 +5,10 @@
 export const LIFECYCLE_RULES = {
   "ref/state": "a transition end, note or view node naming no state",
   "ref/transition": "a view edge naming no transition id",
-  "state/pseudo-composite": "an initial, final or choice state holding states of its own",
+  "state/pseudo-composite":
+    "an initial, final, choice, fork or join state holding states of its own",
   "region/initial": "a region without its initial state, or with more than one",
   "state/unreachable": "a state no path of transitions reaches from the initial state",
   "final/outgoing": "a transition leaving a final state",
   "initial/incoming": "a transition entering an initial state",
-  "transition/ambiguous": "two transitions from one state on the same event, neither guarded",
 } as const;

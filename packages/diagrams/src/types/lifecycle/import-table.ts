@@ -6,16 +6,10 @@ import type { LifecycleDiagram, State, Transition } from "./model.js";
  * name, one transition per row. Pure: text in, descriptions or located errors out.
  */
 
-export const TABLE_COLUMNS = [
-  "State",
-  "Moved by",
-  "Condition",
-  "Next state",
-  "Also happens",
-] as const;
+const TABLE_COLUMNS = ["State", "Moved by", "Condition", "Next state", "Also happens"] as const;
 
 /** A malformed table, located by its 1-based line in the Markdown file. */
-export interface TableError {
+interface TableError {
   line: number;
   message: string;
 }
@@ -36,7 +30,7 @@ const normalize = (cell: string) => cell.trim().toLowerCase().replaceAll(/\s+/g,
 const isRow = (line: string) => line.trimStart().startsWith("|");
 
 /** The cells of a Markdown table row: outer pipes dropped, `\|` kept as a literal pipe. */
-export function splitRow(line: string): string[] {
+function splitRow(line: string): string[] {
   let body = line.trim();
   if (body.startsWith("|")) body = body.slice(1);
   if (body.endsWith("|") && !body.endsWith("\\|")) body = body.slice(0, -1);

@@ -7,7 +7,10 @@ import { lifecycleRuleProblems, viewTargets } from "./rules.js";
 import { schema } from "./schema.js";
 import { starter } from "./starter.js";
 
-/** Lifecycle (state machine) diagrams: states, composite states, transitions, in layers. */
+/**
+ * Lifecycle (state machine) diagrams: states (composite, initial, final, choice, fork and join
+ * too), transitions and notes, laid out in layers by the graph layout.
+ */
 export const type: DiagramType<LifecycleDiagram, LifecycleLayout> = {
   name: "lifecycle",
   schema,

@@ -1,6 +1,6 @@
 import { fitToViewBox } from "../../core/fit.js";
 import { type Box, round } from "../../core/geometry.js";
-import type { GraphDrawing } from "../../core/graph-check.js";
+import { type GraphDrawing, HEAD_LIMIT } from "../../core/graph-check.js";
 import { chooseDirection, drawingWarnings } from "../../core/graph-direction.js";
 import {
   finishingLayouter,
@@ -16,9 +16,11 @@ import type { EdgeRole, Point } from "../../core/model.js";
 import type { ArrowLine } from "../../core/svg/boxes.js";
 import type { Frame } from "../../core/svg/document.js";
 import { place, type TextBlock, textBlock } from "../../core/text/block.js";
+import { type DrawnText, textCutWarnings } from "../../core/text/cuts.js";
 import { placeHeading } from "../../core/text/heading.js";
 import { arrowAt, translateBy } from "../../core/translate.js";
-import type { UnlocatedProblem } from "../../validate/schema-problems.js";
+import { joinArrivals } from "../../core/trunk.js";
+import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
 import {
   allStates,
   type LifecycleDiagram,
@@ -26,9 +28,10 @@ import {
   type State,
   transitionText,
 } from "./model.js";
+import { ambiguousTransitions } from "./rules.js";
 
 /** Sizes of a lifecycle drawing, in diagram units; every preset shares them. */
-export const LIFECYCLE_METRICS = {
+const LIFECYCLE_METRICS = {
   margin: 28,
   titleSize: 22,
   subtitleSize: 13,
@@ -45,6 +48,9 @@ export const LIFECYCLE_METRICS = {
   initial: 18,
   final: 24,
   choice: 30,
+  /** A fork or join bar: long across the flow, thin along it. */
+  barLength: 72,
+  barThickness: 8,
   labelMaxWidth: 176,
   labelPad: 3,
   noteMaxWidth: 180,
@@ -54,7 +60,7 @@ export const LIFECYCLE_METRICS = {
 } as const;
 const LM = LIFECYCLE_METRICS;
 
-export type StateShape = "state" | "composite" | "initial" | "final" | "choice";
+type StateShape = "state" | "composite" | "initial" | "final" | "choice" | "bar";
 
 export interface StateLayout {
   id: string;
@@ -66,6 +72,8 @@ export interface StateLayout {
   sublabel?: TextBlock;
   /** Composite states: the strip under the border that holds the label. */
   header?: Box;
+  /** Bars: which pseudo-state the bar is. */
+  bar?: "fork" | "join";
 }
 
 export interface TransitionLayout extends ArrowLine {
@@ -110,6 +118,9 @@ function measureState(state: State): Measured {
   if (kind === "initial") return { shape: "initial", width: LM.initial, height: LM.initial };
   if (kind === "final") return { shape: "final", width: LM.final, height: LM.final };
   if (kind === "choice") return { shape: "choice", width: LM.choice, height: LM.choice };
+  // Measured for a top-down drawing; graphNodes turns it for a left-to-right one.
+  if (kind === "fork" || kind === "join")
+    return { shape: "bar", width: LM.barLength, height: LM.barThickness };
   const label = textBlock(state.label ?? state.id, LM.labelSize, "semibold", LM.stateMaxText, 3);
   const sublabel =
     state.sublabel !== undefined && state.sublabel !== ""
@@ -165,8 +176,45 @@ export async function layoutLifecycle(diagram: LifecycleDiagram): Promise<Lifecy
   // Note findings point at the note, transition findings at the transition.
   for (const w of warnings)
     if (w.rule === "render/note-distance") w.path = w.path.replace("/transitions/", "/notes/");
+  warnings.push(
+    ...ambiguousTransitions(diagram),
+    ...textCutWarnings(drawnText(diagram, text, layout)),
+  );
   if (warnings.length > 0) layout.warnings = warnings;
   return layout;
+}
+
+/**
+ * A final state is too small for an arrowhead per arrival on one side: arrivals whose heads
+ * would overlap there join into one trunk with one arrowhead.
+ */
+function joinFinalArrivals(layout: LifecycleLayout): void {
+  for (const s of layout.states) {
+    if (s.shape !== "final") continue;
+    const arriving = layout.transitions.filter((t) => t.to === s.id);
+    if (arriving.length > 1) joinArrivals(arriving, s.box, HEAD_LIMIT);
+  }
+}
+
+/** Every text the drawing wraps, with where the description holds it. */
+function* drawnText(
+  diagram: LifecycleDiagram,
+  text: MeasuredText,
+  layout: LifecycleLayout,
+): Iterable<DrawnText> {
+  yield [layout.title, "/meta/title"];
+  yield [layout.subtitle, "/meta/subtitle"];
+  for (const { state, pointer } of allStates(diagram.states)) {
+    const m = text.measured.get(state.id);
+    yield [m?.label, state.label === undefined ? `${pointer}/id` : `${pointer}/label`];
+    yield [m?.sublabel, `${pointer}/sublabel`];
+  }
+  for (const [i, block] of text.noteBlocks.entries()) yield [block, `/notes/${i}/text`];
+  for (const [i, t] of diagram.transitions.entries()) {
+    const parts = (text.labels.get(`t${i}`) as { parts?: TextBlock[] } | undefined)?.parts ?? [];
+    const fields = (["event", "guard", "action"] as const).filter((f) => t[f]);
+    for (const [k, field] of fields.entries()) yield [parts[k], `/transitions/${i}/${field}`];
+  }
 }
 
 /** Notes of one state, stacked into the one box laid beside it. */
@@ -245,7 +293,7 @@ function layoutIn(
   const M = LM;
   const { measured, noteBlocks, labels, edges } = text;
   const stacks = noteStacks(diagram, noteBlocks, direction);
-  const children = graphNodes(diagram.states, measured, stacks);
+  const children = graphNodes(diagram.states, measured, stacks, direction);
   const laid = layoutWith({
     nodes: children,
     edges,
@@ -270,6 +318,7 @@ function layoutIn(
     const m = measured.get(state.id) as Measured;
     const box = move(boxes.get(state.id) as Box);
     const out: StateLayout = { id: state.id, shape: m.shape, box, parent: parent?.id };
+    if (state.kind === "fork" || state.kind === "join") out.bar = state.kind;
     if (m.label) {
       const textH = m.label.box.height + (m.sublabel ? 2 + m.sublabel.box.height : 0);
       const composite = m.shape === "composite";
@@ -323,6 +372,8 @@ function layoutIn(
     notes,
   };
   if (subtitle) layout.subtitle = subtitle;
+  // In every try, so the choice of direction weighs the drawing as it will be drawn.
+  joinFinalArrivals(layout);
   return layout;
 }
 
@@ -331,13 +382,22 @@ function graphNodes(
   states: State[],
   measured: Map<string, Measured>,
   stacks: Map<string, NoteStack>,
+  direction: GraphDirection,
 ): GraphNode[] {
+  const across = direction === "right" || direction === "left";
   const toNode = (state: State): GraphNode => {
     const m = measured.get(state.id) as Measured;
-    const node: GraphNode = { id: state.id, width: m.width, height: m.height };
+    // A bar lies across the flow, whichever way the flow runs.
+    const turn = m.shape === "bar" && across;
+    const node: GraphNode = {
+      id: state.id,
+      width: turn ? m.height : m.width,
+      height: turn ? m.width : m.height,
+    };
     // Read from the start: initial states open their region, final states close it.
     if (m.shape === "initial") node.rank = "first";
     if (m.shape === "final") node.rank = "last";
+    if (m.shape === "final" || m.shape === "choice") node.joinArrivals = true;
     if (m.shape === "composite") {
       node.children = (state.states ?? []).map(toNode);
       node.padding = {

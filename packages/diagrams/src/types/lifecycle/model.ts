@@ -11,14 +11,14 @@ export type Direction = (typeof DIRECTIONS)[number];
 
 /**
  * initial: the black dot a region starts from; final: the bull's eye it ends in; choice: a
- * diamond whose outgoing transitions carry guards; normal: a named state, composite when it
- * holds `states` of its own (its region).
+ * diamond whose outgoing transitions carry guards; fork: a bar whose outgoing transitions are
+ * all taken at once (into concurrent states); join: a bar that waits for all its incoming
+ * transitions; normal: a named state, composite when it holds `states` of its own (its region).
  */
-export const STATE_KINDS = ["normal", "initial", "final", "choice"] as const;
-export type StateKind = (typeof STATE_KINDS)[number];
+const STATE_KINDS = ["normal", "initial", "final", "choice", "fork", "join"] as const;
+type StateKind = (typeof STATE_KINDS)[number];
 
-/** The shared meta; its guided views name states (nodes) and transition ids (edges). */
-/** The shared meta, plus the layout's direction. */
+/** The shared meta (guided views name states and transition ids) plus the layout's direction. */
 export interface LifecycleMeta extends Meta {
   /** Which way the layers run; chosen from the content when absent (top-down first). */
   direction?: Direction;
@@ -27,7 +27,7 @@ export interface LifecycleMeta extends Meta {
 export interface State {
   id: Id;
   kind?: StateKind;
-  /** Required for normal states; initial, final and choice states are drawn without text. */
+  /** Required for normal states; initial, final, choice, fork and join states are drawn without text. */
   label?: string;
   /** A smaller second line: what holds while the machine is in this state. */
   sublabel?: string;
@@ -68,7 +68,7 @@ export interface LifecycleDiagram {
 }
 
 /** Every state of the machine, nested ones included, with its JSON Pointer and parent. */
-export interface StateEntry {
+interface StateEntry {
   state: State;
   pointer: string;
   parent: State | undefined;

@@ -44,6 +44,12 @@ function renderState(s: StateLayout, theme: Theme, showcase: boolean): string {
           "stroke-width": 2,
         }) + el("circle", { cx: x + w / 2, cy: y + h / 2, r: w / 2 - 5, fill: flow }),
       );
+    case "bar":
+      return el(
+        "g",
+        { ...attrs, "aria-label": s.bar ?? "fork" },
+        el("rect", { x, y, width: w, height: h, rx: 2, fill: flow }),
+      );
     case "choice": {
       const d = `M${num(x + w / 2)} ${num(y)}L${num(x + w)} ${num(y + h / 2)}L${num(x + w / 2)} ${num(y + h)}L${num(x)} ${num(y + h / 2)}Z`;
       return el(

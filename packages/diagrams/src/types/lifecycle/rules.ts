@@ -1,12 +1,14 @@
-import type { ViewTargets } from "../../validate/meta-rules.js";
-import type { UnlocatedProblem } from "../../validate/schema-problems.js";
-import { didYouMean } from "../../validate/suggest.js";
-import { duplicateIds, isId, isObj, objects, suggestion } from "../../validate/values.js";
+import type { ViewTargets } from "../../core/validate/meta-rules.js";
+import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
+import { didYouMean } from "../../core/validate/suggest.js";
+import { duplicateIds, isId, isObj, objects, suggestion } from "../../core/validate/values.js";
+import { allStates, type LifecycleDiagram } from "./model.js";
 
 /**
  * The lifecycle rules the JSON Schema cannot say: unique ids, references that resolve, one
  * initial state per region, every state reachable, nothing leaving a final state or entering an
- * initial one, and no two unguarded transitions on one event from one state.
+ * initial one. Two unguarded transitions on one event from one state are a warning
+ * (`ambiguousTransitions`), given with the drawing's.
  *
  * Like workflow's rules they read the raw parsed value, so a description with a schema problem
  * still gets every other problem in the same run; values of the wrong shape are skipped (the
@@ -28,7 +30,6 @@ interface TransitionInfo {
   from: string;
   to: string;
   event: string | undefined;
-  guarded: boolean;
 }
 
 const kindOf = (s: Record<string, unknown>) => (typeof s.kind === "string" ? s.kind : "normal");
@@ -108,7 +109,6 @@ export function lifecycleRuleProblems(value: unknown): UnlocatedProblem[] {
       from: t.from as string,
       to: t.to as string,
       event: typeof t.event === "string" ? t.event : undefined,
-      guarded: typeof t.guard === "string" && t.guard !== "",
     });
   }
   for (const [n, i] of objects(root.notes)) ref(n.state, `/notes/${i}/state`, "note state");
@@ -134,7 +134,6 @@ export function lifecycleRuleProblems(value: unknown): UnlocatedProblem[] {
       });
     }
   }
-  ambiguous(problems, transitions);
   const startless = initials(problems, regions, states, transitions);
   if (!unresolved && states.size > 0) {
     unreachable(problems, states, regions, transitions, startless);
@@ -144,24 +143,32 @@ export function lifecycleRuleProblems(value: unknown): UnlocatedProblem[] {
 
 const article = (word: string) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
 
-function ambiguous(problems: UnlocatedProblem[], transitions: TransitionInfo[]) {
-  const seen = new Map<string, TransitionInfo>();
-  for (const t of transitions) {
-    if (t.guarded) continue;
+/**
+ * Two unguarded transitions on one event (or none) from one state: the machine cannot tell
+ * which to take. A warning, not a problem: Mermaid's own examples draw such machines (Still →
+ * Moving or → [*]), and the drawing is still right. A fork's transitions are all taken at once.
+ */
+export function ambiguousTransitions(d: LifecycleDiagram): UnlocatedProblem[] {
+  const kinds = new Map(allStates(d.states).map(({ state }) => [state.id, state.kind]));
+  const problems: UnlocatedProblem[] = [];
+  const seen = new Map<string, number>();
+  d.transitions.forEach((t, index) => {
+    if ((t.guard ?? "") !== "" || kinds.get(t.from) === "fork") return;
     const key = `${t.from}\u0000${t.event ?? ""}`;
     const earlier = seen.get(key);
-    if (!earlier) {
-      seen.set(key, t);
-      continue;
+    if (earlier === undefined) {
+      seen.set(key, index);
+      return;
     }
     const on = t.event === undefined ? "without an event" : `on event "${t.event}"`;
     problems.push({
-      path: `/transitions/${t.index}${t.event === undefined ? "" : "/event"}`,
+      path: `/transitions/${index}${t.event === undefined ? "" : "/event"}`,
       rule: "transition/ambiguous",
-      message: `state "${t.from}" already has an unguarded transition ${on} (/transitions/${earlier.index}, to "${earlier.to}"); the machine cannot tell which to take`,
+      message: `state "${t.from}" already has an unguarded transition ${on} (/transitions/${earlier}, to "${d.transitions[earlier]?.to}"); the machine cannot tell which to take`,
       suggestion: "give one of them a guard, or a different event",
     });
-  }
+  });
+  return problems;
 }
 
 /** Reports regions without their one initial state; returns the regions it reported. */

@@ -1,8 +1,8 @@
 import { createRequire } from "node:module";
 import { EDGE_ROLES } from "../../core/model.js";
-import { LAYOUT_DIRECTION_SCHEMA, metaWith } from "../../validate/meta-with.js";
-import type { SchemaValidator } from "../../validate/schema.js";
-import { typeSchema } from "../../validate/schema.js";
+import { LAYOUT_DIRECTION_SCHEMA, metaWith } from "../../core/validate/meta-with.js";
+import type { SchemaValidator } from "../../core/validate/schema.js";
+import { typeSchema } from "../../core/validate/schema.js";
 
 /**
  * The lifecycle format's JSON Schema (2020-12), without the shared definitions the core adds;
@@ -69,8 +69,9 @@ export const schema = typeSchema(
             $ref: "#/$defs/id",
           },
           kind: {
-            description: "normal (default), initial, final or choice.",
-            enum: ["normal", "initial", "final", "choice"],
+            description:
+              "normal (default), initial, final, choice, fork (outgoing transitions all taken at once) or join (waits for every incoming transition).",
+            enum: ["normal", "initial", "final", "choice", "fork", "join"],
           },
           label: {
             description: "The state's name; required for normal states.",

@@ -1,4 +1,4 @@
-import { CORE_RULES } from "../../validate/catalog.js";
+import { CORE_RULES } from "../../core/validate/catalog.js";
 
 /**
  * Every rule a sequence problem can name: the core's and the sequence's own. The sequence

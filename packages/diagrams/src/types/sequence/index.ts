@@ -1,5 +1,6 @@
 import type { DiagramType } from "../../core/diagram-type.js";
-import { layoutSequence, type SequenceLayout } from "./layout.js";
+import { layoutSequence } from "./layout.js";
+import type { SequenceLayout } from "./layout-types.js";
 import type { SequenceDiagram } from "./model.js";
 import { renderSequenceSvg, sequenceInteraction } from "./render.js";
 import { sequenceRuleProblems, viewTargets } from "./rules.js";

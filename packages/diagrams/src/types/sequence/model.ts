@@ -25,10 +25,10 @@ export const MESSAGE_KINDS = ["call", "async", "reply", "create", "destroy"] as 
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 export const FRAGMENT_KINDS = ["opt", "loop", "critical", "break"] as const;
-export type FragmentKind = (typeof FRAGMENT_KINDS)[number];
+type FragmentKind = (typeof FRAGMENT_KINDS)[number];
 
 export const BRANCHED_KINDS = ["alt", "par"] as const;
-export type BranchedKind = (typeof BRANCHED_KINDS)[number];
+type BranchedKind = (typeof BRANCHED_KINDS)[number];
 
 export interface Message {
   kind: MessageKind;
@@ -47,7 +47,7 @@ export interface Message {
   standalone?: boolean;
 }
 
-export interface Activation {
+interface Activation {
   kind: "activate" | "deactivate";
   participant: Id;
 }

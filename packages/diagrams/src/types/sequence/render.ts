@@ -6,7 +6,7 @@ import { renderNode } from "../../core/svg/node.js";
 import { text } from "../../core/svg/text.js";
 import { el, esc, ID, num } from "../../core/svg/xml.js";
 import type { Theme } from "../../core/theme.js";
-import type { FrameLayout, MessageLayout, SequenceLayout } from "./layout.js";
+import type { FrameLayout, MessageLayout, SequenceLayout } from "./layout-types.js";
 import type { SequenceDiagram } from "./model.js";
 
 /** Line pattern by message kind (UML): replies and creations dashed, the rest solid. */

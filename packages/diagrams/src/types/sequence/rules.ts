@@ -1,7 +1,7 @@
-import type { ViewTargets } from "../../validate/meta-rules.js";
-import type { UnlocatedProblem } from "../../validate/schema-problems.js";
-import { closest, didYouMean } from "../../validate/suggest.js";
-import { idSet, isId, isObj, type Obj, objects } from "../../validate/values.js";
+import type { ViewTargets } from "../../core/validate/meta-rules.js";
+import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
+import { closest, didYouMean } from "../../core/validate/suggest.js";
+import { idSet, isId, isObj, type Obj, objects } from "../../core/validate/values.js";
 
 /**
  * The rules of a sequence description that the JSON Schema cannot say: unique ids, references

@@ -1,8 +1,8 @@
 import { createRequire } from "node:module";
 import { EDGE_ROLES } from "../../core/model.js";
-import { versionTwoOnly, whenPropertyIs } from "../../validate/branches.js";
-import type { SchemaValidator } from "../../validate/schema.js";
-import { typeSchema } from "../../validate/schema.js";
+import { versionTwoOnly, whenPropertyIs } from "../../core/validate/branches.js";
+import type { SchemaValidator } from "../../core/validate/schema.js";
+import { typeSchema } from "../../core/validate/schema.js";
 import { BRANCHED_KINDS, FRAGMENT_KINDS, MESSAGE_KINDS } from "./model.js";
 
 /** The $defs entry each step kind's shape is closed in, in the order the kinds are listed. */

@@ -1,4 +1,4 @@
-import { CORE_RULES } from "../../validate/catalog.js";
+import { CORE_RULES } from "../../core/validate/catalog.js";
 
 /**
  * Every rule a workflow problem can name, with what it means: the core's and workflow's own.

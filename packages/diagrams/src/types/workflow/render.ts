@@ -9,8 +9,6 @@ import { layoutDiagram } from "./layout/index.js";
 import type { BandLayout, Layout } from "./layout/types.js";
 import type { WorkflowDiagram } from "./model.js";
 
-export type { RenderOptions };
-
 function renderBand(
   band: BandLayout,
   colors: BandColors,

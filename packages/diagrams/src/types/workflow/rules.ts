@@ -1,6 +1,6 @@
-import type { ViewTargets } from "../../validate/meta-rules.js";
-import { childPointer } from "../../validate/pointer.js";
-import type { UnlocatedProblem } from "../../validate/schema-problems.js";
+import type { ViewTargets } from "../../core/validate/meta-rules.js";
+import { childPointer } from "../../core/validate/pointer.js";
+import type { UnlocatedProblem } from "../../core/validate/schema-problems.js";
 import {
   duplicateIds,
   idSet,
@@ -11,7 +11,7 @@ import {
   objects,
   type Target,
   unresolved,
-} from "../../validate/values.js";
+} from "../../core/validate/values.js";
 
 /**
  * The rules the JSON Schema cannot say: unique ids, references that resolve, column order,

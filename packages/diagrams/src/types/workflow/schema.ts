@@ -1,8 +1,8 @@
 import { createRequire } from "node:module";
 import { BAND_VARIANTS, EDGE_ROLES, SIDES } from "../../core/model.js";
-import { versionTwoOnly } from "../../validate/branches.js";
-import type { SchemaValidator } from "../../validate/schema.js";
-import { typeSchema } from "../../validate/schema.js";
+import { versionTwoOnly } from "../../core/validate/branches.js";
+import type { SchemaValidator } from "../../core/validate/schema.js";
+import { typeSchema } from "../../core/validate/schema.js";
 
 /**
  * The workflow format's JSON Schema (2020-12), without the shared definitions (`#/$defs/meta`,

@@ -7,19 +7,22 @@ import { PostgresStore } from "../../store/postgres/postgres-store.js";
 import { ensureDemo } from "../demo.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
 import { configFrom, stringOption } from "../options.js";
+import { guardProcess } from "../process-guards.js";
 import { closeWithin } from "../shutdown-deadline.js";
 import { helpOf, parseFor } from "../spec.js";
 import { SERVE } from "./serve-spec.js";
 
-export interface RunningServer {
+interface RunningServer {
   url: string;
   /** Seconds `/ready` says 503 after SIGTERM while requests are still served. */
   drainReadySeconds: number;
   /** `/ready` answers 503 from now on; requests are still served. */
   leave(): void;
-  /** The `/metrics` address, unless GATEWAY_METRICS_LISTEN=off or its port was taken. */
+  /** The `/metrics` address, unless GATEWAY_METRICS_LISTEN=off. */
   metricsUrl: string | undefined;
   instanceId: string;
+  /** The gateway's logger (JSON lines on stdout). */
+  log: Gateway["app"]["log"];
   close(): Promise<void>;
   /** How long a SIGTERM shutdown may take before the process exits anyway. */
   shutdownTimeoutSeconds: number;
@@ -60,10 +63,12 @@ export async function serve(args: string[], io: CliIo): Promise<RunningServer> {
   let address: string;
   let metrics: MetricsServer | undefined;
   try {
-    address = await gateway.app.listen({ port: config.port, host: config.host });
+    // Metrics first: an instance whose metrics address is taken exits before it takes traffic.
     metrics = await startMetricsServer(config.observability, gateway.app.log);
+    address = await gateway.app.listen({ port: config.port, host: config.host });
   } catch (error) {
     // Close the store (and its writer thread) so the process can exit with the error.
+    await metrics?.close();
     await gateway.close();
     throw error;
   }
@@ -76,6 +81,11 @@ export async function serve(args: string[], io: CliIo): Promise<RunningServer> {
     `Orderline gateway listening on ${url} (store: ${gateway.store.kind}, docs: ${url}/docs${consoleAt}${metricsAt})`,
     { event: "listening", url, store: gateway.store.kind, metrics_url: metrics?.url },
   );
+  if (gateway.store instanceof PostgresStore && !gateway.store.features.listen)
+    line(
+      `GATEWAY_PG_POOLER=${config.pgPooler}: no LISTEN and no named prepared statements through the pooler; webhook work is found by polling every ${config.webhooks.pollMs} ms, event streams read the outbox every ${config.events.pollMs} ms, and another instance's credential changes reach open streams on their periodic recheck`,
+      { event: "pg_pooler", pooler: config.pgPooler, listen: false, named_statements: false },
+    );
   if (values.demo) {
     // Instructions for the person at the terminal: stdout carries JSON lines only.
     const text = await ensureDemo(gateway, config.dataDir, url, io.cwd);
@@ -88,6 +98,7 @@ export async function serve(args: string[], io: CliIo): Promise<RunningServer> {
     shutdownTimeoutSeconds: config.shutdownTimeoutSeconds,
     metricsUrl: metrics?.url,
     instanceId: config.observability.instanceId,
+    log: gateway.app.log,
     close: async () => {
       await metrics?.close();
       await gateway.close();
@@ -114,6 +125,7 @@ function lineWriter(io: CliIo, instance: string) {
  */
 export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const server = await serve(args, io);
+  guardProcess(server.log, (code) => process.exit(code));
   let leaving: NodeJS.Timeout | undefined;
   // The shutdown deadline counts from the first signal, so the ready-drain phase spends from the
   // same budget and the whole stop stays inside an orchestrator's grace period.

@@ -3,7 +3,9 @@ import { join, resolve } from "node:path";
 import { type Core, openCore } from "../../core.js";
 import { AdminError } from "../../domain/tenants/admin.js";
 import { NAMESPACE_PATTERN } from "../../domain/vocabulary/service.js";
+import { ApiError } from "../../problems/api-error.js";
 import { assertStoreFileExists } from "../../store/open.js";
+import type { UserRole } from "../../store/tenant-store.js";
 import { operatorAudit } from "../audit.js";
 import { type CliIo, EXIT, UsageError } from "../io.js";
 import { configFrom, stringOption } from "../options.js";
@@ -33,6 +35,12 @@ export const TENANTS: CommandGroup = {
 
 const PASSWORD_NOTE = `The password is read from stdin when piped, else prompted without echo (never a flag),
 at least 12 characters:  printf '%s\\n' "$PASSWORD" | orderline-gateway users create …`;
+
+/** A user named as the tenant API's admins would: within one tenant. */
+const USER_OPTIONS: CommandSpec["options"] = {
+  tenant: { type: "string", value: "ID", help: "the user's tenant", required: true },
+  email: { type: "string", value: "EMAIL", help: "the user's sign-in name", required: true },
+};
 
 export const USERS: CommandGroup = {
   name: "users",
@@ -65,6 +73,26 @@ export const USERS: CommandGroup = {
       options: {
         email: { type: "string", value: "EMAIL", help: "the user's sign-in name", required: true },
       },
+    },
+    "set-role": {
+      name: "users set-role",
+      summary:
+        "A user's role (e.g. an admin again when no admin is left); demoting the tenant's last enabled admin is refused.",
+      options: {
+        ...USER_OPTIONS,
+        role: { type: "string", value: "admin|member", help: "the new role", required: true },
+      },
+    },
+    enable: {
+      name: "users enable",
+      summary: "Lets a disabled user sign in again (their old tokens and links stay dead).",
+      options: USER_OPTIONS,
+    },
+    disable: {
+      name: "users disable",
+      summary:
+        "Ends every token and unused set-password link of the user at once; the tenant's last enabled admin is refused.",
+      options: USER_OPTIONS,
     },
     list: {
       name: "users list",
@@ -182,6 +210,8 @@ export async function usersCommand(args: string[], io: CliIo): Promise<number> {
     );
   }
   const tenantId = required(values, "tenant");
+  if (sub === "set-role" || sub === "enable" || sub === "disable")
+    return changeUser(io, spec, values, sub, tenantId);
   if (sub === "list") {
     return withCore(io, values.db, async ({ tenants, users }) => {
       await tenants.get(tenantId);
@@ -222,6 +252,58 @@ export async function usersCommand(args: string[], io: CliIo): Promise<number> {
     },
     spec.name,
   );
+}
+
+/**
+ * The operators' way back when a tenant's admins locked themselves out (or a user must be
+ * stopped): the same guarded changes as the Team page, audited as the operator's.
+ */
+async function changeUser(
+  io: CliIo,
+  spec: CommandSpec,
+  values: Values,
+  sub: "set-role" | "enable" | "disable",
+  tenantId: string,
+): Promise<number> {
+  const email = required(values, "email");
+  const role = sub === "set-role" ? required(values, "role") : undefined;
+  if (role !== undefined && role !== "admin" && role !== "member")
+    throw new UsageError("--role must be admin or member.", helpOf(spec));
+  const out = output(io, values.json === true);
+  return withCore(
+    io,
+    values.db,
+    async ({ tenants, team }, audited) => {
+      await tenants.get(tenantId);
+      const member = await refusedAsAdminError(async () => {
+        const user = await team.memberByEmail(tenantId, email);
+        return role !== undefined
+          ? team.changeRole(tenantId, user.id, role as UserRole)
+          : team.setDisabled(tenantId, user.id, sub === "disable");
+      });
+      const result = {
+        tenant_id: tenantId,
+        subject_user_id: member.id,
+        email: member.email,
+        role: member.role,
+        status: member.status,
+      };
+      audited(result);
+      out(result, `${member.email}: ${member.role}, ${member.status}\n`);
+      return EXIT.ok;
+    },
+    spec.name,
+  );
+}
+
+/** The team service speaks problem+json codes; the CLI reports them as a refusal (exit 1). */
+async function refusedAsAdminError<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ApiError) throw new AdminError(`${error.message} (${error.code})`);
+    throw error;
+  }
 }
 
 interface OverridesFile {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Clock } from "../../lib/clock.js";
 import { newId } from "../../lib/random.js";
 import type {
@@ -15,6 +16,8 @@ export interface AuditActor {
   id: string;
   /** What to show for the actor (a user's email); kept as it was at the time. */
   label?: string;
+  /** A user's display name at the time, when they have one (shown before the label). */
+  name?: string | null;
 }
 
 /** One audited change, as its caller describes it. */
@@ -31,10 +34,20 @@ export interface AuditEntry {
   sourceAddress?: string;
   /** The log line's message. */
   message: string;
+  /**
+   * Names the summary line this entry keeps up to date instead of adding a row (e.g. an
+   * endpoint's test sends of one day): the first entry writes the row, the next ones replace
+   * its details. Every entry is still logged.
+   */
+  summaryOf?: string;
 }
 
+/** A summary line's row id: the same for every entry naming the same summary. */
+const summaryId = (key: string): string =>
+  `aud_sum_${createHash("sha256").update(key).digest("hex").slice(0, 32)}`;
+
 /** Where an audit line goes: a request's or the process's logger; the CLI has none. */
-export interface AuditLog {
+interface AuditLog {
   info(object: object, message: string): void;
   error(object: object, message: string): void;
 }
@@ -71,13 +84,15 @@ export class AuditTrail {
     const fields = logFields(entry, subject);
     log?.info(fields, entry.message);
     const at = this.now();
+    const summary = entry.summaryOf;
     try {
-      await this.store.recordAuditEvent({
-        id: `aud_${newId(at).replace(/-/g, "")}`,
+      await this.store[summary === undefined ? "recordAuditEvent" : "recordAuditSummary"]({
+        id: summary === undefined ? `aud_${newId(at).replace(/-/g, "")}` : summaryId(summary),
         tenantId: entry.tenantId,
         actorKind: entry.actor.kind,
         actorId: entry.actor.id,
         actorLabel: entry.actor.label ?? null,
+        actorName: entry.actor.name ?? null,
         action: entry.action,
         subjectType: subject?.type ?? null,
         subjectId: subject?.id ?? null,

@@ -4,7 +4,7 @@ import type { AuditEventRecord } from "../../store/audit-store.js";
 export interface AuditEventView {
   id: string;
   at: string;
-  actor: { kind: string; id: string; label: string | null };
+  actor: { kind: string; id: string; label: string | null; name: string | null };
   action: string;
   subject: { type: string; id: string } | null;
   details: Record<string, unknown>;
@@ -14,7 +14,7 @@ export interface AuditEventView {
 export const auditEventView = (e: AuditEventRecord): AuditEventView => ({
   id: e.id,
   at: new Date(e.createdAt).toISOString(),
-  actor: { kind: e.actorKind, id: e.actorId, label: e.actorLabel },
+  actor: { kind: e.actorKind, id: e.actorId, label: e.actorLabel, name: e.actorName ?? null },
   action: e.action,
   subject: e.subjectType === null ? null : { type: e.subjectType, id: e.subjectId ?? "" },
   details: JSON.parse(e.details) as Record<string, unknown>,
@@ -37,7 +37,7 @@ const CSV_COLUMNS = [
  * One CSV field: quoted when it holds a separator, quote or line break; a leading = + - @ (or
  * tab, CR) is prefixed with ' so a spreadsheet shows the text instead of running it as a formula.
  */
-export function csvField(value: string): string {
+function csvField(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

@@ -2,7 +2,7 @@ import type { Clock } from "../../lib/clock.js";
 import type {
   EventFeedStore,
   FeedEventRecord,
-  TenantSignal,
+  StreamSignal,
 } from "../../store/event-feed-store.js";
 import { initialHead, settledEvents } from "./cursor.js";
 
@@ -10,10 +10,10 @@ import { initialHead, settledEvents } from "./cursor.js";
 export interface FeedSubscriber {
   /** New outbox events of every partner, in seq order (each stream keeps its own). */
   events(batch: readonly FeedEventRecord[]): void;
-  signal(signal: TenantSignal): void;
+  signal(signal: StreamSignal): void;
 }
 
-export interface FeedOptions {
+interface FeedOptions {
   /** How often the outbox is read while streams are open (PostgreSQL also wakes it at once). */
   pollMs: number;
   /** How long a seq gap holds the feed back (cursor.ts). */

@@ -1,7 +1,8 @@
 import type { EventsConfig } from "../../config/config.js";
-import { ApiError } from "../../http/errors.js";
 import type { Clock } from "../../lib/clock.js";
-import type { FeedEventRecord, TenantSignal } from "../../store/event-feed-store.js";
+import { ApiError } from "../../problems/api-error.js";
+import type { Release, Sharer, Shares } from "../../security/shares.js";
+import type { EventOrder, FeedEventRecord, TenantSignal } from "../../store/event-feed-store.js";
 import type { Store } from "../../store/store.js";
 import { toTenantOrderData } from "../orders/tenant-orders.js";
 import type { VocabularyChanged } from "../vocabulary/service.js";
@@ -13,18 +14,19 @@ import {
   parseTenantCursor,
   type TenantCursor,
 } from "./cursor.js";
+import { EventOrderReads } from "./event-orders.js";
 import { EventFeed } from "./feed.js";
 import { EventSession, type StreamMessage, type StreamSink, type StreamSpec } from "./session.js";
 
-/** Who holds a stream, for the per-client and per-tenant limits. */
-export interface StreamHolder {
-  /** `partner:<id>` or `user:<id>`. */
-  client: string;
-  tenant?: string;
+/** The order as the tenant's order list shows it, right after `event`. */
+function tenantOrderAt(event: FeedEventRecord, found: EventOrder) {
+  // The listing's shape (partner name, totals), so the console can show it as a list row.
+  return toTenantOrderData({
+    ...orderAtEvent(event, found.order, found.events, found.history).then,
+    clientId: found.clientId,
+    partnerName: found.partnerName,
+  });
 }
-
-/** A place taken among the open streams; given back when the stream ends. */
-export type StreamLease = () => void;
 
 /** Clock skew between instances a resumed tenant stream allows for when replaying vocabulary. */
 const VOCABULARY_SKEW_MS = 5000;
@@ -34,13 +36,13 @@ const lastEventIdInvalid = (detail: string) => new ApiError("last_event_id_inval
 /**
  * The live event streams of this process: the partner's (`GET /api/v1/events/stream`, the same
  * events and bodies as its webhooks) and the tenant console's (`GET /v1/tenant/events`, order
- * summaries and vocabulary changes), over one shared outbox feed, within the configured limits.
+ * summaries and vocabulary changes), over one shared outbox feed, within the holder's shares
+ * (`stream_opens`, `streams`, `replay_events`: config/shares.ts).
  */
 export class EventStreams {
   readonly #feed: EventFeed;
+  readonly #orders: EventOrderReads;
   readonly #sessions = new Set<EventSession>();
-  readonly #counts = new Map<string, number>();
-  #total = 0;
   #closing = false;
 
   constructor(
@@ -48,8 +50,10 @@ export class EventStreams {
     readonly config: EventsConfig,
     private readonly now: Clock,
     private readonly log: { warn(object: object, message: string): void },
+    private readonly shares: Shares,
   ) {
     this.#feed = new EventFeed(store.events, now, config, log);
+    this.#orders = new EventOrderReads(store.events);
   }
 
   /**
@@ -94,16 +98,18 @@ export class EventStreams {
         const id = await this.store.events.latestEventId(head, scope);
         return { id: id === undefined ? "-" : publicEventId(id) };
       },
-      render: async (event) => {
-        if (types && !types.has(deliveredType(event))) return undefined;
-        const order = await this.store.findOrder(partner.id, event.orderId);
-        if (!order) return undefined; // purged since
-        const [orderEvents, history] = await Promise.all([
-          this.store.webhooks.orderEvents(order.id),
-          this.store.orderHistory(order.id),
-        ]);
-        const payload = eventPayload(event, order, partner.clientId, orderEvents, history);
-        return { id: payload.id, event: payload.type, data: payload };
+      replayLimit: this.replayLimit,
+      render: async (events, page) => {
+        const wanted = types ? events.filter((e) => types.has(deliveredType(e))) : events;
+        const orders = await this.#orderReads(page, wanted);
+        return events.map((event) => {
+          const found = orders.get(event.orderId);
+          // Filtered out, or purged since.
+          if (!wanted.includes(event) || found?.order.partnerId !== partner.id) return undefined;
+          const { order, events: orderEvents, history } = found;
+          const payload = eventPayload(event, order, partner.clientId, orderEvents, history);
+          return { id: payload.id, event: payload.type, data: payload };
+        });
       },
     };
   }
@@ -145,11 +151,15 @@ export class EventStreams {
         cursor.eventId = id === undefined ? null : publicEventId(id);
         return { id: encodeTenantCursor(cursor) };
       },
-      render: async (event: FeedEventRecord) => {
-        const summary = await this.#tenantOrderAt(tenantId, event);
-        if (!summary) return undefined;
-        cursor.eventId = publicEventId(event.id);
-        return message(deliveredType(event), { order: summary });
+      replayLimit: this.replayLimit,
+      render: async (events, page) => {
+        const orders = await this.#orderReads(page, events);
+        return events.map((event) => {
+          const found = orders.get(event.orderId);
+          if (found?.tenantId !== tenantId) return undefined; // purged, or moved to another tenant
+          cursor.eventId = publicEventId(event.id);
+          return message(deliveredType(event), { order: tenantOrderAt(event, found) });
+        });
       },
       resume: async () => {
         if (resumedFrom === undefined) return [];
@@ -163,76 +173,84 @@ export class EventStreams {
     };
   }
 
-  /** The order as the tenant's order list shows it, right after `event`. */
-  async #tenantOrderAt(tenantId: string, event: FeedEventRecord) {
-    const order = await this.store.tenants.findTenantOrder(tenantId, event.orderId);
-    if (!order) return undefined;
-    const [orderEvents, history] = await Promise.all([
-      this.store.webhooks.orderEvents(order.id),
-      this.store.orderHistory(order.id),
-    ]);
-    // The listing's shape (partner name, totals), so the console can show it as a list row.
-    return toTenantOrderData({
-      ...orderAtEvent(event, order, orderEvents, history).then,
-      clientId: order.clientId,
-      partnerName: order.partnerName,
-    });
+  /** The orders `events` are rendered from, read once for their page. */
+  #orderReads(page: readonly FeedEventRecord[], events: readonly FeedEventRecord[]) {
+    return this.#orders.of(
+      page,
+      events.map((event) => event.orderId),
+    );
   }
 
-  /** Takes a place for a new stream; 429 too_many_streams when a limit is reached. */
-  acquire(holder: StreamHolder): StreamLease {
-    const { maxStreams, maxStreamsPerClient, maxStreamsPerTenant } = this.config;
-    const refuse = (detail: string) =>
-      new ApiError("too_many_streams", detail, { retry_after: 5 }, { "retry-after": "5" });
+  /**
+   * Counts an open of `holder`'s against its `stream_opens` share (429 rate_limited past it):
+   * before the resume point is looked up, so a flood of opens costs no store read.
+   */
+  async countOpen(holder: Sharer): Promise<void> {
+    this.#refuseWhileClosing();
+    await this.shares.take("stream_opens", holder);
+  }
+
+  /**
+   * Takes a place for a new stream in the `streams` share: the instance's, the tenant's (its
+   * partners' and users' streams together) and the holder's; 429 too_many_streams naming the
+   * level that is full.
+   */
+  acquire(holder: Sharer): Release {
+    this.#refuseWhileClosing();
+    return this.shares.hold("streams", holder);
+  }
+
+  #refuseWhileClosing(): void {
     if (this.#closing)
       throw new ApiError(
         "shutting_down",
         "This gateway instance is shutting down; open the stream again (another instance answers).",
         { retry_after: 1 },
-        { "retry-after": "1" },
+        { retryAfterSeconds: 1 },
       );
-    if (this.#total >= maxStreams)
-      throw refuse(`This gateway instance holds its most event streams (${maxStreams}).`);
-    if ((this.#counts.get(holder.client) ?? 0) >= maxStreamsPerClient)
-      throw refuse(
-        `At most ${maxStreamsPerClient} event streams at once per client on one instance; close one or share it.`,
-      );
-    if (holder.tenant && (this.#counts.get(holder.tenant) ?? 0) >= maxStreamsPerTenant)
-      throw refuse(`At most ${maxStreamsPerTenant} event streams at once per tenant.`);
-    const keys = holder.tenant ? [holder.client, holder.tenant] : [holder.client];
-    for (const key of keys) this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
-    this.#total += 1;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.#total -= 1;
-      for (const key of keys) {
-        const left = (this.#counts.get(key) ?? 1) - 1;
-        if (left === 0) this.#counts.delete(key);
-        else this.#counts.set(key, left);
-      }
-    };
   }
 
-  /** Starts a stream on `sink`; returns how to end it (the client went away). */
-  start(spec: StreamSpec, sink: StreamSink, lease: StreamLease): () => void {
-    const session = new EventSession(this.#feed, this.store.events, spec, {
-      send: (message) => sink.send(message),
-      end: () => {
-        this.#sessions.delete(session);
-        lease();
-        sink.end();
+  /** The most events one stream open replays (the `replay_events` share). */
+  get replayLimit(): number {
+    return this.shares.bound("replay_events").party ?? 0;
+  }
+
+  /**
+   * Starts a stream of `holder` on `sink`; returns how to end it (the client went away). A
+   * change of the holder's credentials, signalled from any instance, re-checks them at once.
+   */
+  start(
+    spec: StreamSpec,
+    sink: StreamSink & { recheck(): void },
+    holder: Sharer,
+    lease: Release,
+  ): () => void {
+    const turn = () => this.shares.tryHold("replays", holder);
+    const session = new EventSession(
+      this.#feed,
+      this.store.events,
+      spec,
+      {
+        send: (message) => sink.send(message),
+        end: () => {
+          this.#sessions.delete(session);
+          lease();
+          sink.end();
+        },
+        accessChanged: (party) => {
+          if (party === holder.party) sink.recheck();
+        },
       },
-    });
+      turn,
+    );
     this.#sessions.add(session);
     session.start();
     return () => session.close();
   }
 
-  /** How many streams this instance holds (metrics, tests). */
+  /** How many streams this instance holds (tests; /metrics has orderline_share_held). */
   get open(): number {
-    return this.#total;
+    return this.#sessions.size;
   }
 
   /** Shutdown: refuses new streams and ends the open ones (clients resume elsewhere). */

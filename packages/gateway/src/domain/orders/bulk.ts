@@ -1,4 +1,5 @@
-import { ApiError, type Problem, problemOf } from "../../http/errors.js";
+import { ApiError } from "../../problems/api-error.js";
+import { type Problem, problemOf } from "../../problems/catalogue.js";
 import type { UserContext } from "../users/user-context.js";
 import { type OrderAction, TRANSITIONS } from "./lifecycle.js";
 import type { OrderService } from "./service.js";
@@ -7,7 +8,7 @@ import type { TenantFilterQuery, TenantOrderData } from "./tenant-orders.js";
 /** One request moves at most this many orders: a bounded transaction count per request. */
 export const BULK_MAX = 200;
 
-export interface BulkResult {
+interface BulkResult {
   id: string;
   /** The HTTP status the single move would have answered (200, 404, 409 …). */
   status: number;

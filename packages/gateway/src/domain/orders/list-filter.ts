@@ -1,4 +1,4 @@
-import { ApiError } from "../../http/errors.js";
+import { ApiError } from "../../problems/api-error.js";
 import type { OrderFilter } from "../../store/store.js";
 
 /** The query of the order listings (partner and tenant), as the schema let it through. */

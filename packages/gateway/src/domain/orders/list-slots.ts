@@ -10,7 +10,7 @@ export class ListsBusy extends Error {
   }
 }
 
-export interface ListSlotShares {
+interface ListSlotShares {
   /** Listing reads in flight at once, across everyone. */
   slots: number;
   /** How long a listing may wait for a slot before it is refused. */

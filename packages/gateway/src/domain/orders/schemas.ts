@@ -215,7 +215,7 @@ export const ORDER_ID_PARAMS = {
   properties: { id: { type: "string", minLength: 1, maxLength: 64 } },
 } as const;
 
-export const LIST_QUERY = {
+const LIST_QUERY = {
   type: "object",
   additionalProperties: false,
   properties: {

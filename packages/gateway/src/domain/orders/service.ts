@@ -1,11 +1,12 @@
 import { defaultListSlots } from "../../config/config.js";
-import { ApiError } from "../../http/errors.js";
 import type { Clock } from "../../lib/clock.js";
 import { priceOf } from "../../lib/money.js";
 import { newId } from "../../lib/random.js";
 import { sha256Hex, stableStringify } from "../../lib/stable-json.js";
 import { countOrderCreated, countOrderMove } from "../../observability/metrics.js";
 import { rememberEventTrace } from "../../observability/tracing.js";
+import { ApiError } from "../../problems/api-error.js";
+import { requestReplayed } from "../../security/request-replayed.js";
 import type {
   OrderFilter,
   OrderScope,
@@ -13,6 +14,7 @@ import type {
   SalesOrderRecord,
   Store,
 } from "../../store/store.js";
+import type { NonceClaim } from "../../store/tenant-store.js";
 import type { PartnerView } from "../partners/directory.js";
 import type { UserContext } from "../users/user-context.js";
 import { type Mover, nextStatuses, type OrderAction, transitionFor } from "./lifecycle.js";
@@ -40,7 +42,7 @@ export interface CreateOrderBody {
 export const etagOf = (version: number): string => `"${version}"`;
 
 /** If-Match as a version: `"3"`, `W/"3"` or `3`; `*` (any) is undefined; garbage is NaN. */
-export function versionOf(ifMatch: string | undefined): number | undefined {
+function versionOf(ifMatch: string | undefined): number | undefined {
   if (ifMatch === undefined || ifMatch.trim() === "*") return undefined;
   const match = /^\s*(?:W\/)?"?([1-9][0-9]{0,9})"?\s*$/.exec(ifMatch);
   return match ? Number(match[1]) : Number.NaN;
@@ -48,10 +50,8 @@ export function versionOf(ifMatch: string | undefined): number | undefined {
 
 export {
   historyOf,
-  INITIAL_STATUS,
   type OrderChange,
   type OrderData,
-  orderNumberOf,
   toOrderData,
 } from "./representation.js";
 
@@ -76,6 +76,19 @@ export function decodeCursor(cursor: string): number {
 }
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * The order as its creation answered it: a replay repeats that answer byte for byte (as Stripe
+ * replays a stored response), whatever happened to the order since; GET shows it now. Built
+ * from the order rather than stored with the key: its first state is known, and a stored body
+ * would be a large column more per keyed create.
+ */
+const asCreated = (order: SalesOrderRecord): SalesOrderRecord => ({
+  ...order,
+  status: INITIAL_STATUS,
+  version: 1,
+  updatedAt: order.createdAt,
+});
 
 /** Sales order use cases for an authenticated partner. */
 /** One page of a newest-first listing, whichever orders it lists, with the opaque cursor. */
@@ -128,15 +141,21 @@ export class OrderService {
         "list_busy",
         `Too many order listings are running right now; retry in ${error.retryAfterSeconds} s.`,
         { retry_after: error.retryAfterSeconds },
-        { "retry-after": String(error.retryAfterSeconds) },
+        { retryAfterSeconds: error.retryAfterSeconds },
       );
     }
   }
 
+  /**
+   * `nonce`: the signed request's replay-guard nonce, stored in the order's transaction (see
+   * Store.createOrder): an exact copy of a request whose order committed is refused as a replay,
+   * unless it carries the Idempotency-Key, which replays the first answer.
+   */
   async create(
     partner: PartnerView,
     body: CreateOrderBody,
     idempotencyKey: string | undefined,
+    nonce?: NonceClaim,
   ): Promise<{ order: OrderData; replayed: boolean }> {
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
       throw new ApiError(
@@ -169,15 +188,16 @@ export class OrderService {
       idempotencyKey === undefined
         ? undefined
         : { key: idempotencyKey, requestHash: sha256Hex(stableStringify(body)) },
+      nonce,
     );
     if (outcome.kind === "created") countOrderCreated();
     switch (outcome.kind) {
       case "created":
+        return { order: toOrderData(outcome.order, partner.clientId), replayed: false };
       case "replayed":
-        return {
-          order: toOrderData(outcome.order, partner.clientId),
-          replayed: outcome.kind === "replayed",
-        };
+        return { order: toOrderData(asCreated(outcome.order), partner.clientId), replayed: true };
+      case "request_replayed":
+        throw requestReplayed("create");
       case "idempotency_mismatch":
         throw new ApiError(
           "idempotency_key_mismatch",

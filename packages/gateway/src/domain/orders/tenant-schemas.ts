@@ -11,7 +11,7 @@ const MONEY = {
   pattern: "^[0-9]+(\\.[0-9]+)?$",
 } as const;
 
-export const TENANT_PRODUCT_OUTPUT = {
+const TENANT_PRODUCT_OUTPUT = {
   ...PRODUCT_OUTPUT,
   required: [...PRODUCT_OUTPUT.required, "line_total"],
   properties: {
@@ -62,7 +62,7 @@ export const TENANT_FILTER_PROPERTIES = {
     maxLength: 100,
     pattern: "\\S",
     description:
-      "Free text, case-insensitive, contained in the purchase order number, customer code, site code, a product code, or the partner's name or client_id. Searches the newest 5,000 orders of each partner from the cursor on (narrow with dates to reach further back)",
+      "Free text, case-insensitive, contained in the purchase order number, customer code, site code, a product code, or the partner's name or client_id; digits also find the order with that number. `SO-00000123` (or `so123`) lists only the orders with that number, one per partner at most, exactly counted, however old. Other searches look through the newest 5,000 orders of each partner from the cursor on (narrow with dates to reach further back)",
   },
   partner: {
     type: "string",

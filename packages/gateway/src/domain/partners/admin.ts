@@ -1,12 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { Clock } from "../../lib/clock.js";
 import { newId } from "../../lib/random.js";
+import { ApiError } from "../../problems/api-error.js";
 import {
   generateClientId,
   generateClientSecret,
   hashClientSecret,
 } from "../../security/client-secret.js";
 import { parsePartnerPublicKey } from "../../security/public-key.js";
+import type { Shares } from "../../security/shares.js";
 import type {
   PartnerKeyRecord,
   PartnerRecord,
@@ -14,15 +16,16 @@ import type {
   SignatureVersion,
   Store,
 } from "../../store/store.js";
+import { announceAccessChange } from "../events/access.js";
 import type { PartnerDirectory } from "./directory.js";
 
 /** Two active keys let a partner roll its key pair without downtime. */
-export const MAX_ACTIVE_KEYS = 2;
+const MAX_ACTIVE_KEYS = 2;
 
 /** How long a rotated-out secret keeps working unless told otherwise. */
-export const DEFAULT_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
 /** A grace period is for deploying the new secret, not a second credential. */
-export const MAX_SECRET_GRACE_MS = 30 * 24 * 60 * 60 * 1000;
+const MAX_SECRET_GRACE_MS = 30 * 24 * 60 * 60 * 1000;
 
 export class PartnerAdminError extends Error {
   override name = "PartnerAdminError";
@@ -58,7 +61,41 @@ export class PartnerAdmin {
     private readonly pepper: Buffer,
     private readonly now: Clock,
     private readonly directory?: PartnerDirectory,
+    /** The `partners` share: how many partners one tenant may have. */
+    private readonly shares?: Pick<Shares, "checkSize">,
   ) {}
+
+  /**
+   * Where a change of the partner's credentials takes effect: this process's directory at once,
+   * and every instance's open streams of the partner (they re-check and end).
+   */
+  async #credentialsChanged(partner: PartnerRecord): Promise<void> {
+    this.directory?.invalidate(partner.clientId);
+    await announceAccessChange(this.store.events, `partner:${partner.id}`, this.now());
+  }
+
+  /** Refuses one more partner for a tenant that has its share of them. */
+  async #assertRoomFor(tenantId: string): Promise<void> {
+    const count = await this.store.tenants.countTenantPartners(tenantId);
+    this.shares?.checkSize(
+      "partners",
+      count + 1,
+      `The tenant has ${count} partners, as many as its share allows (GATEWAY_SHARE_PARTNERS_PER_TENANT); an operator can detach partners no longer used (partners set-tenant --tenant none) or raise the share.`,
+    );
+  }
+
+  /**
+   * Refuses a key another partner of the same tenant holds (or held): one key pair signing for
+   * several partners would let whoever holds it take each of their shares.
+   */
+  async #assertKeyNotShared(tenantId: string, fingerprint: string, own?: string): Promise<void> {
+    const holder = await this.store.tenants.tenantPartnerWithKey(tenantId, fingerprint);
+    if (holder !== undefined && holder !== own)
+      throw new ApiError(
+        "partner_key_in_use",
+        `This public key is registered for another partner of the tenant (${holder}); each partner signs with a key pair of its own. Generate a new key pair.`,
+      );
+  }
 
   async #partner(clientId: string): Promise<PartnerRecord> {
     const partner = await this.store.findPartnerByClientId(clientId);
@@ -77,8 +114,12 @@ export class PartnerAdmin {
     const { tenantId } = options;
     if (tenantId !== undefined && !(await this.store.tenants.findTenant(tenantId)))
       throw new PartnerAdminError(`No tenant with id '${tenantId}' (see: tenants list).`);
-    // Check the key before creating anything, so a bad key leaves no half-made partner.
-    if (publicKeyPem !== undefined) parsePartnerPublicKey(publicKeyPem);
+    // Check the key and the share before creating anything: a refusal leaves no half-made partner.
+    const key = publicKeyPem === undefined ? undefined : parsePartnerPublicKey(publicKeyPem);
+    if (tenantId !== undefined) {
+      await this.#assertRoomFor(tenantId);
+      if (key) await this.#assertKeyNotShared(tenantId, key.fingerprint);
+    }
     const clientId = generateClientId();
     const clientSecret = generateClientSecret();
     const at = this.now();
@@ -120,6 +161,8 @@ export class PartnerAdmin {
         `The partner already has ${MAX_ACTIVE_KEYS} active keys; revoke one first (partners revoke-key).`,
       );
     }
+    const tenantId = await this.store.tenants.partnerTenant(partner.id);
+    if (tenantId !== null) await this.#assertKeyNotShared(tenantId, parsed.fingerprint, clientId);
     const record: PartnerKeyRecord = {
       id: `key_${randomBytes(8).toString("hex")}`,
       partnerId: partner.id,
@@ -139,7 +182,7 @@ export class PartnerAdmin {
     if (!(await this.store.revokePartnerKey(partner.id, keyId, this.now()))) {
       throw new PartnerAdminError(`No active key '${keyId}' for partner '${clientId}'.`);
     }
-    this.directory?.invalidate(clientId);
+    await this.#credentialsChanged(partner);
   }
 
   /**
@@ -167,7 +210,7 @@ export class PartnerAdmin {
       at,
       previousValidUntil,
     );
-    this.directory?.invalidate(clientId);
+    await this.#credentialsChanged(partner);
     return { clientSecret, previousValidUntil };
   }
 
@@ -176,6 +219,11 @@ export class PartnerAdmin {
     const partner = await this.#partner(clientId);
     if (tenantId !== null && !(await this.store.tenants.findTenant(tenantId)))
       throw new PartnerAdminError(`No tenant with id '${tenantId}' (see: tenants list).`);
+    if (tenantId !== null && tenantId !== (await this.store.tenants.partnerTenant(partner.id))) {
+      await this.#assertRoomFor(tenantId);
+      for (const key of await this.store.listPartnerKeys(partner.id))
+        await this.#assertKeyNotShared(tenantId, key.fingerprint, clientId);
+    }
     await this.store.tenants.setPartnerTenant(partner.id, tenantId);
   }
 
@@ -192,7 +240,7 @@ export class PartnerAdmin {
   async setStatus(clientId: string, status: PartnerStatus): Promise<void> {
     const partner = await this.#partner(clientId);
     await this.store.setPartnerStatus(partner.id, status, this.now());
-    this.directory?.invalidate(clientId);
+    await this.#credentialsChanged(partner);
   }
 
   async list(): Promise<PartnerSummary[]> {

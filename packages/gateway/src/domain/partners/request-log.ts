@@ -16,7 +16,7 @@ export interface RefusedRequest {
 }
 
 /** One entry as GET /api/v1/request-log answers it. */
-export interface RequestLogView {
+interface RequestLogView {
   at: string;
   method: string;
   path: string;
@@ -28,7 +28,7 @@ export interface RequestLogView {
   expected: Record<string, unknown> | null;
 }
 
-export interface RequestLogLimits {
+interface RequestLogLimits {
   /** Entries kept per partner (the newest). */
   perPartner: number;
   /** Entries waiting to be written; beyond, new refusals are dropped (and counted). */
@@ -37,19 +37,38 @@ export interface RequestLogLimits {
   flushMs: number;
 }
 
-export const REQUEST_LOG_LIMITS: RequestLogLimits = {
+const REQUEST_LOG_LIMITS: RequestLogLimits = {
   perPartner: 500,
   maxQueue: 2000,
   flushMs: 250,
 };
 /** Bounds of one row: its path, its detail text, and all its details as JSON. */
-export const MAX_PATH = 512;
-export const MAX_DETAIL = 600;
+const MAX_PATH = 512;
+const MAX_DETAIL = 600;
 export const MAX_DETAILS_JSON = 4096;
 export const MAX_LISTED = 100;
 
 const cut = (text: string, max: number) =>
   text.length > max ? `${text.slice(0, max - 1)}…` : text;
+
+/** What a query string is stored as: the request log keeps no query (docs/gateway/api.md). */
+const QUERY_REMOVED = "?[query removed]";
+
+/** A request target (`/path?query`) in any text: a slash-led path followed by its query. */
+const TARGET_QUERY = /(\/[^\s?"]*)\?[^\s"]*/g;
+
+/**
+ * `value` with every query string of a request target taken out: the path itself, and the
+ * version 2 string-to-sign and hints, which hold the target as sent. A query carries personal
+ * data (`purchase_order_no=…`) and the log is kept for 7 days.
+ */
+function withoutQueries(value: unknown): unknown {
+  if (typeof value === "string") return value.replace(TARGET_QUERY, `$1${QUERY_REMOVED}`);
+  if (Array.isArray(value)) return value.map(withoutQueries);
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutQueries(v)]));
+  return value;
+}
 
 /**
  * The details as bounded JSON: the detail text cut; when still too long, the validation errors
@@ -122,11 +141,11 @@ export class RequestLog {
       clientId: refused.clientId,
       at,
       method: refused.method,
-      path: cut(refused.path, MAX_PATH),
+      path: cut(refused.path.split("?")[0] ?? "", MAX_PATH),
       status: refused.status,
       code: refused.code,
       requestId: cut(refused.requestId, 128),
-      details: boundedDetails(refused.details),
+      details: boundedDetails(withoutQueries(refused.details) as Record<string, unknown>),
     });
     this.#timer ??= setTimeout(() => void this.flush(), this.limits.flushMs).unref();
   }

@@ -7,7 +7,7 @@ export class AdminError extends Error {
   override name = "AdminError";
 }
 
-export interface TenantSummary {
+interface TenantSummary {
   tenant_id: string;
   name: string;
   created_at: string;

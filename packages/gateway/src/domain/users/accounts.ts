@@ -11,7 +11,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Emails are compared case-insensitively and without surrounding spaces. */
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 
-export interface UserSummary {
+interface UserSummary {
   user_id: string;
   tenant_id: string;
   email: string;

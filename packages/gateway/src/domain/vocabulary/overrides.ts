@@ -1,4 +1,4 @@
-import type { FieldError } from "../../http/errors.js";
+import type { FieldError } from "../../problems/catalogue.js";
 
 /**
  * Tenant vocabulary overrides: a nested object whose leaves are strings, the shape of the
@@ -11,8 +11,6 @@ export type Overrides = { [key: string]: string | Overrides };
 export const OVERRIDE_LIMITS = {
   /** Nesting levels, the top level being 1. */
   maxDepth: 8,
-  /** Keys in the whole tree, objects included. */
-  maxKeys: 2000,
   maxKeyLength: 128,
   maxStringLength: 4000,
 } as const;
@@ -24,10 +22,13 @@ const KEY_PATTERN = /^[^.\s][^.]*$/;
 
 const escapePointer = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 
-/** The problems of a candidate overrides object (empty when it is valid), as JSON Pointers. */
+/**
+ * The problems of a candidate overrides object (empty when it is valid), as JSON Pointers. How
+ * many keys and bytes a namespace may hold are shares (vocabulary_keys, vocabulary_bytes),
+ * checked by the vocabulary service on the tree a write would store.
+ */
 export function overridesProblems(value: unknown, basePointer = "/overrides"): FieldError[] {
   const errors: FieldError[] = [];
-  let keys = 0;
   const visit = (node: unknown, pointer: string, depth: number): void => {
     if (errors.length >= 20) return;
     if (node === null || typeof node !== "object" || Array.isArray(node)) {
@@ -42,11 +43,6 @@ export function overridesProblems(value: unknown, basePointer = "/overrides"): F
     for (const key of Object.keys(node)) {
       const child = (node as Record<string, unknown>)[key];
       const childPointer = `${pointer}/${escapePointer(key)}`;
-      keys += 1;
-      if (keys > OVERRIDE_LIMITS.maxKeys) {
-        errors.push({ pointer, message: `more than ${OVERRIDE_LIMITS.maxKeys} keys in all` });
-        return;
-      }
       if (UNSAFE_KEYS.has(key)) {
         errors.push({ pointer: childPointer, message: `the key '${key}' is not allowed` });
       } else if (key.length > OVERRIDE_LIMITS.maxKeyLength || !KEY_PATTERN.test(key)) {
@@ -93,6 +89,14 @@ export function keyPathProblem(path: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** The keys of a tree, objects included (`{a: {b: "x"}}` has two). */
+export function keyCount(overrides: Overrides): number {
+  let count = 0;
+  for (const value of Object.values(overrides))
+    count += 1 + (typeof value === "string" ? 0 : keyCount(value));
+  return count;
 }
 
 /** The leaves of an overrides tree by dotted path. */

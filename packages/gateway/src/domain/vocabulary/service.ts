@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { ApiError } from "../../http/errors.js";
 import type { Clock } from "../../lib/clock.js";
 import { supportedLanguage } from "../../lib/languages.js";
+import { ApiError } from "../../problems/api-error.js";
+import type { Shares } from "../../security/shares.js";
 import type {
   OverridesRecord,
   TenantStore,
@@ -9,6 +10,7 @@ import type {
 } from "../../store/tenant-store.js";
 import { AdminError } from "../tenants/admin.js";
 import {
+  keyCount,
   keyPathProblem,
   leavesOf,
   type Overrides,
@@ -16,7 +18,7 @@ import {
   overridesProblems,
 } from "./overrides.js";
 import { placeholderProblems } from "./placeholders.js";
-import { withWord, writeWithHistory } from "./word-history.js";
+import { type TreeWrite, type WriteBound, withWord, writeWithHistory } from "./word-history.js";
 
 export const DEFAULT_NAMESPACE = "common";
 
@@ -24,11 +26,11 @@ export const DEFAULT_NAMESPACE = "common";
 export const NAMESPACE_PATTERN = "^(?!(__proto__|constructor|prototype)$)[A-Za-z0-9_-]{1,64}$";
 
 /** The body of GET /v1/tenant/i18n-config, as the front end's `applyTenantConfig` takes it. */
-export interface TenantConfigBody {
+interface TenantConfigBody {
   data: { namespace: string; language: string; overrides: Overrides };
 }
 
-export interface Representation {
+interface Representation {
   /** The exact JSON sent, so the ETag is the hash of these bytes. */
   json: string;
   etag: string;
@@ -67,7 +69,7 @@ export interface WordState {
 }
 
 /** A history entry as the API answers it. */
-export interface WordChangeView {
+interface WordChangeView {
   id: string;
   language: string;
   text: string | null;
@@ -111,6 +113,8 @@ export class VocabularyService {
     private readonly store: TenantStore,
     private readonly languages: readonly string[],
     private readonly now: Clock,
+    /** vocabulary_keys, vocabulary_bytes and vocabulary_namespaces bound what a tenant keeps. */
+    private readonly shares: Shares,
   ) {}
 
   readonly #listeners = new Set<(change: VocabularyChanged) => void>();
@@ -160,10 +164,6 @@ export class VocabularyService {
     return { json, etag: etagOf(json), language };
   }
 
-  /**
-   * Replaces the overrides of one namespace and language (an empty object clears them) and says
-   * what changed. Checks the language and the tree first: a refused request changes nothing.
-   */
   /** Checks the language and tree of each candidate without storing anything. */
   async check<
     T extends { language: string; namespace?: string; overrides: unknown; path?: string },
@@ -190,10 +190,75 @@ export class VocabularyService {
           `${where}${problems.map((p) => `${p.pointer || "/"} ${p.message}`).join("; ")}.`,
         );
       }
+      try {
+        const tree = candidate.overrides as Overrides;
+        this.#assertSize(candidate.namespace ?? DEFAULT_NAMESPACE, candidate.language, {
+          before: {},
+          beforeJson: "",
+          after: tree,
+          json: JSON.stringify(tree),
+        });
+      } catch (error) {
+        throw new AdminError(`${where}${(error as Error).message}`);
+      }
     }
     return candidates;
   }
 
+  /**
+   * What every tree keeps before it is stored, whichever route writes it (a namespace's PUT, one
+   * key's PUT, DELETE or revert, the CLI's import): the one place the vocabulary shares are
+   * enforced. A write that starts a namespace counts the tenant's namespaces first.
+   */
+  #bound(tenantId: string, namespace: string, language: string): WriteBound {
+    return async (write) => {
+      this.#assertSize(namespace, language, write);
+      if (Object.keys(write.before).length > 0 || Object.keys(write.after).length === 0) return;
+      const namespaces = await this.store.listOverrideNamespaces(tenantId);
+      if (namespaces.includes(namespace)) return;
+      const bound = this.shares.bound("vocabulary_namespaces").tenant;
+      this.shares.checkSize(
+        "vocabulary_namespaces",
+        namespaces.length + 1,
+        `The tenant already has words in ${namespaces.length} namespaces, its share (at most ${bound}); '${namespace}' would be one more. Clear a namespace first.`,
+      );
+    };
+  }
+
+  /**
+   * The namespace's keys and bytes in this language within their shares. A tree that grows
+   * nothing passes even beyond them, so words kept before a bound was lowered can still be
+   * removed one by one.
+   */
+  #assertSize(
+    namespace: string,
+    language: string,
+    { before, beforeJson, after, json }: TreeWrite,
+  ): void {
+    const keys = keyCount(after);
+    if (keys > keyCount(before)) {
+      const bound = this.shares.bound("vocabulary_keys").item;
+      this.shares.checkSize(
+        "vocabulary_keys",
+        keys,
+        `The namespace '${namespace}' would have ${keys} keys in ${language}; at most ${bound} are allowed (objects count as keys). Remove words first.`,
+      );
+    }
+    const bytes = Buffer.byteLength(json, "utf8");
+    if (bytes > Buffer.byteLength(beforeJson, "utf8")) {
+      const bound = this.shares.bound("vocabulary_bytes").item;
+      this.shares.checkSize(
+        "vocabulary_bytes",
+        bytes,
+        `The namespace '${namespace}' would take ${bytes} bytes in ${language}; at most ${bound} are allowed. Shorten or remove words first.`,
+      );
+    }
+  }
+
+  /**
+   * Replaces the overrides of one namespace and language (an empty object clears them) and says
+   * what changed. Checks the language and the tree first: a refused request changes nothing.
+   */
   async replace(
     tenantId: string,
     namespace: string,
@@ -212,6 +277,7 @@ export class VocabularyService {
       this.now,
       { tenantId, namespace, language: tag, updatedBy, change: updatedBy ? "replace" : "import" },
       () => tree,
+      this.#bound(tenantId, namespace, tag),
     );
     this.#changed(tenantId, namespace, tag);
     return { language: tag, overrides: tree, changes };
@@ -249,6 +315,7 @@ export class VocabularyService {
       this.now,
       { tenantId: place.tenantId, namespace: place.namespace, language, updatedBy, change },
       (tree) => withWord(tree, place.key, text),
+      this.#bound(place.tenantId, place.namespace, language),
     );
     this.#changed(place.tenantId, place.namespace, language);
     const previous = leavesOf(before).get(place.key) ?? null;

@@ -1,10 +1,10 @@
-import { ApiError } from "../../http/errors.js";
 import type { Clock } from "../../lib/clock.js";
+import { ApiError } from "../../problems/api-error.js";
 import type { TenantStore, VocabularyChangeRecord } from "../../store/tenant-store.js";
 import { changesBetween, leavesOf, type Overrides, type OverridesChanges } from "./overrides.js";
 
 /** Where a write goes and who makes it. */
-export interface WritePlace {
+interface WritePlace {
   tenantId: string;
   namespace: string;
   language: string;
@@ -35,22 +35,37 @@ const historyOf = (
   }));
 };
 
+/** The tree a write would store, for the bounds it must keep; throws to refuse the write. */
+export type WriteBound = (write: TreeWrite) => Promise<void> | void;
+
+/** A tree before and after a write, each also as its JSON ("" when there was none). */
+export interface TreeWrite {
+  before: Overrides;
+  beforeJson: string;
+  after: Overrides;
+  json: string;
+}
+
 /**
  * Changes one language's overrides of a namespace through `edit` (from the tree stored now to
  * the next), recording each changed key's history in the same transaction. The write is a
  * compare-and-set: when another write lands between the read and this write, `edit` runs again
  * on top of it, so neither is lost (two admins renaming different words at once keep both).
+ * `bound` sees every tree before it is written, so no route can store one beyond the limits.
  */
 export async function writeWithHistory(
   store: TenantStore,
   now: Clock,
   place: WritePlace,
   edit: (before: Overrides) => Overrides,
+  bound: WriteBound,
 ): Promise<{ before: Overrides; after: Overrides; changes: OverridesChanges }> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const record = await store.findOverrides(place.tenantId, place.namespace, place.language);
     const before = record ? (JSON.parse(record.overrides) as Overrides) : {};
     const after = edit(before);
+    const json = JSON.stringify(after);
+    await bound({ before, beforeJson: record?.overrides ?? "", after, json });
     const changes = changesBetween(before, after);
     const at = now();
     const written = await store.writeOverrides(
@@ -58,7 +73,7 @@ export async function writeWithHistory(
         tenantId: place.tenantId,
         namespace: place.namespace,
         language: place.language,
-        overrides: JSON.stringify(after),
+        overrides: json,
         updatedAt: at,
         updatedBy: place.updatedBy,
       },

@@ -16,8 +16,36 @@ export interface DeliveryResult {
 /** Response bytes read at most (and then dropped): receivers only have to acknowledge. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
+/**
+ * What a partner (attempt list, test send) and its tenant read when the address policy refuses a
+ * receiver or its name does not resolve: the same words for both, and never the address a name
+ * resolved to or the resolver's error, which would make the gateway a DNS oracle for the network
+ * it runs in (which internal names exist, where they point). The operator's log keeps the detail
+ * (`onRefused`).
+ */
+export const ADDRESS_POLICY_REFUSAL =
+  "the receiver's host name does not resolve to an address the address policy allows";
+
 class RefusedAddressError extends Error {
   readonly code = "EWEBHOOKADDRESS";
+  constructor(
+    readonly host: string,
+    /** Why, with the address: for the operator only. */
+    readonly detail: string,
+  ) {
+    super(ADDRESS_POLICY_REFUSAL);
+  }
+}
+
+class UnresolvedHostError extends Error {
+  readonly code = "EWEBHOOKUNRESOLVED";
+  constructor(
+    readonly host: string,
+    /** The resolver's own message: for the operator only. */
+    readonly detail: string,
+  ) {
+    super(ADDRESS_POLICY_REFUSAL);
+  }
 }
 
 /**
@@ -25,19 +53,19 @@ class RefusedAddressError extends Error {
  * the URL was checked when it was saved, but its name may resolve elsewhere now (DNS
  * rebinding). Any refused address among the answers refuses the host.
  */
-export function guardedLookup(
+function guardedLookup(
   policy: PrivateAddressPolicy,
   resolve: typeof lookup = lookup,
 ): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error, "", 0);
+      if (error) return callback(new UnresolvedHostError(hostname, error.message), "", 0);
       const refusal = addresses
         .map((a) => addressRefusal(a.address, policy))
         .find((r) => r !== undefined);
       if (refusal !== undefined || addresses.length === 0) {
         const reason = refusal ?? "it has no address";
-        return callback(new RefusedAddressError(`${hostname} refused: ${reason}`), "", 0);
+        return callback(new RefusedAddressError(hostname, reason), "", 0);
       }
       if (options.all) return (callback as (e: null, a: LookupAddress[]) => void)(null, addresses);
       const [first] = addresses as [LookupAddress];
@@ -45,6 +73,14 @@ export function guardedLookup(
     });
   };
 }
+
+const hostOf = (url: string): string => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "";
+  }
+};
 
 export interface Sender {
   /** POSTs `body` with `headers` to `url`; never rejects, never follows a redirect. */
@@ -64,6 +100,8 @@ export function createSender(options: {
   now?: () => number;
   /** The resolver behind the guard (tests stand in a DNS that answers what they need). */
   resolve?: typeof lookup;
+  /** Told why a receiver was refused, with the address (the operator's log). */
+  onRefused?: (host: string, detail: string) => void;
 }): Sender {
   const clock = options.now ?? (() => performance.now());
   const agentOptions = {
@@ -85,7 +123,10 @@ export function createSender(options: {
       // The URL was checked when saved; the policy may be stricter now, and an IP literal
       // never reaches the lookup above.
       const refusal = urlRefusal(url, options.policy);
-      if (refusal !== undefined) return finish(null, refusal);
+      if (refusal !== undefined) {
+        options.onRefused?.(hostOf(url), refusal);
+        return finish(null, ADDRESS_POLICY_REFUSAL);
+      }
       const target = new URL(url);
       const client = target.protocol === "https:" ? https : http;
       const request = client.request(target, {
@@ -103,7 +144,11 @@ export function createSender(options: {
         settled = true;
         finish(status, error);
       };
-      request.on("error", (error) => settle(null, error.message));
+      request.on("error", (error) => {
+        if (error instanceof RefusedAddressError || error instanceof UnresolvedHostError)
+          options.onRefused?.(error.host, error.detail);
+        settle(null, error.message);
+      });
       request.on("response", (response) => {
         const status = response.statusCode ?? null;
         let read = 0;

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { WebhooksConfig } from "../../config/config.js";
-import type { ErrorCode } from "../../http/errors.js";
 import type { Clock } from "../../lib/clock.js";
 import { newId } from "../../lib/random.js";
+import type { ErrorCode } from "../../problems/catalogue.js";
+import type { Shares } from "../../security/shares.js";
 import type { PartnerRecord, Store } from "../../store/store.js";
 import type { DeliveryAttemptRecord, WebhookEndpointRecord } from "../../store/webhook-store.js";
 import { urlRefusal } from "./address-guard.js";
@@ -62,7 +63,7 @@ export interface AttemptView {
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
-export const endpointView = (e: WebhookEndpointRecord): EndpointView => ({
+const endpointView = (e: WebhookEndpointRecord): EndpointView => ({
   id: e.id,
   url: e.url,
   events: e.events,
@@ -74,7 +75,7 @@ export const endpointView = (e: WebhookEndpointRecord): EndpointView => ({
   failing_since: isoOrNull(e.failingSince),
 });
 
-export const attemptView = (a: DeliveryAttemptRecord): AttemptView => ({
+const attemptView = (a: DeliveryAttemptRecord): AttemptView => ({
   id: a.id,
   event_id: publicEventId(a.eventId),
   event_type: a.eventType,
@@ -86,8 +87,18 @@ export const attemptView = (a: DeliveryAttemptRecord): AttemptView => ({
   attempted_at: iso(a.attemptedAt),
 });
 
+/** A test send's audit: one summary line per endpoint and UTC day, kept up to date. */
+export interface TestSummary {
+  /** Names the line (AuditEntry.summaryOf). */
+  key: string;
+  /** The line's details: the day, how many test events so far, the latest one. */
+  details: { endpoint_id: string; day: string; test_events: number; last_event_id: string };
+}
+
+const DAY_MS = 86_400_000;
+
 /** At most this many endpoints per partner: each one multiplies every event's deliveries. */
-export const MAX_ENDPOINTS_PER_PARTNER = 16;
+const MAX_ENDPOINTS_PER_PARTNER = 16;
 export const MAX_ATTEMPTS_LISTED = 100;
 
 /** The events list, checked and de-duplicated; `["*"]` stands alone. */
@@ -125,7 +136,22 @@ export class WebhookEndpoints {
     private readonly secretKey: Buffer,
     private readonly config: Pick<WebhooksConfig, "allowPrivate" | "secretGraceSeconds">,
     private readonly now: Clock,
+    /** Counts test sends against the partner's and the endpoint's `test_sends` share. */
+    private readonly shares: Shares,
   ) {}
+
+  /**
+   * Counts one test delivery of the partner to the endpoint: a 429 with Retry-After beyond
+   * their `test_sends` share (config/shares.ts), whoever asks (the partner or an admin).
+   * The share has no tenant level, so no tenant is looked up for it.
+   */
+  async #admitTest(partner: PartnerRecord, endpoint: WebhookEndpointRecord): Promise<void> {
+    await this.shares.take("test_sends", {
+      tenant: "",
+      party: `partner:${partner.id}`,
+      item: `endpoint:${endpoint.id}`,
+    });
+  }
 
   async #partner(scope: PartnerScope): Promise<PartnerRecord> {
     const partner = await this.store.findPartnerByClientId(scope.clientId);
@@ -261,7 +287,10 @@ export class WebhookEndpoints {
     return (await this.store.webhooks.listAttempts(endpoint.id, bounded)).map(attemptView);
   }
 
-  /** Queues one of the partner's events for the endpoint again, due now, whatever came before. */
+  /**
+   * Queues one of the partner's events for the endpoint again, due now, whatever came before.
+   * A test event is a test delivery again: it counts against the `test_sends` share.
+   */
   async resend(scope: PartnerScope, endpointId: string, eventId: string): Promise<void> {
     const partner = await this.#partner(scope);
     const endpoint = await this.#endpoint(partner, endpointId);
@@ -277,6 +306,7 @@ export class WebhookEndpoints {
         "webhook_event_not_found",
         `No event '${eventId}' of partner '${partner.clientId}'.`,
       );
+    if (!event) await this.#admitTest(partner, endpoint);
     const [queued, type] = event
       ? [event.id, deliveredType(event)]
       : [id as string, TEST_EVENT_TYPE];
@@ -284,11 +314,16 @@ export class WebhookEndpoints {
   }
 
   /**
-   * Fires a `webhook.test` event at the endpoint, due now: delivered by the worker like any
-   * event (signed, attempted, retried, listed among the deliveries, resendable). Answers the
-   * event id. A disabled endpoint is refused: its deliveries wait until it is enabled.
+   * Fires a `webhook.test` event at the endpoint, due now: delivered by the worker through the
+   * same queue and delivery slots as any event (signed, listed among the deliveries,
+   * resendable), but attempted once, never retried. Counts against the `test_sends` share.
+   * Answers the event id and the endpoint's audit summary line for the day. A disabled
+   * endpoint is refused: its deliveries wait until it is enabled.
    */
-  async sendTest(scope: PartnerScope, endpointId: string): Promise<{ event_id: string }> {
+  async sendTest(
+    scope: PartnerScope,
+    endpointId: string,
+  ): Promise<{ event_id: string; summary: TestSummary }> {
     const partner = await this.#partner(scope);
     const endpoint = await this.#endpoint(partner, endpointId);
     if (!endpoint.enabled)
@@ -296,6 +331,7 @@ export class WebhookEndpoints {
         "webhook_endpoint_disabled",
         `Webhook endpoint '${endpointId}' is disabled (${endpoint.disabledReason ?? "no reason recorded"}); enable it first (PATCH with {"enabled": true}).`,
       );
+    await this.#admitTest(partner, endpoint);
     const at = this.now();
     const id = newId(at);
     await this.store.webhooks.queueTestEvent({
@@ -304,6 +340,22 @@ export class WebhookEndpoints {
       endpointId: endpoint.id,
       createdAt: at,
     });
-    return { event_id: publicEventId(id) };
+    const eventId = publicEventId(id);
+    return { event_id: eventId, summary: await this.#testSummary(endpoint.id, eventId, at) };
+  }
+
+  /** The endpoint's test sends of the UTC day of `at`, counted after this one was written. */
+  async #testSummary(endpointId: string, lastEventId: string, at: number): Promise<TestSummary> {
+    const dayStart = at - (at % DAY_MS);
+    const day = iso(dayStart).slice(0, 10);
+    return {
+      key: `webhook_test_sent:${endpointId}:${day}`,
+      details: {
+        endpoint_id: endpointId,
+        day,
+        test_events: await this.store.webhooks.countTestEvents(endpointId, dayStart),
+        last_event_id: lastEventId,
+      },
+    };
   }
 }

@@ -136,7 +136,7 @@ const statusAfter = (type: WebhookEventType): OrderStatus =>
  * description of the webhook contract. /openapi/partner.json publishes it under `webhooks`, and
  * the tests validate real deliveries against the published document.
  */
-export function eventPayloadSchema(type: WebhookEventType): Schema {
+function eventPayloadSchema(type: WebhookEventType): Schema {
   const status = statusAfter(type);
   const created = type === "order.created";
   const order = {
@@ -181,12 +181,12 @@ export function eventPayloadSchema(type: WebhookEventType): Schema {
 }
 
 /** Every event type's payload schema, by type. */
-export const EVENT_PAYLOAD_SCHEMAS: Record<WebhookEventType, Schema> = Object.fromEntries(
+const EVENT_PAYLOAD_SCHEMAS: Record<WebhookEventType, Schema> = Object.fromEntries(
   WEBHOOK_EVENT_TYPES.map((type) => [type, eventPayloadSchema(type)]),
 ) as Record<WebhookEventType, Schema>;
 
 /** The JSON Schema of a `webhook.test` delivery's body (published under `webhooks` too). */
-export const TEST_EVENT_PAYLOAD_SCHEMA: Schema = closed({
+const TEST_EVENT_PAYLOAD_SCHEMA: Schema = closed({
   type: "object",
   required: ["id", "type", "created_at", "data"],
   properties: {

@@ -9,7 +9,7 @@ import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "./event-types.js";
 
 export const ID = { type: "string", minLength: 1, maxLength: 64 } as const;
 
-export const URL_FIELD = {
+const URL_FIELD = {
   type: "string",
   minLength: 1,
   maxLength: MAX_URL_LENGTH,
@@ -18,7 +18,7 @@ export const URL_FIELD = {
 } as const;
 
 // Any string here: an unknown type gets the catalogue's webhook_events_invalid with the list.
-export const EVENTS_FIELD = {
+const EVENTS_FIELD = {
   type: "array",
   minItems: 1,
   maxItems: 16,
@@ -29,7 +29,7 @@ export const EVENTS_FIELD = {
 const TIME = { type: "string", format: "date-time" } as const;
 const TIME_OR_NULL = { type: ["string", "null"], format: "date-time" } as const;
 
-export const ENDPOINT_PROPERTIES = {
+const ENDPOINT_PROPERTIES = {
   id: { type: "string", description: "we_…" },
   url: { type: "string" },
   events: { type: "array", items: { type: "string" } },

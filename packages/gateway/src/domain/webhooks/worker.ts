@@ -4,11 +4,16 @@ import type { Clock } from "../../lib/clock.js";
 import { newId } from "../../lib/random.js";
 import { countDelivery } from "../../observability/metrics.js";
 import { eventTraceContext, inSpan } from "../../observability/tracing.js";
+import type { Shares } from "../../security/shares.js";
 import { GroupCommit } from "../../store/group-commit.js";
 import type { Store } from "../../store/store.js";
-import type { ClaimedDelivery, DeliveryNext, FinishedAttempt } from "../../store/webhook-store.js";
+import type {
+  ClaimedDelivery,
+  FinishedAttempt,
+  WebhookEndpointRecord,
+} from "../../store/webhook-store.js";
 import type { AuditTrail } from "../audit/trail.js";
-import { backoffMs } from "./backoff.js";
+import { failingSinceLimit, nextAfterAttempt } from "./backoff.js";
 import { createSender, type DeliveryResult, type Sender } from "./delivery.js";
 import { eventPayload, testEventPayload } from "./event-payload.js";
 import { TEST_EVENT_TYPE } from "./event-types.js";
@@ -33,17 +38,35 @@ const humanDuration = (seconds: number): string =>
       ? `${seconds / 3600} h`
       : `${seconds} s`;
 
+/** Who a delivery's slot is held for: its partner, and its endpoint within the partner. */
+const slotHolder = (partnerId: string, endpointId: string) => ({
+  tenant: "",
+  party: `partner:${partnerId}`,
+  item: `endpoint:${endpointId}`,
+});
+
 /**
  * Delivers webhooks from this process: fans new outbox events out into the delivery queue,
  * claims due deliveries under a lease, POSTs them signed, and records each attempt. Any number
  * of instances may run one against the same PostgreSQL store: fan-out and claims skip the rows
  * another instance holds, and a lease that runs out (its instance died) frees the delivery for
  * the others. Polls every `pollMs` when idle, at once again while there is more to do.
+ *
+ * Each attempt holds a place of the `webhook_slots` share, nested instance → partner →
+ * endpoint, real and test events alike: a partner with many slow endpoints fills its own
+ * share, never the instance. A claimed delivery that finds its partner's share full is handed
+ * back untried, and that partner's deliveries are left out of claims until one of its own
+ * attempts ends.
  */
 export class WebhookWorker {
   readonly #sender: Sender;
   /** Finished attempts are recorded together: one commit for all that finished meanwhile. */
   readonly #finishes: GroupCommit<FinishedAttempt, { disabled: boolean }>;
+  /** Claims handed back for want of a slot, released together like the finishes. */
+  readonly #handBacks: GroupCommit<ClaimedDelivery, null>;
+  /** Partners whose share of the slots was full at their last try (store partner ids). */
+  readonly #fullPartners = new Set<string>();
+  readonly #slots: { instance: number; party: number; item: number };
   readonly #inFlight = new Set<Promise<void>>();
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
@@ -61,18 +84,31 @@ export class WebhookWorker {
     private readonly log: WorkerLog,
     /** Where an endpoint's automatic disabling is audited (the tenant's Activity page). */
     private readonly audit: AuditTrail,
+    /** Holds each attempt's place of `webhook_slots` (config/shares.ts). */
+    private readonly shares: Shares,
     sender?: Sender,
   ) {
+    const { instance = 1, party = instance, item = instance } = shares.budgets.webhook_slots;
+    this.#slots = { instance, party: Math.min(party, instance), item: Math.min(item, instance) };
     this.#sender =
       sender ??
       createSender({
         policy: config.allowPrivate,
         timeoutMs: config.timeoutMs,
-        maxSockets: config.concurrency,
+        maxSockets: instance,
+        onRefused: (host, detail) =>
+          log.warn(
+            { event: "webhook_address_refused", host, detail },
+            "webhook receiver refused by the address policy",
+          ),
       });
     this.#finishes = new GroupCommit(async (finished) =>
       (await store.webhooks.finishAttempts(finished)).map((value) => ({ ok: true, value })),
     );
+    this.#handBacks = new GroupCommit(async (claims) => {
+      await store.webhooks.releaseClaims(claims);
+      return claims.map(() => ({ ok: true, value: null }));
+    });
   }
 
   /** Starts polling (a no-op when delivery is turned off with pollMs 0). */
@@ -92,6 +128,7 @@ export class WebhookWorker {
     await this.#running;
     await Promise.all(this.#inFlight);
     await this.#finishes.drain();
+    await this.#handBacks.drain();
     this.#sender.close();
   }
 
@@ -126,15 +163,18 @@ export class WebhookWorker {
         (await this.store.webhooks.dispatchEvents(DISPATCH_BATCH, this.now())) === DISPATCH_BATCH
       );
       this.#failedRounds = 0;
-      const free = this.config.concurrency - this.#inFlight.size;
+      const free = this.#slots.instance - this.#inFlight.size;
       if (free <= 0) return;
+      // Nothing held: no partner's share can be full (whatever refused it last time).
+      if (this.#inFlight.size === 0) this.#fullPartners.clear();
       const at = this.now();
       const claimed = await this.store.webhooks.claimDeliveries(
         at,
         at + this.config.leaseMs,
         randomUUID(),
         free,
-        Math.min(this.config.endpointConcurrency, this.config.concurrency),
+        this.#slots.item,
+        { perPartner: this.#slots.party, skipPartners: [...this.#fullPartners] },
       );
       for (const delivery of claimed) {
         const attempt: Promise<void> = this.#deliver(delivery)
@@ -152,7 +192,7 @@ export class WebhookWorker {
           .finally(() => {
             this.#inFlight.delete(attempt);
             // Claim again once half the slots are free: one claim (one commit) for several.
-            if (this.#inFlight.size <= this.config.concurrency / 2) this.wake();
+            if (this.#inFlight.size <= this.#slots.instance / 2) this.wake();
           });
         this.#inFlight.add(attempt);
       }
@@ -174,7 +214,28 @@ export class WebhookWorker {
   async #deliver(delivery: ClaimedDelivery): Promise<void> {
     const target = await this.store.webhooks.endpointForDelivery(delivery.endpointId);
     if (!target) return; // deleted meanwhile: its queue went with it
-    const { endpoint, clientId } = target;
+    const { partnerId } = target.endpoint;
+    const release = this.shares.tryHold(
+      "webhook_slots",
+      slotHolder(partnerId, delivery.endpointId),
+    );
+    if (!release) {
+      this.#fullPartners.add(partnerId);
+      await this.#handBacks.submit(delivery);
+      return;
+    }
+    try {
+      await this.#attempt(delivery, target);
+    } finally {
+      release();
+      this.#fullPartners.delete(partnerId);
+    }
+  }
+
+  async #attempt(
+    delivery: ClaimedDelivery,
+    { endpoint, clientId }: { endpoint: WebhookEndpointRecord; clientId: string },
+  ): Promise<void> {
     const { payload, trace } =
       delivery.eventType === TEST_EVENT_TYPE
         ? await this.#testPayload(endpoint.partnerId, delivery.eventId)
@@ -233,20 +294,8 @@ export class WebhookWorker {
     partnerId: string,
   ) {
     const at = this.now();
-    const { retryWindowSeconds, disableAfterSeconds } = this.config;
-    const next: DeliveryNext = result.ok
-      ? { kind: "succeeded" }
-      : at - delivery.createdAt >= retryWindowSeconds * 1000
-        ? { kind: "failed" }
-        : {
-            kind: "retry",
-            at:
-              at +
-              backoffMs(delivery.attempt, {
-                baseMs: this.config.backoffBaseMs,
-                maxMs: this.config.backoffMaxMs,
-              }),
-          };
+    const { disableAfterSeconds } = this.config;
+    const next = nextAfterAttempt(delivery, result.ok, at, this.config);
     countDelivery(next.kind, result.durationMs);
     const { disabled } = await this.#finishes.submit({
       attempt: {
@@ -264,10 +313,10 @@ export class WebhookWorker {
       lease: delivery.lease,
       lockedUntil: delivery.lockedUntil,
       next,
-      disableFailingSince: at - disableAfterSeconds * 1000,
+      disableFailingSince: failingSinceLimit(at, disableAfterSeconds),
       disabledReason: `Disabled after ${humanDuration(disableAfterSeconds)} of failed deliveries.`,
     });
-    if (next.kind === "failed")
+    if (next.kind === "failed" && delivery.eventType !== TEST_EVENT_TYPE)
       this.log.warn(
         {
           event: "webhook_delivery_gave_up",

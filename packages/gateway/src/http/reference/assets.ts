@@ -1,30 +1,16 @@
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 
-const REDOC_BUNDLE = createRequire(import.meta.url).resolve("redoc/bundles/redoc.standalone.js");
-
-/** Where Redoc's credit link loads its logo from: a CDN the pages' CSP (rightly) refuses. */
-const REDOC_LOGO_URL = "https://cdn.redoc.ly/redoc/logo-mini.svg";
+/**
+ * Redoc's bundle, copied into dist/assets at build time (scripts/copy-redoc.mjs) with its CDN logo
+ * replaced; the same path from src/ and dist/, so tests that import the source find it too.
+ */
+const REDOC_BUNDLE = new URL("../../../dist/assets/redoc.standalone.js", import.meta.url);
 
 let redoc: Buffer | undefined;
 
-/**
- * Redoc's bundle as the reference pages load it: the credit logo's CDN address replaced by an
- * empty inline image, so the page asks nothing of another host and the browser logs no CSP
- * violation (the credit link itself is hidden by the page's style). Read once, on first use.
- */
+/** Redoc's bundle as the reference pages load it. Read once, on first use. */
 export function redocBundle(): Buffer {
-  if (redoc === undefined) {
-    const text = readFileSync(REDOC_BUNDLE, "utf8");
-    if (!text.includes(REDOC_LOGO_URL))
-      throw new Error(`redoc's bundle no longer names ${REDOC_LOGO_URL}: check assets.ts`);
-    redoc = Buffer.from(
-      text.replaceAll(
-        REDOC_LOGO_URL,
-        "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'/%3E",
-      ),
-    );
-  }
+  redoc ??= readFileSync(REDOC_BUNDLE);
   return redoc;
 }
 

@@ -208,6 +208,12 @@ export const PROBLEM_EXAMPLES: Record<string, unknown> = {
     "The Idempotency-Key was used with a different body",
     "This Idempotency-Key was already used with a different request body; use a new key for a new order.",
   ),
+  "431": problem(
+    "headers_too_large",
+    431,
+    "The request headers are too large",
+    "The request headers exceed 16 KiB.",
+  ),
   "429": problem(
     "rate_limited",
     429,
@@ -396,30 +402,4 @@ export const OPERATION_EXAMPLES: Record<
       },
     },
   },
-};
-
-/** Code samples shown beside an operation. */
-export const CODE_SAMPLES: Record<string, { lang: string; label: string; source: string }[]> = {
-  createSalesOrder: [
-    {
-      lang: "JavaScript",
-      label: "Node (SDK)",
-      source: `import { createPartnerClient } from "@orderline/partner-sdk";
-
-const client = createPartnerClient({ baseUrl, clientId, clientSecret, privateKey });
-const order = await client.salesOrders.create(${JSON.stringify(ORDER_INPUT, null, 2).replace(/\n/g, "\n  ")});`,
-    },
-    {
-      lang: "Shell",
-      label: "curl + openssl (signature v2)",
-      source: `BODY=$(cat order.json); TIMESTAMP=$(date +%s)
-DIGEST=$(printf '%s' "$BODY" | openssl dgst -sha256 -r | cut -d' ' -f1)
-SIGNATURE=$(printf 'v2\\n%s\\n%s\\nPOST\\n/api/v1/sales-orders\\n%s' "$CLIENT_ID" "$TIMESTAMP" "$DIGEST" \\
-  | openssl dgst -sha256 -sign partner-private.pem | openssl base64 -A)
-curl -X POST "$BASE_URL/api/v1/sales-orders" -H 'Content-Type: application/json' \\
-  -H "Authorization: Bearer $TOKEN" -H "X-CLIENT-ID: $CLIENT_ID" -H "X-TIMESTAMP: $TIMESTAMP" \\
-  -H 'X-SIGNATURE-VERSION: 2' -H "X-SIGNATURE: $SIGNATURE" \\
-  -H "Idempotency-Key: $(uuidgen)" --data-binary "$BODY"`,
-    },
-  ],
 };

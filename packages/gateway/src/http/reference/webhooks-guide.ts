@@ -64,9 +64,11 @@ The body:
   status, a timeout, a refused connection, a redirect, which is never followed) is a failed
   attempt.
 - A failed attempt is retried with exponential backoff and jitter (about 30 s, 1 min, 2 min …
-  up to one hour apart) for **3 days**. You (\`GET …/{id}/deliveries\`,
-  \`POST …/deliveries/{event_id}/resend\`) and your tenant's admins see every attempt and can
-  resend an event.
+  up to one hour apart) for **3 days**. A \`webhook.test\` event is the exception: it is
+  attempted **once**, never retried, and its outcome is listed with the deliveries; test events
+  are limited to 100 per minute per partner and 20 per endpoint (\`429\` with \`Retry-After\`).
+  You (\`GET …/{id}/deliveries\`, \`POST …/deliveries/{event_id}/resend\`) and your tenant's
+  admins see every attempt and can resend an event.
 - Delivery is **at least once**: de-duplicate on \`Orderline-Event-Id\` (= \`id\`); every delivery
   of one event carries the same body.
 - Events of one order can arrive out of order (a retried \`order.created\` after
@@ -131,11 +133,13 @@ import hashlib, hmac, os, sys, time
 def verify(header: str, raw_body: bytes, secret: str, tolerance: int = 300) -> bool:
     parts = [p.partition("=")[::2] for p in header.split(",")]
     t = next((v for k, v in parts if k == "t"), "")
-    if not t.isdigit() or abs(time.time() - int(t)) > tolerance:
+    # isdigit() alone lets "²" through to int(); a header is anything a sender chose.
+    if not (t.isascii() and t.isdigit()) or abs(time.time() - int(t)) > tolerance:
         return False
     message = t.encode() + b"." + raw_body
     expected = hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
-    return any(hmac.compare_digest(expected, v) for k, v in parts if k == "v1")
+    # compare_digest raises on non-ASCII text: such a value is simply not a signature.
+    return any(v.isascii() and hmac.compare_digest(expected, v) for k, v in parts if k == "v1")
 
 with open(sys.argv[1], "rb") as body:
     ok = verify(sys.argv[2], body.read(), os.environ["ORDERLINE_WEBHOOK_SECRET"])

@@ -29,7 +29,7 @@ const EXAMPLE_PATH: Record<
 const minutes = (n: number) => new Date(Date.parse(ORDER.created_at) + n * 60_000).toISOString();
 
 /** A delivery body of `type`, as the gateway would send it for the reference's example order. */
-export function exampleEvent(type: string): Json {
+function exampleEvent(type: string): Json {
   if (type === "webhook.test") {
     return {
       id: "evt_01943f2d-1b2c-7d4e-8f90-a1b2c3d4e5f6",
@@ -133,6 +133,8 @@ export function webhooksDocument(schemas: Record<string, Json>): Json {
             ? `${MEANING[type] ?? ""} The order is as \`GET /api/v1/sales-orders/{id}\` showed it right after the event.`
             : (MEANING[type] ?? ""),
           tags: [WEBHOOKS_TAG.name],
+          // The receiver checks the gateway's signature (the header is also a parameter).
+          security: [{ "Orderline-Signature": [] }],
           parameters: HEADERS,
           requestBody: {
             required: true,

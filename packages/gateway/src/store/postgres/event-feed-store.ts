@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { TenantSignal } from "../event-feed-store.js";
+import type { StreamSignal } from "../event-feed-store.js";
 import { parseSignal, SqlEventFeedStore } from "../sql-event-feed-store.js";
 import { listenOn } from "./listen.js";
 import { PostgresRunner } from "./runner.js";
@@ -16,19 +16,31 @@ const EVENTS_CHANNEL = "orderline_events";
  * A feed that wants both holds one connection for both (`onEvents` with `onSignal`).
  */
 export class PostgresEventFeedStore extends SqlEventFeedStore {
-  readonly #signalListeners = new Set<(signal: TenantSignal) => void>();
+  readonly #signalListeners = new Set<(signal: StreamSignal) => void>();
   readonly #eventListeners = new Set<() => void>();
   #stop: (() => Promise<void>) | undefined;
 
-  constructor(private readonly pool: pg.Pool) {
+  constructor(
+    private readonly pool: pg.Pool,
+    /**
+     * False behind a transaction pooler (pool.ts): no LISTEN. Streams then read the outbox every
+     * GATEWAY_EVENTS_POLL_MS, signals reach this instance's streams directly, and other
+     * instances' streams check credentials again on their periodic recheck.
+     */
+    private readonly listens = true,
+  ) {
     super(new PostgresRunner(pool));
   }
 
-  async publish(signal: TenantSignal): Promise<void> {
+  async publish(signal: StreamSignal): Promise<void> {
+    if (!this.listens) {
+      for (const tell of this.#signalListeners) tell(signal);
+      return;
+    }
     await this.pool.query("SELECT pg_notify($1, $2)", [SIGNAL_CHANNEL, JSON.stringify(signal)]);
   }
 
-  onSignal(listener: (signal: TenantSignal) => void): () => Promise<void> {
+  onSignal(listener: (signal: StreamSignal) => void): () => Promise<void> {
     return this.#add(this.#signalListeners, listener);
   }
 
@@ -39,6 +51,7 @@ export class PostgresEventFeedStore extends SqlEventFeedStore {
   /** One LISTEN connection while anyone listens, to both channels. */
   #add<L>(set: Set<L>, listener: L): () => Promise<void> {
     set.add(listener);
+    if (!this.listens) return async () => void set.delete(listener);
     this.#stop ??= listenOn(
       this.pool,
       [EVENTS_CHANNEL, SIGNAL_CHANNEL],

@@ -1,7 +1,7 @@
 import type pg from "pg";
 
 /** What the server allows and what the gateway's pools may take of it. */
-export interface PoolFit {
+interface PoolFit {
   maxConnections: number;
   /** Connections only superusers (and roles with pg_use_reserved_connections) may use. */
   reserved: number;

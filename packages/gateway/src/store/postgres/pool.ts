@@ -1,4 +1,5 @@
 import pg from "pg";
+import type { PgPooler } from "../../config/config.js";
 
 /**
  * BIGINT columns (times in ms, order seq) come back as numbers rather than pg's default strings:
@@ -18,11 +19,50 @@ export interface PoolOptions {
   statementTimeoutMs?: number;
   /** Connecting, or waiting for a free pooled connection (GATEWAY_PG_CONNECT_TIMEOUT_MS). */
   connectTimeoutMs?: number;
+  /** What sits between the gateway and PostgreSQL (GATEWAY_PG_POOLER). */
+  pooler?: Pooler;
+  /** How long migrate waits for another session's migration lock (GATEWAY_PG_MIGRATION_LOCK_WAIT_SECONDS). */
+  migrationLockWaitSeconds?: number;
+  /** Told every 10 s while migrate waits for that lock, who holds it. */
+  onMigrationLockWait?: (message: string) => void;
+}
+
+/**
+ * `none` (a direct connection) and `session` (PgBouncer in session mode: one server session per
+ * client connection) keep everything a session holds. `transaction` (PgBouncer in transaction
+ * mode) hands the server session to another client after every transaction: no named prepared
+ * statements, no LISTEN, nothing that outlives a transaction.
+ */
+export type Pooler = PgPooler;
+
+/** What a pooler in front of PostgreSQL leaves the gateway to use. */
+export interface SessionFeatures {
+  /** Named prepared statements (parsed once per server session, then reused). */
+  namedStatements: boolean;
+  /** LISTEN on a held connection (wake-ups); without it, the pollers find the work. */
+  listen: boolean;
+}
+
+export function sessionFeatures(pooler: Pooler = "none"): SessionFeatures {
+  const sessions = pooler !== "transaction";
+  return { namedStatements: sessions, listen: sessions };
+}
+
+/**
+ * A query config with its statement name only where named statements survive: behind a
+ * transaction pooler a name parsed on one server session is unknown (26000) or already taken
+ * (42P05) on the next one, so the statement goes unnamed (parsed on every call).
+ */
+export function statement(
+  named: boolean,
+  config: { name: string; text: string; values: unknown[] },
+): pg.QueryConfig {
+  return named ? config : { text: config.text, values: config.values };
 }
 
 export const DEFAULT_POOL_MAX = 16;
-export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
-export const DEFAULT_CONNECT_TIMEOUT_MS = 3000;
+const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 3000;
 
 /**
  * How much longer than statement_timeout the client waits for an answer. The server cancels a

@@ -7,6 +7,7 @@ import {
   findInScope,
   HISTORY_OF,
   historyStatement,
+  movedTallyStatement,
   moveEventStatement,
   moveStatement,
   type OrderEventRow,
@@ -18,10 +19,12 @@ import {
 } from "../order-moves.js";
 import { isStoreOutage } from "../outage.js";
 import { SqlRequestLogStore } from "../request-log-store.js";
-import { createdOrder, type OrderRow, pageOf, storableOrder, toOrder } from "../rows.js";
+import { type OrderRow, pageOf, storableOrder, toOrder } from "../rows.js";
 import { SqlAuditStore } from "../sql-audit-store.js";
+import { SqlConsoleSessionStore } from "../sql-console-session-store.js";
 import { SqlCredentialStore } from "../sql-credential-store.js";
 import { SqlTeamStore } from "../sql-team-store.js";
+import { SqlTwoFactorStore } from "../sql-two-factor-store.js";
 import type {
   CreateOrderOutcome,
   IdempotencyClaim,
@@ -35,10 +38,23 @@ import type {
   SalesOrderRecord,
   Store,
 } from "../store.js";
+import type { NonceClaim } from "../tenant-store.js";
 import { PostgresEventFeedStore } from "./event-feed-store.js";
-import { migratePostgres, postgresSchemaVersion } from "./migrate.js";
-import { insertOrderRows, insertOrders } from "./order-batch.js";
-import { createPool, DEFAULT_POOL_MAX, inTransaction, type PoolOptions } from "./pool.js";
+import {
+  type MigrateOptions,
+  MigrationLockedError,
+  migratePostgres,
+  postgresSchemaVersion,
+} from "./migrate.js";
+import { createdOrderOf, insertOrderRows, insertOrders, type OrderJob } from "./order-batch.js";
+import {
+  createPool,
+  DEFAULT_POOL_MAX,
+  inTransaction,
+  type PoolOptions,
+  type SessionFeatures,
+  sessionFeatures,
+} from "./pool.js";
 import { numbered, PostgresRunner } from "./runner.js";
 import { PostgresTenantStore } from "./tenant-store.js";
 import { PostgresWebhookStore } from "./webhook-store.js";
@@ -63,9 +79,14 @@ export class PostgresStore extends SqlCredentialStore implements Store {
   readonly events: PostgresEventFeedStore;
   readonly audit: SqlAuditStore;
   readonly team: SqlTeamStore;
+  readonly consoleSessions: SqlConsoleSessionStore;
+  readonly twoFactor: SqlTwoFactorStore;
   readonly requestLog: SqlRequestLogStore;
   readonly pool: pg.Pool;
-  readonly #orders: GroupCommit<NewSalesOrder, CreateOrderOutcome>;
+  /** What the pooler in front (GATEWAY_PG_POOLER) leaves usable. */
+  readonly features: SessionFeatures;
+  readonly #migrateOptions: MigrateOptions;
+  readonly #orders: GroupCommit<OrderJob, CreateOrderOutcome>;
 
   constructor(
     readonly url: string,
@@ -74,23 +95,31 @@ export class PostgresStore extends SqlCredentialStore implements Store {
     const pool = createPool(url, options);
     super(new PostgresRunner(pool));
     this.pool = pool;
+    this.features = sessionFeatures(options.pooler);
+    this.#migrateOptions = {
+      lockWaitSeconds: options.migrationLockWaitSeconds,
+      onWait: options.onMigrationLockWait,
+    };
     this.#orders = new GroupCommit(
-      (orders) => this.#insertBatch(orders),
+      (jobs) => this.#insertBatch(jobs),
       256,
       Math.max(1, (options.max ?? DEFAULT_POOL_MAX) - 2),
     );
-    this.tenants = new PostgresTenantStore(this.pool);
-    this.webhooks = new PostgresWebhookStore(this.pool);
-    this.events = new PostgresEventFeedStore(this.pool);
+    this.tenants = new PostgresTenantStore(this.pool, this.features.namedStatements);
+    this.webhooks = new PostgresWebhookStore(this.pool, this.features.listen);
+    this.events = new PostgresEventFeedStore(this.pool, this.features.listen);
     this.audit = new SqlAuditStore(new PostgresRunner(this.pool));
     this.team = new SqlTeamStore(new PostgresRunner(this.pool));
+    this.consoleSessions = new SqlConsoleSessionStore(new PostgresRunner(this.pool));
+    this.twoFactor = new SqlTwoFactorStore(new PostgresRunner(this.pool));
     this.requestLog = new SqlRequestLogStore(new PostgresRunner(this.pool));
   }
 
   async migrate(): Promise<void> {
     try {
-      await migratePostgres(this.pool);
+      await migratePostgres(this.pool, this.#migrateOptions);
     } catch (error) {
+      if (error instanceof MigrationLockedError) throw error;
       // Say which server, without the password, so the operator sees what to fix.
       throw new Error(
         `Cannot open the PostgreSQL store ${redactedUrl(this.url)}: ${(error as Error).message}`,
@@ -115,18 +144,18 @@ export class PostgresStore extends SqlCredentialStore implements Store {
    * unknown partner), each order is retried alone, so only the faulty one fails. Not when the
    * store is out: one by one, each would wait out its own timeout.
    */
-  async #insertBatch(orders: NewSalesOrder[]): Promise<BatchOutcome<CreateOrderOutcome>[]> {
+  async #insertBatch(jobs: OrderJob[]): Promise<BatchOutcome<CreateOrderOutcome>[]> {
     const duplicateOf = (order: NewSalesOrder) => this.#duplicateOf(order);
     try {
-      return await insertOrders(this.pool, orders, duplicateOf);
+      return await insertOrders(this.pool, jobs, duplicateOf, this.features.namedStatements);
     } catch (error) {
-      if (orders.length === 1 || isStoreOutage(error)) return orders.map(() => failed(error));
+      if (jobs.length === 1 || isStoreOutage(error)) return jobs.map(() => failed(error));
       // One by one, in order, so seqs keep the order of arrival; after an outage the rest fail
       // at once.
       const results: BatchOutcome<CreateOrderOutcome>[] = [];
       let outage: unknown;
-      for (const order of orders) {
-        const [result = failed(outage)] = outage ? [] : await this.#insertBatch([order]);
+      for (const job of jobs) {
+        const [result = failed(outage)] = outage ? [] : await this.#insertBatch([job]);
         if (!result.ok && isStoreOutage(result.error)) outage = result.error;
         results.push(result);
       }
@@ -141,25 +170,32 @@ export class PostgresStore extends SqlCredentialStore implements Store {
   async createOrder(
     newOrder: NewSalesOrder,
     idempotency?: IdempotencyClaim,
+    nonce?: NonceClaim,
   ): Promise<CreateOrderOutcome> {
     const order = storableOrder(newOrder);
-    // Without a key: group commit, one statement for every order waiting; the unique index
-    // decides a purchase_order_no race.
-    if (idempotency === undefined) return this.#orders.submit(order);
+    // Without a key: group commit, one statement for every order waiting (their nonces
+    // included); the unique indexes decide a purchase_order_no or a nonce race.
+    if (idempotency === undefined) return this.#orders.submit({ order, nonce });
     const outcome = await inTransaction(
       this.pool,
       async (client): Promise<CreateOrderOutcome | "key_taken" | "po_taken"> => {
         // The key row first: a racing request with the same key waits here for this transaction
         // and then sees its committed key (replay) or, if it rolled back, takes the key itself.
+        // So an exact retry with its key replays before its nonce is looked at.
         const claimed = await client.query(
           "INSERT INTO idempotency_keys (partner_id, idem_key, request_hash, order_id, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (partner_id, idem_key) DO NOTHING",
           [order.partnerId, idempotency.key, idempotency.requestHash, order.id, order.createdAt],
         );
         if (claimed.rowCount !== 1) return "key_taken";
-        const number = (await insertOrderRows(client, [order])).get(order.id);
-        return number ? { kind: "created", order: createdOrder(order, number) } : "po_taken";
+        const fate = (
+          await insertOrderRows(client, [{ order, nonce }], this.features.namedStatements)
+        ).get(order.id);
+        if (fate?.kind === "created")
+          return { kind: "created", order: createdOrderOf(order, fate) };
+        return fate?.kind === "replayed" ? { kind: "request_replayed" } : "po_taken";
       },
-      (outcome) => typeof outcome !== "string",
+      // Anything but a creation rolls back: the key and the nonce stay free.
+      (outcome) => typeof outcome !== "string" && outcome.kind === "created",
     );
     if (outcome === "po_taken") return this.#duplicateOf(order);
     if (outcome === "key_taken") return this.#replayOf(order, idempotency);
@@ -219,6 +255,8 @@ export class PostgresStore extends SqlCredentialStore implements Store {
         if (refused !== undefined || current === undefined) return refused ?? { kind: "not_found" };
         const update = moveStatement(move);
         const [moved] = (await client.query<OrderRow>(numbered(update.sql), update.params)).rows;
+        const tally = movedTallyStatement(current, move.to);
+        await client.query(numbered(tally.sql), tally.params);
         const history = historyStatement(move, current.status);
         await client.query(numbered(history.sql), history.params);
         const event = moveEventStatement(move, newId(move.at), current.partner_id, current.status);

@@ -1,13 +1,9 @@
 import type pg from "pg";
 import { GroupCommit } from "../group-commit.js";
 import type { Statement } from "../order-moves.js";
+import { purgeStatement } from "../purge-statement.js";
 import type { StatementResult } from "../sql-runner.js";
-import {
-  purgeStatement,
-  SqlTenantStore,
-  UPSERT_OVERRIDES,
-  upsertParams,
-} from "../sql-tenant-store.js";
+import { SqlTenantStore, UPSERT_OVERRIDES, upsertParams } from "../sql-tenant-store.js";
 import type { ExpiringTable, NonceClaim, OverridesRecord } from "../tenant-store.js";
 import { claimNonces } from "./nonce-batch.js";
 import { PostgresRunner } from "./runner.js";
@@ -19,16 +15,17 @@ const NONCE_BATCHES_IN_FLIGHT = 2;
 export class PostgresTenantStore extends SqlTenantStore {
   readonly #sql: PostgresRunner;
   /**
-   * Every signed write claims a nonce before it acts: one commit (one WAL flush) per request
-   * cost as much as the order's own batch. Claims waiting together go in one statement.
+   * Signed writes other than creates (whose nonce goes in their order's statement) claim a
+   * nonce before they act: one commit (one WAL flush) per request cost as much as an order
+   * batch. Claims waiting together go in one statement.
    */
   readonly #nonces: GroupCommit<NonceClaim, boolean>;
 
-  constructor(pool: pg.Pool) {
+  constructor(pool: pg.Pool, namedStatements = true) {
     super();
     this.#sql = new PostgresRunner(pool);
     this.#nonces = new GroupCommit(
-      (claims) => claimNonces(pool, claims),
+      (claims) => claimNonces(pool, claims, namedStatements),
       512,
       NONCE_BATCHES_IN_FLIGHT,
     );

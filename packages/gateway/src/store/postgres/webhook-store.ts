@@ -12,11 +12,15 @@ const DISPATCH = `WITH batch AS (${UNDISPATCHED} FOR UPDATE SKIP LOCKED),
   UPDATE order_events SET dispatched_at = ? WHERE seq IN (SELECT seq FROM batch)`;
 
 /** What migration 018's triggers notify when webhook work is written (deliveries, events to fan out). */
-export const WORK_CHANNEL = "orderline_webhooks";
+const WORK_CHANNEL = "orderline_webhooks";
 
 /** The webhook store on PostgreSQL: claims skip rows other instances hold. */
 export class PostgresWebhookStore extends SqlWebhookStore {
-  constructor(private readonly pool: pg.Pool) {
+  constructor(
+    private readonly pool: pg.Pool,
+    /** False behind a transaction pooler: the worker's polls find the work (pool.ts). */
+    private readonly listens = true,
+  ) {
     super(new PostgresRunner(pool), "FOR UPDATE OF d SKIP LOCKED");
   }
 
@@ -30,6 +34,7 @@ export class PostgresWebhookStore extends SqlWebhookStore {
    * the LISTEN is (re)established, for work written while no one listened.
    */
   onWork(listener: () => void): () => Promise<void> {
+    if (!this.listens) return async () => {};
     return listenOn(this.pool, [WORK_CHANNEL], () => listener(), listener);
   }
 }

@@ -1,7 +1,8 @@
 import { EventEmitter } from "node:events";
 import type Database from "better-sqlite3";
-import type { TenantSignal } from "../event-feed-store.js";
+import type { StreamSignal } from "../event-feed-store.js";
 import { SqlEventFeedStore } from "../sql-event-feed-store.js";
+import type { SqlRunner } from "../sql-runner.js";
 import { SqliteRunner } from "./runner.js";
 
 /**
@@ -12,11 +13,13 @@ import { SqliteRunner } from "./runner.js";
 export class SqliteEventFeedStore extends SqlEventFeedStore {
   readonly #signals = new EventEmitter().setMaxListeners(0);
 
-  constructor(db: Database.Database) {
-    super(new SqliteRunner(db));
+  /** `readers`: the store's reader threads, where streams' catch-up reads run. */
+  constructor(db: Database.Database, readers?: Pick<SqlRunner, "rows">) {
+    const runner = new SqliteRunner(db);
+    super(runner, readers ?? runner);
   }
 
-  async publish(signal: TenantSignal): Promise<void> {
+  async publish(signal: StreamSignal): Promise<void> {
     this.#signals.emit("signal", { ...signal });
   }
 
@@ -32,7 +35,7 @@ export class SqliteEventFeedStore extends SqlEventFeedStore {
     };
   }
 
-  onSignal(listener: (signal: TenantSignal) => void): () => Promise<void> {
+  onSignal(listener: (signal: StreamSignal) => void): () => Promise<void> {
     this.#signals.on("signal", listener);
     return async () => {
       this.#signals.off("signal", listener);

@@ -12,6 +12,7 @@ import {
   findInScope,
   HISTORY_OF,
   historyStatement,
+  movedTallyStatement,
   moveEventStatement,
   moveStatement,
   type OrderEventRow,
@@ -24,8 +25,10 @@ import {
 import { SqlRequestLogStore } from "../request-log-store.js";
 import { type OrderRow, pageOf, storableOrder, toOrder } from "../rows.js";
 import { SqlAuditStore } from "../sql-audit-store.js";
+import { SqlConsoleSessionStore } from "../sql-console-session-store.js";
 import { SqlCredentialStore } from "../sql-credential-store.js";
 import { SqlTeamStore } from "../sql-team-store.js";
+import { SqlTwoFactorStore } from "../sql-two-factor-store.js";
 import { QUEUE_EVENT } from "../sql-webhook-store.js";
 import type {
   CreateOrderOutcome,
@@ -49,7 +52,9 @@ import {
   type CreateJob,
   createOrderWriter,
   fromWire,
+  fromWireResult,
   type WireError,
+  type WireResult,
 } from "./order-writer.js";
 import { type ReaderOptions, ReaderThreads } from "./reader-threads.js";
 import { SqliteRunner } from "./runner.js";
@@ -61,8 +66,6 @@ import { SqliteWebhookStore } from "./webhook-store.js";
  * and orders are written on the calling thread instead: same SQL, same transactions.
  */
 const WRITER_THREAD = fileURLToPath(new URL("./writer-thread.js", import.meta.url));
-
-type WireResult = { ok: true; value: CreateOrderOutcome } | { ok: false; error: WireError };
 
 /** Sends batches to the writer thread and matches the answers to them. */
 class WriterThread {
@@ -82,10 +85,7 @@ class WriterThread {
         const pending = this.#pending.get(message.id);
         this.#pending.delete(message.id);
         if (message.claimed) pending?.resolve(message.claimed);
-        else if (message.results)
-          pending?.resolve(
-            message.results.map((r) => (r.ok ? r : { ok: false, error: fromWire(r.error) })),
-          );
+        else if (message.results) pending?.resolve(message.results);
         else
           pending?.reject(
             message.error ? fromWire(message.error) : new Error("writer thread failed"),
@@ -100,8 +100,9 @@ class WriterThread {
     this.#worker.on("exit", (code) => failAll(new Error(`order writer thread exited (${code})`)));
   }
 
-  write(jobs: CreateJob[]): Promise<BatchOutcome<CreateOrderOutcome>[]> {
-    return this.#ask({ jobs });
+  async write(jobs: CreateJob[]): Promise<BatchOutcome<CreateOrderOutcome>[]> {
+    const results = await this.#ask<WireResult[]>({ jobs });
+    return results.map((result, i) => fromWireResult(result, jobs[i] as CreateJob));
   }
 
   /** For each nonce, whether it was new (see createNonceWriter). */
@@ -149,6 +150,8 @@ export class SqliteStore extends SqlCredentialStore implements Store {
   readonly events: SqliteEventFeedStore;
   readonly audit: SqlAuditStore;
   readonly team: SqlTeamStore;
+  readonly consoleSessions: SqlConsoleSessionStore;
+  readonly twoFactor: SqlTwoFactorStore;
   readonly requestLog: SqlRequestLogStore;
   readonly #db: Database.Database;
   readonly #orders: GroupCommit<CreateJob, CreateOrderOutcome>;
@@ -186,9 +189,11 @@ export class SqliteStore extends SqlCredentialStore implements Store {
       this.reads,
     );
     this.webhooks = new SqliteWebhookStore(this.#db);
-    this.events = new SqliteEventFeedStore(this.#db);
+    this.events = new SqliteEventFeedStore(this.#db, this.reads);
     this.audit = new SqlAuditStore(new SqliteRunner(this.#db));
     this.team = new SqlTeamStore(new SqliteRunner(this.#db));
+    this.consoleSessions = new SqlConsoleSessionStore(new SqliteRunner(this.#db));
+    this.twoFactor = new SqlTwoFactorStore(new SqliteRunner(this.#db));
     this.requestLog = new SqlRequestLogStore(new SqliteRunner(this.#db));
     const inline = useThread ? undefined : createOrderWriter(this.#db);
     this.#orders = new GroupCommit<CreateJob, CreateOrderOutcome>((jobs) =>
@@ -198,7 +203,10 @@ export class SqliteStore extends SqlCredentialStore implements Store {
     );
   }
 
-  /** Replay-guard nonces, claimed in batches on the writer thread (or inline without one). */
+  /**
+   * Replay-guard nonces of signed requests other than creates (whose nonce is a row of the
+   * order's own transaction), claimed in batches on the writer thread (or inline without one).
+   */
   async #claimNonces(claims: NonceClaim[]): Promise<BatchOutcome<boolean>[]> {
     let claimed: boolean[];
     if (this.#writer) claimed = await this.#writer.claim(claims);
@@ -214,6 +222,10 @@ export class SqliteStore extends SqlCredentialStore implements Store {
     db.exec(
       "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)",
     );
+    // A migration may rebuild a table others reference (SQLite cannot drop a column's UNIQUE):
+    // that needs foreign keys off, which SQLite ignores inside a transaction. They are checked
+    // before the commit instead, so a broken reference still refuses the whole migration.
+    db.pragma("foreign_keys = OFF");
     const apply = db.transaction(() => {
       const applied = new Set(
         (db.prepare("SELECT version FROM schema_migrations").all() as { version: number }[]).map(
@@ -227,8 +239,15 @@ export class SqliteStore extends SqlCredentialStore implements Store {
           "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
         ).run(migration.version, migration.name, Date.now());
       }
+      const broken = db.pragma("foreign_key_check") as unknown[];
+      if (broken.length > 0)
+        throw new Error(`migration left ${broken.length} broken foreign key reference(s)`);
     });
-    apply.immediate();
+    try {
+      apply.immediate();
+    } finally {
+      db.pragma("foreign_keys = ON");
+    }
   }
 
   async schemaVersion(): Promise<number> {
@@ -259,8 +278,9 @@ export class SqliteStore extends SqlCredentialStore implements Store {
   async createOrder(
     order: NewSalesOrder,
     idempotency?: IdempotencyClaim,
+    nonce?: NonceClaim,
   ): Promise<CreateOrderOutcome> {
-    const outcome = await this.#orders.submit({ order: storableOrder(order), idempotency });
+    const outcome = await this.#orders.submit({ order: storableOrder(order), idempotency, nonce });
     this.events.written();
     return outcome;
   }
@@ -293,6 +313,8 @@ export class SqliteStore extends SqlCredentialStore implements Store {
       if (refused !== undefined || current === undefined) return refused ?? { kind: "not_found" };
       const update = moveStatement(move);
       const moved = this.#prepare(update.sql).get(...update.params) as OrderRow;
+      const tally = movedTallyStatement(current, move.to);
+      this.#prepare(tally.sql).run(...tally.params);
       const history = historyStatement(move, current.status);
       this.#prepare(history.sql).run(...history.params);
       const eventId = newId(move.at);

@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { type CliIo, EXIT, output, UsageError } from "../io.js";
 import { parse, str } from "../options.js";
 
-export const KEYGEN_HELP = `Usage: orderline-partner keygen [--out FILE] [--force] [--json]
+const KEYGEN_HELP = `Usage: orderline-partner keygen [--out FILE] [--force] [--json]
 
 Generates an RSA-2048 key pair. Writes the private key (PKCS#8 PEM) to FILE with mode 0600
 (default ./orderline-private.pem; an existing file is kept unless --force) and prints the public

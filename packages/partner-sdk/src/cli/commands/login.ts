@@ -2,7 +2,7 @@ import { createPartnerClient } from "../../client.js";
 import { type CliIo, EXIT, output } from "../io.js";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, clientOptionsOf, parse } from "../options.js";
 
-export const LOGIN_HELP = `Usage: orderline-partner login [--json]
+const LOGIN_HELP = `Usage: orderline-partner login [--json]
 
 Logs in with the client credentials and prints the access token and its expiry: a check that
 credentials and gateway address are right, and a token for hand-made requests.

@@ -11,7 +11,7 @@ import {
   type Values,
 } from "../options.js";
 
-export const ORDERS_HELP = `Usage: orderline-partner orders <subcommand> [options]
+const ORDERS_HELP = `Usage: orderline-partner orders <subcommand> [options]
 
   create --file ORDER.json [--idempotency-key KEY]
                         create a sales order from a JSON file; the Idempotency-Key (a fresh UUID

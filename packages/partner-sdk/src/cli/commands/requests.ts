@@ -3,7 +3,7 @@ import type { RefusedRequest } from "../../self-service-types.js";
 import { type CliIo, EXIT, output, UsageError } from "../io.js";
 import { CONNECTION_HELP, CONNECTION_OPTIONS, clientOptionsOf, parse, str } from "../options.js";
 
-export const REQUESTS_HELP = `Usage: orderline-partner requests --failed [--limit N]
+const REQUESTS_HELP = `Usage: orderline-partner requests --failed [--limit N]
 
   Your own refused requests of the last 7 days, newest first (N 1–100, default 50): time,
   method, path, status, error code and request id, and for a signature failure the

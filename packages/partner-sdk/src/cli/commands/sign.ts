@@ -10,7 +10,7 @@ import {
   str,
 } from "../options.js";
 
-export const SIGN_HELP = `Usage: orderline-partner sign [--timestamp T] [--signature-version 2 --method M --path P [--body-file F]] [--json]
+const SIGN_HELP = `Usage: orderline-partner sign [--timestamp T] [--signature-version 1|2] [--method M --path P [--body-file F]] [--json]
 
 Prints the string-to-sign, the headers and the signature the SDK would send, so a hand-written
 client can be compared byte for byte. Needs the client id and the private key, not the secret.
@@ -38,7 +38,7 @@ export function signCommand(args: string[], io: CliIo): number {
     return EXIT.ok;
   }
   const { clientId, privateKey } = signerOf(io, values);
-  const version = signatureVersionOf(io, values) ?? 1;
+  const version = signatureVersionOf(io, values) ?? 2;
   const timestamp = str(values, "timestamp") ?? String(Math.floor(Date.now() / 1000));
   if (!/^\S+$/.test(timestamp)) throw new UsageError("--timestamp must not contain spaces.");
   const bodyFile = str(values, "body-file");

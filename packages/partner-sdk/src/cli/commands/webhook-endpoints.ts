@@ -22,7 +22,7 @@ export const ENDPOINT_SUBCOMMANDS = [
   "test",
 ] as const;
 
-export const WEBHOOK_ENDPOINTS_HELP = `Usage: orderline-partner webhooks <subcommand> [options]   (your own endpoints)
+const WEBHOOK_ENDPOINTS_HELP = `Usage: orderline-partner webhooks <subcommand> [options]   (your own endpoints)
 
   create --url URL --events T,T   register an endpoint (events: order.created, order.accepted,
                                   order.rejected, order.fulfilled, order.cancelled, or '*');

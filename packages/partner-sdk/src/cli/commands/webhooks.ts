@@ -4,7 +4,7 @@ import { type CliIo, EXIT, output, UsageError } from "../io.js";
 import { parse, readLocalBytes, readLocalFile, str, type Values } from "../options.js";
 import { ENDPOINT_SUBCOMMANDS, webhookEndpointsCommand } from "./webhook-endpoints.js";
 
-export const WEBHOOKS_HELP = `Usage: orderline-partner webhooks <verify|sign> [options]
+const WEBHOOKS_HELP = `Usage: orderline-partner webhooks <verify|sign> [options]
 
   verify --header 'HEADER' [--file BODY | stdin] [--tolerance 300]
                   checks a delivery as a receiver must: a v1 signature of the secret over

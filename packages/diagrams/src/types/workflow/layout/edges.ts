@@ -295,7 +295,7 @@ function edgeLayout(
 }
 
 /** An edge label's wrappings: at the label width, then narrower ones that cut nothing. */
-export interface LabelWrappings {
+interface LabelWrappings {
   first: TextBlock;
   /** Made on first use: most labels find a clear spot at their first wrapping. */
   narrower?: TextBlock[];

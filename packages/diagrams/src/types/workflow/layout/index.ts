@@ -1,4 +1,4 @@
-import type { UnlocatedProblem } from "../../../validate/schema-problems.js";
+import type { UnlocatedProblem } from "../../../core/validate/schema-problems.js";
 import type { WorkflowDiagram } from "../model.js";
 import { labelEdges } from "./edges.js";
 import {

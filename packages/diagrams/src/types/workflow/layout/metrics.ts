@@ -1,15 +1,11 @@
 import type { TextBlock } from "../../../core/text/block.js";
+import { isCut as linesCut } from "../../../core/text/cuts.js";
 
-export { lineHeight, place, textBlock } from "../../../core/text/block.js";
+export { place, textBlock } from "../../../core/text/block.js";
+export { cutMessage } from "../../../core/text/cuts.js";
 
 /** True when wrapping had to cut `text` short (its last line ends in "…"). */
-export function isCut(block: TextBlock, text: string): boolean {
-  const last = block.lines[block.lines.length - 1] ?? "";
-  return last.endsWith("…") && !text.trimEnd().endsWith("…");
-}
-
-export const cutMessage = (block: TextBlock) =>
-  `the text does not fit in ${block.lines.length} line${block.lines.length === 1 ? "" : "s"} and is cut short with "…"`;
+export const isCut = (block: TextBlock, text: string): boolean => linesCut(block.lines, text);
 
 /** Sizes of the drawing, in diagram units. Every preset shares them, so a preset never moves anything. */
 export const METRICS = {

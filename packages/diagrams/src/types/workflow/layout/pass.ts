@@ -1,6 +1,6 @@
 import { round } from "../../../core/geometry.js";
 import { type LegendPlan, planLegend } from "../../../core/legend.js";
-import type { UnlocatedProblem } from "../../../validate/schema-problems.js";
+import type { UnlocatedProblem } from "../../../core/validate/schema-problems.js";
 import type { DiagramNode, Group, Phase, WorkflowDiagram } from "../model.js";
 import { LEGEND_CATEGORY } from "../model.js";
 import {

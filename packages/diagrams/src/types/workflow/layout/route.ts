@@ -340,7 +340,7 @@ function leg(p: Point, q: Point, dir: Point, obstacles: Obstacles): Point[] {
 }
 
 /** Reports a request the drawing cannot honour: the rule id, the edge property, why. */
-export type Warn = (rule: string, property: string, message: string) => void;
+type Warn = (rule: string, property: string, message: string) => void;
 
 /** True when some inner corner of `points` lies on the line `axis` = `at`. */
 const usesLine = (points: Point[], axis: "x" | "y", at: number) =>

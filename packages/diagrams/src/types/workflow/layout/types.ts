@@ -2,7 +2,7 @@ import type { Box } from "../../../core/geometry.js";
 import type { EdgeBox, NodeBox } from "../../../core/svg/boxes.js";
 import type { Frame, LegendLayout } from "../../../core/svg/document.js";
 import type { TextBlock } from "../../../core/text/block.js";
-import type { UnlocatedProblem } from "../../../validate/schema-problems.js";
+import type { UnlocatedProblem } from "../../../core/validate/schema-problems.js";
 import type { BandVariant, DiagramNode, Edge, Side } from "../model.js";
 
 export type { Box } from "../../../core/geometry.js";
@@ -39,8 +39,6 @@ export interface EdgeLayout extends EdgeBox {
   fromSide: Side;
   toSide: Side;
 }
-
-export type { LegendItem } from "../../../core/svg/document.js";
 
 export interface Layout extends Frame {
   /** The area the lanes cover (header column included). */

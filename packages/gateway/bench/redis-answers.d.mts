@@ -1,0 +1,1 @@
+export function redisAnswers(url: string): Promise<boolean>;

@@ -1,0 +1,118 @@
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { newId } from "../src/lib/random.js";
+import {
+  type CreateJob,
+  createOrderWriter,
+  fromWireResult,
+  toWireResult,
+} from "../src/store/sqlite/order-writer.js";
+import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
+import { tempDir } from "./helpers.js";
+import { PARTNER } from "./support/stores.js";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A migrated store file with the test partner, opened as the writer thread opens it. */
+async function writerOnFreshStore() {
+  const { dir, cleanup } = tempDir();
+  cleanups.push(cleanup);
+  const path = join(dir, "store.db");
+  const store = new SqliteStore(path, { writerThread: false, readerThreads: false });
+  await store.migrate();
+  await store.createPartner(PARTNER);
+  await store.close();
+  const db = new Database(path);
+  db.pragma("foreign_keys = ON");
+  cleanups.push(() => db.close());
+  return { db, write: createOrderWriter(db) };
+}
+
+let n = 0;
+function job(overrides: Partial<CreateJob["order"]> = {}, nonce = `nonce-${++n}`): CreateJob {
+  const createdAt = Date.now();
+  return {
+    order: {
+      id: newId(createdAt),
+      partnerId: PARTNER.id,
+      purchaseOrderNo: `PO-${++n}`,
+      currency: "IDR",
+      customerCode: "C-1",
+      siteCode: "S-1",
+      salesName: "Ayu",
+      address: "Jl. Sudirman 1",
+      products: [{ product_code: "P-1", quantity: 2, unit_price: 15000 }],
+      status: "received",
+      createdAt,
+      ...overrides,
+    },
+    idempotency: undefined,
+    nonce: { key: nonce, expiresAt: createdAt + 60_000 },
+  };
+}
+
+const ordersIn = (db: Database.Database) =>
+  (
+    db.prepare("SELECT purchase_order_no FROM sales_orders ORDER BY seq").all() as {
+      purchase_order_no: string;
+    }[]
+  ).map((r) => r.purchase_order_no);
+
+// A batch runs without a savepoint per order (they cost a fifth of the writer's work); a job
+// that throws must still leave the others of its batch created, and only its own nonce free.
+describe("a batch of order creations on SQLite", () => {
+  it("creates the others when one job throws, and frees only the failed job's nonce", async () => {
+    const { db, write } = await writerOnFreshStore();
+    const first = job();
+    // A currency the table's CHECK refuses: the insert throws inside the batch.
+    const failing = job({ currency: "idr" });
+    const third = job();
+    const results = write([first, failing, third]);
+
+    expect(results.map((r) => (r.ok ? r.value.kind : "error"))).toEqual([
+      "created",
+      "error",
+      "created",
+    ]);
+    expect(results[1]?.ok === false && results[1].error.message).toMatch(/CHECK constraint/);
+    expect(ordersIn(db)).toEqual([first.order.purchaseOrderNo, third.order.purchaseOrderNo]);
+    // The partner's numbers stay gapless: the failed job took none.
+    const numbers = results.flatMap((r) =>
+      r.ok && r.value.kind === "created" ? [r.value.order.partnerSeq] : [],
+    );
+    expect(numbers).toEqual([1, 2]);
+
+    // The same requests again: the created one is a replay, the failed one may go through now.
+    const again = write([
+      job({ purchaseOrderNo: "PO-again-1" }, first.nonce?.key),
+      job({ purchaseOrderNo: "PO-again-2" }, failing.nonce?.key),
+    ]);
+    expect(again.map((r) => (r.ok ? r.value.kind : "error"))).toEqual([
+      "request_replayed",
+      "created",
+    ]);
+  });
+
+  it("answers every job with its error, and creates nothing, when every job fails", async () => {
+    const { db, write } = await writerOnFreshStore();
+    db.exec("DROP TABLE request_nonces");
+    const results = write([job(), job()]);
+    expect(results.every((r) => !r.ok)).toBe(true);
+    expect(ordersIn(db)).toEqual([]);
+  });
+
+  it("sends a created order back from the writer thread as its numbers and rebuilds it whole", async () => {
+    const { write } = await writerOnFreshStore();
+    const sent = job();
+    const [result] = write([sent]);
+    if (!result) throw new Error("no result");
+    const wire = toWireResult(result);
+    expect(wire).toEqual({ ok: true, created: [1, 1] });
+    // What the calling thread rebuilds is what the writer made.
+    expect(fromWireResult(structuredClone(wire), sent)).toEqual(result);
+  });
+});
