@@ -65,7 +65,14 @@ export function rawRequest(base: string, request: Buffer | string): Promise<RawR
         json: () => JSON.parse(body),
       });
     });
+    // Silence for 15 s, or 30 s in all (a stream's heartbeats would keep the idle timer from
+    // ever firing), ends the wait: a test names the request instead of hanging.
     socket.setTimeout(15_000, () => socket.destroy(new Error("no answer within 15 s")));
+    const deadline = setTimeout(
+      () => socket.destroy(new Error("not finished within 30 s")),
+      30_000,
+    );
+    socket.on("close", () => clearTimeout(deadline));
     // Not end(): Node's server drops a request whose client half-closes before the answer.
     socket.write(request);
   });
