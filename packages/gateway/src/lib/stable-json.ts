@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 /** JSON with object keys sorted, so two bodies that differ only in key order hash alike. */
 export function stableStringify(value: unknown): string {
@@ -12,5 +12,5 @@ export function stableStringify(value: unknown): string {
 }
 
 export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
+  return hash("sha256", text, "hex");
 }

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { requestReplayed } from "../security/request-replayed.js";
 import type { NonceClaim, TenantStore } from "../store/tenant-store.js";
 import { EMPTY_BODY_SHA256, type SignedRequestLine } from "./request-signature.js";
@@ -34,7 +34,7 @@ export interface ReplayableRequest extends SignedRequestLine {
 function bodyPartOf(request: SignedRequestCopy): string {
   if (request.bodySha256 !== EMPTY_BODY_SHA256 || request.parsedBody === undefined)
     return request.bodySha256;
-  return createHash("sha256").update(JSON.stringify(request.parsedBody)).digest("hex");
+  return hash("sha256", JSON.stringify(request.parsedBody), "hex");
 }
 
 /**
@@ -61,18 +61,19 @@ export class ReplayGuard {
   }
 
   #nonceOf(request: SignedRequestCopy, sentAt: number): NonceClaim {
-    const digest = createHash("sha256")
-      .update(
-        [
-          request.clientId,
-          request.method.toUpperCase(),
-          request.target,
-          bodyPartOf(request),
-          request.timestamp,
-          request.signature,
-        ].join("\n"),
-      )
-      .digest("base64url");
+    // The one-shot hash: a Hash object per digest cost a create about 2 µs each (two of them).
+    const digest = hash(
+      "sha256",
+      [
+        request.clientId,
+        request.method.toUpperCase(),
+        request.target,
+        bodyPartOf(request),
+        request.timestamp,
+        request.signature,
+      ].join("\n"),
+      "base64url",
+    );
     // Led by the request's own time (a replay carries the same X-TIMESTAMP, so the same key):
     // new nonces land at the end of the key's index instead of on a random page each, which
     // cost a page write per nonce at every commit once the window held many.

@@ -1,4 +1,5 @@
 import { createHash, type KeyObject, verify } from "node:crypto";
+import { BoundedCache } from "../lib/bounded-cache.js";
 
 /**
  * The seed's request signature: X-SIGNATURE = base64(SHA256withRSA(private key,
@@ -69,17 +70,36 @@ export function decodeSignature(header: string): Buffer | undefined {
 }
 
 /**
+ * Signatures that verified, by signature and signed text, with the key they verified with.
+ * Version 1 signs only `client_id|timestamp`, so every request a partner sends within one second
+ * carries the same signature, and RSA verification of the same key, text and signature always
+ * gives the same answer: a repeat costs a lookup instead of a verification (a quarter of a signed
+ * create's CPU on the HTTP thread). Only successes are kept, so a forged signature always gets
+ * the full check. A hit counts only while its key is among those the caller passes: a revoked
+ * key leaves the partner's active keys, and with them every signature it verified. No expiry:
+ * the answer cannot go stale, and callers check the timestamp's window before verifying.
+ */
+const verified = new BoundedCache<string, KeyObject>(4096);
+
+/**
  * Whether the signature verifies against any of the keys (RSASSA-PKCS1-v1_5 with SHA-256).
  * Synchronous on purpose: an RSA verification (public exponent 65537) takes tens of
  * microseconds, while the callback form queues on libuv's thread pool behind whatever else
  * runs there (password hashing above all), which made signed requests wait seconds under a
- * sign-in flood.
+ * sign-in flood. `remember`: the same signature is likely to come again (version 1, a login, an
+ * event stream's re-check), so a success is kept for the next time.
  */
 export async function verifiesWithAnyKey(
   keys: readonly KeyObject[],
   data: string,
   signature: Buffer,
+  options: { remember?: boolean } = {},
 ): Promise<boolean> {
+  const id = options.remember ? `${signature.toString("base64")} ${data}` : undefined;
+  if (id !== undefined) {
+    const key = verified.get(id, 0);
+    if (key !== undefined && keys.includes(key)) return true;
+  }
   const bytes = Buffer.from(data, "utf8");
   for (const key of keys) {
     let ok = false;
@@ -88,7 +108,10 @@ export async function verifiesWithAnyKey(
     } catch {
       ok = false;
     }
-    if (ok) return true;
+    if (ok) {
+      if (id !== undefined) verified.set(id, key, Number.POSITIVE_INFINITY);
+      return true;
+    }
   }
   return false;
 }
