@@ -97,6 +97,46 @@ describe("a batch of order creations on SQLite", () => {
     ]);
   });
 
+  it("counts only the created orders in the partner's counter and day tally when a job fails after its order row", async () => {
+    const { db, write } = await writerOnFreshStore();
+    // No request hash: the key's row, the job's last write, refuses it (NOT NULL), after the
+    // order and its event went in; the job's savepoint takes both back.
+    const failing = job();
+    failing.idempotency = { key: "K-1", requestHash: null as unknown as string };
+    const results = write([job(), failing, job(), job({ currency: "USD" })]);
+
+    expect(results.map((r) => (r.ok ? r.value.kind : "error"))).toEqual([
+      "created",
+      "error",
+      "created",
+      "created",
+    ]);
+    expect(
+      results.flatMap((r) =>
+        r.ok && r.value.kind === "created" ? [r.value.order.partnerSeq] : [],
+      ),
+    ).toEqual([1, 2, 3]);
+    expect(
+      db.prepare("SELECT orders_issued FROM partners WHERE id = ?").pluck().get(PARTNER.id),
+    ).toBe(3);
+    expect(
+      db.prepare("SELECT currency, orders, amount FROM order_day_totals ORDER BY currency").all(),
+    ).toEqual([
+      { currency: "IDR", orders: 2, amount: 60000 },
+      { currency: "USD", orders: 1, amount: 3000000 },
+    ]);
+    expect(db.prepare("SELECT count(*) FROM order_events").pluck().get()).toBe(3);
+
+    // The next batch continues the numbers and adds to the same tally rows.
+    const next = write([job(), job()]);
+    expect(next.map((r) => r.ok && r.value.kind === "created" && r.value.order.partnerSeq)).toEqual(
+      [4, 5],
+    );
+    expect(
+      db.prepare("SELECT orders FROM order_day_totals WHERE currency = 'IDR'").pluck().get(),
+    ).toBe(4);
+  });
+
   it("answers every job with its error, and creates nothing, when every job fails", async () => {
     const { db, write } = await writerOnFreshStore();
     db.exec("DROP TABLE request_nonces");

@@ -1,6 +1,12 @@
 import type Database from "better-sqlite3";
 import { newId } from "../../lib/random.js";
-import { CREATED_EVENT, CREATED_TALLY, createdTallyParams } from "../order-moves.js";
+import {
+  ADD_TALLY,
+  addTallyParams,
+  CREATED_EVENT,
+  createdTally,
+  type TallyAddition,
+} from "../order-moves.js";
 import { createdOrder, type OrderRow, orderParams, toOrder } from "../rows.js";
 import { QUEUE_EVENT } from "../sql-webhook-store.js";
 import type {
@@ -102,12 +108,48 @@ export function createOrderWriter(db: Database.Database): (jobs: CreateJob[]) =>
       throw new Error(`idempotency key points at missing order ${previous.order_id}`);
     return { kind: "replayed", order };
   };
-  const createOne = ({ order: o, idempotency }: CreateJob): CreateOrderOutcome => {
-    // The partner's next number; taken (orders_issued bumped) only when the order goes in.
-    const partnerSeq =
-      (prepare("SELECT orders_issued FROM partners WHERE id = ?").pluck().get(o.partnerId) as
-        | number
-        | undefined) ?? 0;
+  /**
+   * What the batch's created orders add to their partners' counters (orders_issued) and to
+   * order_day_totals: written once per partner and per tally row when the batch ends
+   * (writeTotals), not once per order. A job adds to it only after its last write, so a job its
+   * savepoint undoes leaves nothing here either.
+   */
+  interface BatchTotals {
+    /** Per partner, the last number handed out in this batch. */
+    numbers: Map<string, number>;
+    /** Per tally row (its key joined), what the batch adds to it. */
+    tallies: Map<string, TallyAddition>;
+  }
+  const newTotals = (): BatchTotals => ({ numbers: new Map(), tallies: new Map() });
+  const lastNumber = (totals: BatchTotals, partnerId: string): number =>
+    totals.numbers.get(partnerId) ??
+    (prepare("SELECT orders_issued FROM partners WHERE id = ?").pluck().get(partnerId) as
+      | number
+      | undefined) ??
+    0;
+  const count = (totals: BatchTotals, order: NewSalesOrder, partnerSeq: number): void => {
+    totals.numbers.set(order.partnerId, partnerSeq);
+    const tally = createdTally(order);
+    const key = `${tally.partnerId}\n${tally.day}\n${tally.status}\n${tally.currency}`;
+    const sum = totals.tallies.get(key);
+    if (sum === undefined) totals.tallies.set(key, tally);
+    else {
+      sum.orders += tally.orders;
+      sum.amount += tally.amount;
+    }
+  };
+  const writeTotals = (totals: BatchTotals): void => {
+    for (const [partnerId, issued] of totals.numbers)
+      prepare("UPDATE partners SET orders_issued = ? WHERE id = ?").run(issued, partnerId);
+    for (const tally of totals.tallies.values()) prepare(ADD_TALLY).run(...addTallyParams(tally));
+  };
+
+  const createOne = (
+    { order: o, idempotency }: CreateJob,
+    totals: BatchTotals,
+  ): CreateOrderOutcome => {
+    // The partner's next number; taken only when the order goes in.
+    const partnerSeq = lastNumber(totals, o.partnerId) + 1;
     // Insert first and let the unique index report a repeat: one statement on the common path.
     // No RETURNING: SQLite gathers a RETURNING statement's rows in a temporary table first,
     // which cost as much as the row and its five index entries (profiled); `seq` is the rowid.
@@ -115,7 +157,7 @@ export function createOrderWriter(db: Database.Database): (jobs: CreateJob[]) =>
       `INSERT INTO sales_orders (id, partner_id, purchase_order_no, customer_code, site_code, sales_name, address, products, status, created_at, currency, partner_seq)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (partner_id, purchase_order_no) DO NOTHING`,
-    ).run(...orderParams(o), partnerSeq + 1);
+    ).run(...orderParams(o), partnerSeq);
     if (inserted.changes === 0) {
       const existing = prepare(
         "SELECT * FROM sales_orders WHERE partner_id = ? AND purchase_order_no = ?",
@@ -123,9 +165,6 @@ export function createOrderWriter(db: Database.Database): (jobs: CreateJob[]) =>
       return { kind: "duplicate_purchase_order", existing: toOrder(existing) };
     }
     const seq = Number(inserted.lastInsertRowid);
-    prepare("UPDATE partners SET orders_issued = ? WHERE id = ?").run(partnerSeq + 1, o.partnerId);
-    // The overview's daily tally (migration 026): the one extra write a create pays for it.
-    prepare(CREATED_TALLY).run(...createdTallyParams(o));
     const eventId = newId(o.createdAt);
     prepare(CREATED_EVENT).run(eventId, o.partnerId, o.id, o.status, o.createdAt, o.createdAt);
     prepare(QUEUE_EVENT).run(o.createdAt, o.createdAt, o.createdAt, eventId);
@@ -134,7 +173,8 @@ export function createOrderWriter(db: Database.Database): (jobs: CreateJob[]) =>
         "INSERT INTO idempotency_keys (partner_id, idem_key, request_hash, order_id, created_at) VALUES (?, ?, ?, ?, ?)",
       ).run(o.partnerId, idempotency.key, idempotency.requestHash, o.id, o.createdAt);
     }
-    return { kind: "created", order: createdOrder(o, { seq, partnerSeq: partnerSeq + 1 }) };
+    count(totals, o, partnerSeq);
+    return { kind: "created", order: createdOrder(o, { seq, partnerSeq }) };
   };
   const claimNonce = (nonce: NonceClaim): boolean =>
     prepare(
@@ -172,25 +212,31 @@ export function createOrderWriter(db: Database.Database): (jobs: CreateJob[]) =>
 
   /** Thrown out of the fast batch to roll it back; the batch is then run job by job. */
   class JobFailed extends Error {}
-  const fast = db.transaction((jobs: CreateJob[]): BatchResult[] =>
-    jobs.map((job) => {
+  const fast = db.transaction((jobs: CreateJob[]): BatchResult[] => {
+    const totals = newTotals();
+    const results = jobs.map((job): BatchResult => {
       try {
-        return { ok: true, value: runJob(job, createOne) };
+        return { ok: true, value: runJob(job, (j) => createOne(j, totals)) };
       } catch (error) {
         throw new JobFailed(error instanceof Error ? error.message : String(error));
       }
-    }),
-  );
+    });
+    writeTotals(totals);
+    return results;
+  });
   const createInSavepoint = db.transaction(createOne);
-  const careful = db.transaction((jobs: CreateJob[]): BatchResult[] =>
-    jobs.map((job) => {
+  const careful = db.transaction((jobs: CreateJob[]): BatchResult[] => {
+    const totals = newTotals();
+    const results = jobs.map((job): BatchResult => {
       try {
-        return { ok: true, value: runJob(job, createInSavepoint) };
+        return { ok: true, value: runJob(job, (j) => createInSavepoint(j, totals)) };
       } catch (error) {
         return { ok: false, error: error instanceof Error ? error : new Error(String(error)) };
       }
-    }),
-  );
+    });
+    writeTotals(totals);
+    return results;
+  });
   return (jobs) => {
     try {
       return fast.immediate(jobs);
