@@ -137,6 +137,46 @@ describe("a batch of order creations on SQLite", () => {
     ).toBe(4);
   });
 
+  it("queues a delivery of each created order's event, and none of a failed job's, for the partner's endpoints", async () => {
+    const { db, write } = await writerOnFreshStore();
+    const endpoint = db.prepare(
+      "INSERT INTO webhook_endpoints (id, partner_id, url, events, secret_sealed, created_at, updated_at) VALUES (?, ?, 'https://example.test/hook', ?, 'sealed', 0, 0)",
+    );
+    endpoint.run("we-all", PARTNER.id, '["*"]');
+    endpoint.run("we-created", PARTNER.id, '["order.created"]');
+    endpoint.run("we-other", PARTNER.id, '["order.cancelled"]');
+    const failing = job();
+    failing.idempotency = { key: "K-1", requestHash: null as unknown as string };
+    const results = write([job(), failing, job()]);
+    expect(results.map((r) => (r.ok ? r.value.kind : "error"))).toEqual([
+      "created",
+      "error",
+      "created",
+    ]);
+
+    const events = db.prepare("SELECT id, created_at FROM order_events ORDER BY seq").all() as {
+      id: string;
+      created_at: number;
+    }[];
+    expect(events).toHaveLength(2);
+    const queued = db
+      .prepare(
+        "SELECT endpoint_id, event_id, event_type, state, next_attempt_at FROM webhook_deliveries ORDER BY event_id, endpoint_id",
+      )
+      .all();
+    expect(queued).toEqual(
+      events.flatMap((e) =>
+        ["we-all", "we-created"].map((endpointId) => ({
+          endpoint_id: endpointId,
+          event_id: e.id,
+          event_type: "order.created",
+          state: "pending",
+          next_attempt_at: e.created_at,
+        })),
+      ),
+    );
+  });
+
   it("answers every job with its error, and creates nothing, when every job fails", async () => {
     const { db, write } = await writerOnFreshStore();
     db.exec("DROP TABLE request_nonces");

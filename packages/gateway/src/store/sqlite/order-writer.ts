@@ -8,7 +8,7 @@ import {
   type TallyAddition,
 } from "../order-moves.js";
 import { createdOrder, type OrderRow, orderParams, toOrder } from "../rows.js";
-import { QUEUE_EVENT } from "../sql-webhook-store.js";
+import { QUEUE_EVENTS_BETWEEN } from "../sql-webhook-store.js";
 import type {
   CreateOrderOutcome,
   IdempotencyClaim,
@@ -109,47 +109,54 @@ export function createOrderWriter(db: Database.Database): (jobs: CreateJob[]) =>
     return { kind: "replayed", order };
   };
   /**
-   * What the batch's created orders add to their partners' counters (orders_issued) and to
-   * order_day_totals: written once per partner and per tally row when the batch ends
-   * (writeTotals), not once per order. A job adds to it only after its last write, so a job its
-   * savepoint undoes leaves nothing here either.
+   * What the batch's created orders add to their partners' counters (orders_issued), to
+   * order_day_totals and to the webhook queue: written once per partner, per tally row and per
+   * batch when the batch ends (writeBatchEnd), not once per order. A job adds to it only after
+   * its last write, so a job its savepoint undoes leaves nothing here either.
    */
-  interface BatchTotals {
+  interface BatchEnd {
     /** Per partner, the last number handed out in this batch. */
     numbers: Map<string, number>;
     /** Per tally row (its key joined), what the batch adds to it. */
     tallies: Map<string, TallyAddition>;
+    /** The created orders' events, the newest rows of order_events: first and last seq. */
+    events: { first: number; last: number };
   }
-  const newTotals = (): BatchTotals => ({ numbers: new Map(), tallies: new Map() });
-  const lastNumber = (totals: BatchTotals, partnerId: string): number =>
-    totals.numbers.get(partnerId) ??
+  const newBatchEnd = (): BatchEnd => ({
+    numbers: new Map(),
+    tallies: new Map(),
+    events: { first: 0, last: 0 },
+  });
+  const lastNumber = (end: BatchEnd, partnerId: string): number =>
+    end.numbers.get(partnerId) ??
     (prepare("SELECT orders_issued FROM partners WHERE id = ?").pluck().get(partnerId) as
       | number
       | undefined) ??
     0;
-  const count = (totals: BatchTotals, order: NewSalesOrder, partnerSeq: number): void => {
-    totals.numbers.set(order.partnerId, partnerSeq);
+  const count = (end: BatchEnd, order: NewSalesOrder, partnerSeq: number, eventSeq: number) => {
+    end.numbers.set(order.partnerId, partnerSeq);
     const tally = createdTally(order);
     const key = `${tally.partnerId}\n${tally.day}\n${tally.status}\n${tally.currency}`;
-    const sum = totals.tallies.get(key);
-    if (sum === undefined) totals.tallies.set(key, tally);
+    const sum = end.tallies.get(key);
+    if (sum === undefined) end.tallies.set(key, tally);
     else {
       sum.orders += tally.orders;
       sum.amount += tally.amount;
     }
+    if (end.events.first === 0) end.events.first = eventSeq;
+    end.events.last = eventSeq;
   };
-  const writeTotals = (totals: BatchTotals): void => {
-    for (const [partnerId, issued] of totals.numbers)
+  const writeBatchEnd = (end: BatchEnd): void => {
+    for (const [partnerId, issued] of end.numbers)
       prepare("UPDATE partners SET orders_issued = ? WHERE id = ?").run(issued, partnerId);
-    for (const tally of totals.tallies.values()) prepare(ADD_TALLY).run(...addTallyParams(tally));
+    for (const tally of end.tallies.values()) prepare(ADD_TALLY).run(...addTallyParams(tally));
+    // Born dispatched (CREATED_EVENT): their deliveries are queued in their own transaction.
+    if (end.events.first > 0) prepare(QUEUE_EVENTS_BETWEEN).run(end.events.first, end.events.last);
   };
 
-  const createOne = (
-    { order: o, idempotency }: CreateJob,
-    totals: BatchTotals,
-  ): CreateOrderOutcome => {
+  const createOne = ({ order: o, idempotency }: CreateJob, end: BatchEnd): CreateOrderOutcome => {
     // The partner's next number; taken only when the order goes in.
-    const partnerSeq = lastNumber(totals, o.partnerId) + 1;
+    const partnerSeq = lastNumber(end, o.partnerId) + 1;
     // Insert first and let the unique index report a repeat: one statement on the common path.
     // No RETURNING: SQLite gathers a RETURNING statement's rows in a temporary table first,
     // which cost as much as the row and its five index entries (profiled); `seq` is the rowid.
@@ -165,15 +172,20 @@ export function createOrderWriter(db: Database.Database): (jobs: CreateJob[]) =>
       return { kind: "duplicate_purchase_order", existing: toOrder(existing) };
     }
     const seq = Number(inserted.lastInsertRowid);
-    const eventId = newId(o.createdAt);
-    prepare(CREATED_EVENT).run(eventId, o.partnerId, o.id, o.status, o.createdAt, o.createdAt);
-    prepare(QUEUE_EVENT).run(o.createdAt, o.createdAt, o.createdAt, eventId);
+    const event = prepare(CREATED_EVENT).run(
+      newId(o.createdAt),
+      o.partnerId,
+      o.id,
+      o.status,
+      o.createdAt,
+      o.createdAt,
+    );
     if (idempotency !== undefined) {
       prepare(
         "INSERT INTO idempotency_keys (partner_id, idem_key, request_hash, order_id, created_at) VALUES (?, ?, ?, ?, ?)",
       ).run(o.partnerId, idempotency.key, idempotency.requestHash, o.id, o.createdAt);
     }
-    count(totals, o, partnerSeq);
+    count(end, o, partnerSeq, Number(event.lastInsertRowid));
     return { kind: "created", order: createdOrder(o, { seq, partnerSeq }) };
   };
   const claimNonce = (nonce: NonceClaim): boolean =>
@@ -213,28 +225,28 @@ export function createOrderWriter(db: Database.Database): (jobs: CreateJob[]) =>
   /** Thrown out of the fast batch to roll it back; the batch is then run job by job. */
   class JobFailed extends Error {}
   const fast = db.transaction((jobs: CreateJob[]): BatchResult[] => {
-    const totals = newTotals();
+    const end = newBatchEnd();
     const results = jobs.map((job): BatchResult => {
       try {
-        return { ok: true, value: runJob(job, (j) => createOne(j, totals)) };
+        return { ok: true, value: runJob(job, (j) => createOne(j, end)) };
       } catch (error) {
         throw new JobFailed(error instanceof Error ? error.message : String(error));
       }
     });
-    writeTotals(totals);
+    writeBatchEnd(end);
     return results;
   });
   const createInSavepoint = db.transaction(createOne);
   const careful = db.transaction((jobs: CreateJob[]): BatchResult[] => {
-    const totals = newTotals();
+    const end = newBatchEnd();
     const results = jobs.map((job): BatchResult => {
       try {
-        return { ok: true, value: runJob(job, (j) => createInSavepoint(j, totals)) };
+        return { ok: true, value: runJob(job, (j) => createInSavepoint(j, end)) };
       } catch (error) {
         return { ok: false, error: error instanceof Error ? error : new Error(String(error)) };
       }
     });
-    writeTotals(totals);
+    writeBatchEnd(end);
     return results;
   });
   return (jobs) => {
