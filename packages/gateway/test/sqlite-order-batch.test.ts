@@ -161,7 +161,7 @@ describe("a batch of order creations on SQLite", () => {
     expect(events).toHaveLength(2);
     const queued = db
       .prepare(
-        "SELECT endpoint_id, event_id, event_type, state, next_attempt_at FROM webhook_deliveries ORDER BY event_id, endpoint_id",
+        "SELECT d.endpoint_id, d.event_id, d.event_type, d.state, d.next_attempt_at FROM webhook_deliveries d JOIN order_events e ON e.id = d.event_id ORDER BY e.seq, d.endpoint_id",
       )
       .all();
     expect(queued).toEqual(
