@@ -182,7 +182,7 @@ export function createOrderWriter(db: Database.Database): (jobs: CreateJob[]) =>
     const partnerSeq = lastNumber(end, o.partnerId) + 1;
     // Insert first and let the unique index report a repeat: one statement on the common path.
     // No RETURNING: SQLite gathers a RETURNING statement's rows in a temporary table first,
-    // which cost as much as the row and its five index entries (profiled); `seq` is the rowid.
+    // which cost as much as the row and its five index entries (measured); `seq` is the rowid.
     const inserted = prepare(
       `INSERT INTO sales_orders (id, partner_id, purchase_order_no, customer_code, site_code, sales_name, address, products, status, created_at, currency, partner_seq)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
