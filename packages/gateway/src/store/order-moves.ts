@@ -286,21 +286,42 @@ const boundAmount = (minor: bigint): bigint | string =>
 const TALLY_UPSERT = `INSERT INTO order_day_totals (partner_id, day, status, currency, orders, amount) VALUES %ROWS%
   ON CONFLICT (partner_id, day, status, currency) DO UPDATE SET orders = order_day_totals.orders + excluded.orders, amount = order_day_totals.amount + excluded.amount`;
 
-/** A created order's tally (order_day_totals, migration 026): one upsert, in the create's transaction. */
-export const CREATED_TALLY = TALLY_UPSERT.replace("%ROWS%", "(?, ?, ?, ?, 1, ?)");
+/** A tally row's key and what is added to it: `orders` orders worth `amount` minor units. */
+export interface TallyAddition {
+  partnerId: string;
+  day: number;
+  status: string;
+  currency: string;
+  orders: number;
+  amount: bigint;
+}
 
-export const createdTallyParams = (order: {
+/** What a created order adds to its tally row (order_day_totals, migration 026). */
+export const createdTally = (order: {
   partnerId: string;
   createdAt: number;
   status: string;
   currency?: string | null | undefined;
   products: readonly { quantity: number; unit_price?: number | null }[];
-}): unknown[] => [
-  order.partnerId,
-  tallyDay(order.createdAt),
-  order.status,
-  order.currency ?? "",
-  boundAmount(orderAmountMinor(order.products, order.currency)),
+}): TallyAddition => ({
+  partnerId: order.partnerId,
+  day: tallyDay(order.createdAt),
+  status: order.status,
+  currency: order.currency ?? "",
+  orders: 1,
+  amount: orderAmountMinor(order.products, order.currency),
+});
+
+/** One tally row's addition (ADD_TALLY_PARAMS), in the transaction of the orders it counts. */
+export const ADD_TALLY = TALLY_UPSERT.replace("%ROWS%", "(?, ?, ?, ?, ?, ?)");
+
+export const addTallyParams = (t: TallyAddition): unknown[] => [
+  t.partnerId,
+  t.day,
+  t.status,
+  t.currency,
+  t.orders,
+  boundAmount(t.amount),
 ];
 
 /**

@@ -100,12 +100,13 @@ const DELIVERED_TYPE =
  * partner that subscribes to their type. `events` is a JSON array of fixed `order.<word>` names,
  * so looking for the quoted name in its text is an exact match in both dialects. (`WHERE 1 = 1`
  * lets SQLite parse ON CONFLICT after INSERT … SELECT.) `at`: the queueing time, three `?`
- * params by default, or an expression over `e` (`e.created_at`).
+ * params by default, or an expression over `e` (`e.created_at`). `join`: SQLite's `CROSS JOIN`
+ * keeps the batch the outer loop whatever the planner estimates.
  */
-export const queueStatement = (batch: string, at = "?"): string =>
+export const queueStatement = (batch: string, at = "?", join = "JOIN"): string =>
   `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, state, attempts, next_attempt_at, locked_until, lease, created_at, updated_at)
    SELECT w.id, e.id, ${DELIVERED_TYPE}, 'pending', 0, CAST(${at} AS BIGINT), 0, NULL, CAST(${at} AS BIGINT), CAST(${at} AS BIGINT)
-   FROM ${batch} e JOIN webhook_endpoints w ON w.partner_id = e.partner_id AND w.enabled = 1
+   FROM ${batch} e ${join} webhook_endpoints w ON w.partner_id = e.partner_id AND w.enabled = 1
      AND (w.events = '["*"]' OR w.events LIKE '%"' || ${DELIVERED_TYPE} || '"%')
    WHERE 1 = 1
    ON CONFLICT (endpoint_id, event_id) DO NOTHING`;
@@ -115,6 +116,18 @@ export const queueStatement = (batch: string, at = "?"): string =>
  * the embedded store fans out, so its single writer is not contended by a second fan-out write.
  */
 export const QUEUE_EVENT = queueStatement("(SELECT * FROM order_events WHERE id = ?)");
+
+/**
+ * Queues the events from seq `?` to seq `?`, each at its own creation time: a SQLite writer
+ * batch's created orders, whose events are the newest rows, in one statement when the batch
+ * ends instead of one per order. The events are the outer loop (a rowid range), each searching
+ * its partner's endpoints, never a scan of every endpoint.
+ */
+export const QUEUE_EVENTS_BETWEEN = queueStatement(
+  "(SELECT * FROM order_events WHERE seq BETWEEN ? AND ?)",
+  "e.created_at",
+  "CROSS JOIN",
+);
 
 export const UNDISPATCHED =
   "SELECT * FROM order_events WHERE dispatched_at IS NULL ORDER BY seq LIMIT ?";

@@ -48,13 +48,14 @@ import { openConnection } from "./connection.js";
 import { SqliteEventFeedStore } from "./event-feed-store.js";
 import { createNonceWriter } from "./nonce-writer.js";
 import {
-  type BatchResult,
   type CreateJob,
   createOrderWriter,
   fromWire,
   fromWireResult,
+  toBatchResult,
   type WireError,
   type WireResult,
+  type WriterResult,
 } from "./order-writer.js";
 import { type ReaderOptions, ReaderThreads } from "./reader-threads.js";
 import { SqliteRunner } from "./runner.js";
@@ -199,7 +200,13 @@ export class SqliteStore extends SqlCredentialStore implements Store {
     this.#orders = new GroupCommit<CreateJob, CreateOrderOutcome>((jobs) =>
       this.#writer
         ? this.#writer.write(jobs)
-        : new Promise((resolve) => resolve((inline as (j: CreateJob[]) => BatchResult[])(jobs))),
+        : new Promise((resolve) =>
+            resolve(
+              (inline as (j: CreateJob[]) => WriterResult[])(jobs).map((result, i) =>
+                toBatchResult(result, jobs[i] as CreateJob),
+              ),
+            ),
+          ),
     );
   }
 
