@@ -15,6 +15,7 @@ import { openStore } from "../src/store/open.js";
 import { partnerOrdersStatement, type Statement } from "../src/store/order-moves.js";
 import {
   countStatement,
+  numberStatement,
   searchStatement,
   windowFloorStatement,
 } from "../src/store/order-search.js";
@@ -52,6 +53,8 @@ const CURSORS = [undefined, 4_000];
 interface Explainer {
   /** The plan's lines (SQLite) or nodes (PostgreSQL) as text, and the problems it shows. */
   problems(sql: string, params: unknown[], constrains: string[]): Promise<string[]>;
+  /** Each table read of the plan: `SEARCH t USING INDEX i (…)`, `SCAN t`, `Index Scan t: cond`. */
+  reads(sql: string, params: unknown[]): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -74,6 +77,11 @@ function sqliteExplainer(path: string): Explainer {
           problems.push(`${column} not in the index range: ${search}`);
       return problems;
     },
+    async reads(sql, params) {
+      return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[])
+        .map((r) => r.detail)
+        .filter((d) => /^(SEARCH|SCAN) /.test(d));
+    },
     async close() {
       db.close();
     },
@@ -90,19 +98,30 @@ interface PgNode {
 function postgresExplainer(url: string): Explainer {
   const client = new pg.Client({ connectionString: url });
   const connected = client.connect();
+  const planNodes = async (sql: string, params: unknown[]): Promise<PgNode[]> => {
+    await connected;
+    let n = 0;
+    const numbered = sql.replace(/\?/g, () => `$${++n}`);
+    const { rows } = await client.query(`EXPLAIN (FORMAT JSON) ${numbered}`, params);
+    const nodes: PgNode[] = [];
+    const walk = (node: PgNode) => {
+      nodes.push(node);
+      for (const child of node.Plans ?? []) walk(child);
+    };
+    const [explained] = (rows[0] as { "QUERY PLAN": { Plan: PgNode }[] })["QUERY PLAN"];
+    if (explained) walk(explained.Plan);
+    return nodes;
+  };
   return {
+    async reads(sql, params) {
+      return (await planNodes(sql, params))
+        .filter((node) => node["Relation Name"] !== undefined)
+        .map(
+          (node) => `${node["Node Type"]} ${node["Relation Name"]}: ${node["Index Cond"] ?? ""}`,
+        );
+    },
     async problems(sql, params, constrains) {
-      await connected;
-      let n = 0;
-      const numbered = sql.replace(/\?/g, () => `$${++n}`);
-      const { rows } = await client.query(`EXPLAIN (FORMAT JSON) ${numbered}`, params);
-      const nodes: PgNode[] = [];
-      const walk = (node: PgNode) => {
-        nodes.push(node);
-        for (const child of node.Plans ?? []) walk(child);
-      };
-      const [explained] = (rows[0] as { "QUERY PLAN": { Plan: PgNode }[] })["QUERY PLAN"];
-      if (explained) walk(explained.Plan);
+      const nodes = await planNodes(sql, params);
       const orders = nodes.filter((node) => node["Relation Name"] === "sales_orders");
       // A purchase order number is a unique key: sorting its one row costs nothing.
       const unique = constrains.includes("purchase_order_no");
@@ -263,6 +282,26 @@ describe.each(storeKinds)("order listing plans (%s)", (kind: StoreKind) => {
       constrains: [],
     },
   ];
+
+  /**
+   * Staff type an order's number: each partner's lookup is one probe of its number index (or of
+   * the primary key, for orders numbered before per-partner numbers), however many orders the
+   * partner has. SQLite would push the listing's order into the union and read the partner's
+   * whole time range instead, unless the union is materialised first.
+   */
+  for (const beforeSeq of CURSORS)
+    it(`order number${beforeSeq === undefined ? "" : ", after a cursor"}: a probe of the number index`, async () => {
+      const options = beforeSeq === undefined ? { limit: 20 } : { limit: 20, beforeSeq };
+      const { sql, params } = numberStatement("p-big", 77, options);
+      const reads = (await explainer.reads(sql, params)).filter((read) =>
+        /sales_orders\b/.test(read),
+      );
+      expect(reads.filter((read) => /^SCAN|Seq Scan/.test(read))).toEqual([]);
+      expect(reads.filter((read) => /partner_seq\s*=/.test(read))).toHaveLength(1);
+      // The by-number branch probes (partner_id, partner_seq); nothing else reads the partner's
+      // orders by time.
+      expect(reads.filter((read) => /created_at/.test(read))).toEqual([]);
+    });
 
   for (const { name, statement, constrains } of BOUNDED)
     it(`${name}: one bounded index range`, async () => {

@@ -66,7 +66,9 @@ const matchParams = (q: string): unknown[] => {
 export function numberStatement(partnerId: string, number: number, options: ListWindow): Statement {
   const range = partnerRange(partnerId, options);
   return {
-    sql: `SELECT * FROM (SELECT * FROM sales_orders WHERE partner_id = ? AND partner_seq = ? UNION ALL SELECT * FROM sales_orders WHERE seq = ? AND partner_id = ? AND partner_seq IS NULL) n${range.sql} LIMIT ?`,
+    // MATERIALIZED: otherwise SQLite pushes the listing's range and order into the union and
+    // reads the partner's whole time index instead of probing its number (list-plans.test.ts).
+    sql: `WITH n AS MATERIALIZED (SELECT * FROM sales_orders WHERE partner_id = ? AND partner_seq = ? UNION ALL SELECT * FROM sales_orders WHERE seq = ? AND partner_id = ? AND partner_seq IS NULL) SELECT * FROM n${range.sql} LIMIT ?`,
     params: [partnerId, number, number, partnerId, ...range.params, options.limit + 1],
   };
 }
