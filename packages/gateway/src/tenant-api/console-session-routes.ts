@@ -19,7 +19,8 @@ import { clearedSessionCookie, SESSION_COOKIE, sessionCookie } from "./session-c
 import type { UserSessionService } from "./sessions.js";
 import { ONE_PROOF, PROOF_PROPERTIES, proofOf } from "./two-factor-routes.js";
 
-const SIGN_IN_BODY = {
+/** Email and password: the console's sign-in and the tenant API's login take the same body. */
+export const SIGN_IN_BODY = {
   type: "object",
   required: ["email", "password"],
   additionalProperties: false,

@@ -8,12 +8,10 @@ import { problemResponses } from "../http/schemas.js";
 import { REFRESH_BODY, tokenResponse } from "../http/token-schemas.js";
 import { addressBucket } from "../lib/address-bucket.js";
 import type { Clock } from "../lib/clock.js";
-import { INPUT_LIMITS } from "../lib/input-limits.js";
 import { supportedLanguage } from "../lib/languages.js";
-import { PASSWORD_MAX_LENGTH } from "../security/passwords.js";
 import type { TenantStore } from "../store/tenant-store.js";
 import type { UserAuthenticator, UserContext } from "./authenticate.js";
-import { SECOND_FACTOR_BODY } from "./console-session-routes.js";
+import { SECOND_FACTOR_BODY, SIGN_IN_BODY } from "./console-session-routes.js";
 import { NO_QUERY, requireUser, USER_SECURITY, userOf } from "./guard.js";
 import {
   assertNoSecondFactorDue,
@@ -25,16 +23,6 @@ import { renameMember } from "./team-routes.js";
 import { proofOf } from "./two-factor-routes.js";
 
 const TOKEN_RESPONSE = tokenResponse("JWT (EdDSA) for the tenant API; carries user and tenant");
-
-const LOGIN_BODY = {
-  type: "object",
-  required: ["email", "password"],
-  additionalProperties: false,
-  properties: {
-    email: { type: "string", minLength: 3, maxLength: INPUT_LIMITS.email },
-    password: { type: "string", minLength: 1, maxLength: PASSWORD_MAX_LENGTH },
-  },
-} as const;
 
 const PROFILE_RESPONSE = {
   type: "object",
@@ -109,7 +97,7 @@ export async function userAuthRoutes(
           "POST /v1/auth/login/second-factor.",
         security: [],
         querystring: NO_QUERY,
-        body: LOGIN_BODY,
+        body: SIGN_IN_BODY,
         response: { 200: TOKEN_RESPONSE, ...problemResponses(400, 401, 413, 415, 429, 503) },
       },
     },
