@@ -8,44 +8,19 @@
  * `npm run build -w @orderline/gateway`:
  *   node packages/gateway/bench/overview.mjs [sqlite|postgres] [orders per partner]
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { tenantOverview } from "../dist/domain/orders/overview.js";
 import { openStore } from "../dist/store/open.js";
 import { seedOrdersStatement } from "./seed-orders.mjs";
+import { onDatabase, seededTenantStore, tableTimer } from "./seeded-tenant.mjs";
 
 const kind = process.argv[2] ?? "sqlite";
 const ORDERS = Number(process.argv[3] ?? 200_000);
 const PARTNERS = 5;
 const END = Date.UTC(2026, 0, 1);
-const dir = mkdtempSync(join(tmpdir(), "overview-bench-"));
-const database = `orderline_bench_${Date.now()}`;
-const server = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const url =
-  kind === "sqlite"
-    ? `sqlite:${join(dir, "bench.db")}`
-    : server.replace(/\/[^/]*$/, `/${database}`);
-
-if (kind === "postgres") {
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  await admin.end();
-}
-let store = await openStore(url);
-await store.tenants.createTenant({ id: "t-1", name: "Bench", createdAt: 0 });
-for (let p = 0; p < PARTNERS; p++) {
-  await store.createPartner({
-    ...{ id: `p-${p}`, clientId: `olc_bench_${p}`, name: `Partner ${p}`, secretHash: "x" },
-    ...{ secretVersion: 1, status: "active", createdAt: 0, updatedAt: 0 },
-    ...{ previousSecretHash: null, previousSecretUntil: null },
-  });
-  await store.tenants.setPartnerTenant(`p-${p}`, "t-1");
-}
-await store.close();
+const bench = await seededTenantStore(kind, "overview-bench", PARTNERS);
 
 // The orders, priced in three currencies, as an older release left them: no tallies.
 const seeds = Array.from({ length: PARTNERS }, (_, p) =>
@@ -64,40 +39,15 @@ const migration = readFileSync(
 );
 const BACKFILL = migration.slice(migration.indexOf("INSERT INTO order_day_totals"));
 let backfillMs;
-if (kind === "sqlite") {
-  const db = new Database(url.slice("sqlite:".length));
-  for (const seed of seeds) db.prepare(seed.sql).run(...seed.params);
-  db.exec(PRICE);
+await onDatabase(kind, bench.url, async (run) => {
+  for (const seed of seeds) await run(seed.sql, seed.params);
+  await run(PRICE);
   const start = performance.now();
-  db.exec(BACKFILL);
+  await run(BACKFILL);
   backfillMs = performance.now() - start;
-  db.close();
-} else {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  for (const seed of seeds) await client.query(seed.sql, seed.params);
-  await client.query(PRICE);
-  const start = performance.now();
-  await client.query(BACKFILL);
-  backfillMs = performance.now() - start;
-  await client.query("ANALYZE");
-  await client.end();
-}
-store = await openStore(url);
-
-const time = async (name, run, rounds = 20) => {
-  await run();
-  const ms = [];
-  for (let i = 0; i < rounds; i++) {
-    const start = performance.now();
-    await run();
-    ms.push(performance.now() - start);
-  }
-  ms.sort((a, b) => a - b);
-  console.log(
-    `| ${kind} | ${name} | ${ms[Math.floor(rounds / 2)].toFixed(1)} ms | ${ms.at(-1).toFixed(1)} ms |`,
-  );
-};
+});
+const store = await openStore(bench.url);
+const time = tableTimer(kind);
 
 const orders = PARTNERS * ORDERS;
 console.log(`${orders} orders; migration 026 backfill: ${(backfillMs / 1000).toFixed(1)} s`);
@@ -122,7 +72,7 @@ const SCAN = `SELECT o.status, o.currency, o.partner_id, o.created_at / 86400000
 const AWAITING = `SELECT count(*) AS n FROM sales_orders o JOIN partners p ON p.id = o.partner_id
   WHERE p.tenant_id = 't-1' AND o.status = 'received'`;
 if (kind === "sqlite") {
-  const db = new Database(url.slice("sqlite:".length), { readonly: true });
+  const db = new Database(bench.url.slice("sqlite:".length), { readonly: true });
   await time(
     "same figures counted from orders (30-day group by + awaiting count)",
     () => {
@@ -133,7 +83,7 @@ if (kind === "sqlite") {
   );
   db.close();
 } else {
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: bench.url });
   await client.connect();
   await time(
     "same figures counted from orders (30-day group by + awaiting count)",
@@ -147,10 +97,4 @@ if (kind === "sqlite") {
 }
 console.log(`(30 days hold ${counted} orders)`);
 await store.close();
-rmSync(dir, { recursive: true, force: true });
-if (kind === "postgres") {
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`DROP DATABASE ${database}`);
-  await admin.end();
-}
+await bench.remove();

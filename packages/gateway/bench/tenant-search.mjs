@@ -6,43 +6,15 @@
  * orders per partner): the worst page. Run after `npm run build -w @orderline/gateway`:
  *   node packages/gateway/bench/tenant-search.mjs [sqlite|postgres] [orders per partner]
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import Database from "better-sqlite3";
-import pg from "pg";
 import { openStore } from "../dist/store/open.js";
 import { seedOrdersStatement } from "./seed-orders.mjs";
+import { onDatabase, seededTenantStore, tableTimer } from "./seeded-tenant.mjs";
 
 const kind = process.argv[2] ?? "sqlite";
 const ORDERS = Number(process.argv[3] ?? 200_000);
 const PARTNERS = 5;
 const END = Date.UTC(2026, 0, 1);
-const dir = mkdtempSync(join(tmpdir(), "tenant-search-"));
-const database = `orderline_bench_${Date.now()}`;
-const server = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const url =
-  kind === "sqlite"
-    ? `sqlite:${join(dir, "bench.db")}`
-    : server.replace(/\/[^/]*$/, `/${database}`);
-
-if (kind === "postgres") {
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  await admin.end();
-}
-let store = await openStore(url);
-await store.tenants.createTenant({ id: "t-1", name: "Bench", createdAt: 0 });
-for (let p = 0; p < PARTNERS; p++) {
-  await store.createPartner({
-    ...{ id: `p-${p}`, clientId: `olc_bench_${p}`, name: `Partner ${p}`, secretHash: "x" },
-    ...{ secretVersion: 1, status: "active", createdAt: 0, updatedAt: 0 },
-    ...{ previousSecretHash: null, previousSecretUntil: null },
-  });
-  await store.tenants.setPartnerTenant(`p-${p}`, "t-1");
-}
-await store.close();
+const bench = await seededTenantStore(kind, "tenant-search", PARTNERS);
 const seeds = Array.from({ length: PARTNERS }, (_, p) =>
   seedOrdersStatement(kind, {
     partnerId: `p-${p}`,
@@ -51,32 +23,12 @@ const seeds = Array.from({ length: PARTNERS }, (_, p) =>
     endAt: END,
   }),
 );
-if (kind === "sqlite") {
-  const db = new Database(url.slice("sqlite:".length));
-  for (const seed of seeds) db.prepare(seed.sql).run(...seed.params);
-  db.close();
-} else {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  for (const seed of seeds) await client.query(seed.sql, seed.params);
-  await client.query("ANALYZE sales_orders");
-  await client.end();
-}
-store = await openStore(url);
+await onDatabase(kind, bench.url, async (run) => {
+  for (const seed of seeds) await run(seed.sql, seed.params);
+});
+const store = await openStore(bench.url);
 
-const time = async (name, run, rounds = 20) => {
-  await run();
-  const ms = [];
-  for (let i = 0; i < rounds; i++) {
-    const start = performance.now();
-    await run();
-    ms.push(performance.now() - start);
-  }
-  ms.sort((a, b) => a - b);
-  console.log(
-    `| ${kind} | ${name} | ${ms[Math.floor(rounds / 2)].toFixed(1)} ms | ${ms.at(-1).toFixed(1)} ms |`,
-  );
-};
+const time = tableTimer(kind);
 const list = (options) => store.tenants.listTenantOrders("t-1", { limit: 20, ...options });
 const count = (options) => store.tenants.countTenantOrders("t-1", { limit: 20, ...options });
 console.log(`${PARTNERS} partners × ${ORDERS.toLocaleString("en")} orders`);
@@ -88,10 +40,4 @@ await time("search, no match (full windows)", () => list({ q: "nothing-like-this
 await time("count of a search, no match", () => count({ q: "nothing-like-this" }));
 await time("search by partner name", () => list({ q: "partner 3" }));
 await store.close();
-rmSync(dir, { recursive: true, force: true });
-if (kind === "postgres") {
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`DROP DATABASE ${database}`);
-  await admin.end();
-}
+await bench.remove();
