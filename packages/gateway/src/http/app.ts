@@ -6,10 +6,11 @@ import { trackAllowedMethods } from "./allowed-methods.js";
 import { installSerializers } from "./compile-once.js";
 import { installErrorHandling } from "./error-handler.js";
 import { installGracefulClose } from "./graceful-close.js";
-import { abortSignalOnDisconnectOnly } from "./handler-timeout.js";
 import { installOpenApi } from "./openapi.js";
 import { clientErrorHandler, frameworkErrors } from "./raw-errors.js";
+import { installRequestDeadline } from "./request-deadline.js";
 import { requestIdOf } from "./request-id.js";
+import { routeConfigOf } from "./route-config.js";
 import { SECURITY_HEADERS } from "./security-headers.js";
 import { installTextBoundary } from "./text-boundary.js";
 import { installValidators } from "./validation.js";
@@ -48,9 +49,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         : (options.trustProxy ?? false),
     // Requests are small; a slow client must not hold a socket open for long.
     requestTimeout: 30_000,
-    // From routing to the reply: a store that hangs must not hold a partner's request forever
-    // (error-handler.ts answers it as a store outage; the work left running is bounded too).
-    handlerTimeout: options.requestTimeoutMs ?? 0,
     ajv: { customOptions: { removeAdditional: false } },
     routerOptions: { ignoreTrailingSlash: true },
     // Errors before routing answer problem+json too.
@@ -62,7 +60,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Only JSON bodies are accepted; anything else (text/plain included) is a 415.
   app.removeContentTypeParser(["text/plain"]);
-  abortSignalOnDisconnectOnly(app);
+  // From routing to the reply: a store that hangs must not hold a partner's request forever
+  // (error-handler.ts answers it as a store outage; the work left running is bounded too).
+  installRequestDeadline(app, options.requestTimeoutMs ?? 0);
   installValidators(app);
   installSerializers(app);
   installErrorHandling(app, trackAllowedMethods(app));
@@ -78,7 +78,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installHttpMetrics(app);
   if (tracingEnabled())
     app.addHook("onRequest", (request, _reply, done) => {
-      nameRequestSpan(request.method, request.routeOptions.url ?? "unmatched");
+      nameRequestSpan(request.method, routeConfigOf(request).url ?? "unmatched");
       done();
     });
   installTextBoundary(app);

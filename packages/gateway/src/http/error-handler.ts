@@ -4,6 +4,7 @@ import { noteProblem } from "../observability/metrics.js";
 import { ApiError, type RefusalHints } from "../problems/api-error.js";
 import { type ErrorCode, type Problem, problemOf } from "../problems/catalogue.js";
 import { isStoreOutage } from "../store/outage.js";
+import { DeadlinePassed } from "./request-deadline.js";
 import { fieldErrorsDetail, fieldErrorsOf } from "./validation.js";
 
 function send(
@@ -73,7 +74,7 @@ const STORE_RETRY_AFTER_SECONDS = 2;
  * settles it.
  */
 function storeUnavailable(error: FastifyError): Problem | undefined {
-  const timedOut = error.code === "FST_ERR_HANDLER_TIMEOUT";
+  const timedOut = error instanceof DeadlinePassed;
   if (!timedOut && !isStoreOutage(error)) return undefined;
   return problemOf(
     "store_unavailable",

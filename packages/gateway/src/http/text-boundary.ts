@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { type TextFaultAt, textFaultsIn } from "../lib/text.js";
 import { ApiError } from "../problems/api-error.js";
+import { routeConfigOf } from "./route-config.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -106,6 +107,11 @@ function undecodable(raw: Buffer): TextFaultAt[] {
   );
 }
 
+/** Each JSON request's body as received, decoded (the replay guard's copy of a version 1 body). */
+const bodyTexts = new WeakMap<FastifyRequest, string>();
+
+export const bodyTextOf = (request: FastifyRequest): string | undefined => bodyTexts.get(request);
+
 /**
  * JSON bodies: the declared charset must be UTF-8 (or none), the bytes valid UTF-8, and every
  * string in the parsed body (property names too) must keep the text rule. Fastify's own parser
@@ -145,10 +151,11 @@ function installJsonParser(app: FastifyInstance): void {
         );
         return;
       }
+      bodyTexts.set(request, text);
       parseJson(request, text, (error, body) => {
         if (error) return done(error, undefined);
         const faults = MAY_BREAK_TEXT_RULE.test(text)
-          ? textFaultsIn(body, request.routeOptions.config.multilineText)
+          ? textFaultsIn(body, routeConfigOf(request).multilineText)
           : [];
         if (faults.length > 0) return done(refuse("body", faults), undefined);
         done(null, body);
@@ -160,5 +167,12 @@ function installJsonParser(app: FastifyInstance): void {
 /** Installs the text rule on every route registered after this call. */
 export function installTextBoundary(app: FastifyInstance): void {
   installJsonParser(app);
-  app.addHook("onRequest", async (request) => checkRequestLine(request));
+  app.addHook("onRequest", (request, _reply, done) => {
+    try {
+      checkRequestLine(request);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
+  });
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import client from "prom-client";
+import { routeConfigOf } from "../http/route-config.js";
 import type { ErrorCode } from "../problems/catalogue.js";
 import { type Dialect, latestVersion } from "../store/migrations.js";
 import type { Store } from "../store/store.js";
@@ -144,7 +145,7 @@ const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", 
 
 function recordResponse(request: FastifyRequest, reply: FastifyReply): void {
   // Unrouted requests (404s, scanners) share one label instead of their raw paths.
-  const route = request.routeOptions.url ?? "unmatched";
+  const route = routeConfigOf(request).url ?? "unmatched";
   const method = KNOWN_METHODS.has(request.method) ? request.method : "OTHER";
   const status = reply.statusCode;
   const { count, time } = childrenOf(route, method, status);

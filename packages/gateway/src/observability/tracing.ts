@@ -76,14 +76,25 @@ export function spanAround<T>(name: string, work: () => T): T {
   });
 }
 
-/** Runs `work` in a child span `name` of the active (or `parent`) context. */
-export async function inSpan<T>(
+/**
+ * Runs `work` in a child span `name` of the active (or `parent`) context. Tracing off, `work`'s
+ * own promise is returned: no async frame of its own (two promises more per signed request).
+ */
+export function inSpan<T>(
   name: string,
   work: () => Promise<T>,
   parent?: Context,
   attributes?: Record<string, string | number>,
 ): Promise<T> {
-  if (!enabled) return work();
+  return enabled ? inTracedSpan(name, work, parent, attributes) : work();
+}
+
+async function inTracedSpan<T>(
+  name: string,
+  work: () => Promise<T>,
+  parent?: Context,
+  attributes?: Record<string, string | number>,
+): Promise<T> {
   const options = attributes ? { attributes } : {};
   return tracer().startActiveSpan(name, options, parent ?? context.active(), async (span: Span) => {
     try {

@@ -16,6 +16,7 @@ import {
   type SignedRequestLine,
   stringToSign,
   stringToSignV2,
+  verifiedBefore,
   verifiesWithAnyKey,
 } from "./request-signature.js";
 import { signatureHints } from "./signature-hints.js";
@@ -154,7 +155,8 @@ export class SignedRequestAuthenticator {
       const decoded = decodeSignature(signature);
       const keys = partner.activeKeys.map((k) => k.keyObject);
       return (
-        decoded !== undefined && (await verifiesWithAnyKey(keys, text, decoded, { remember: true }))
+        decoded !== undefined &&
+        (await verifiesWithAnyKey(keys, text, decoded, { remember: { header: signature } }))
       );
     } catch {
       return false;
@@ -241,10 +243,7 @@ export class SignedRequestAuthenticator {
     }
     await this.#verifySignature(partner, version, clientId, timestamp, signatureHeader, request);
     // Only a request that verifies is remembered: a forged copy must not use up a nonce.
-    await this.replays?.claim(
-      { ...request, clientId, timestamp, signature: signatureHeader },
-      sentAt,
-    );
+    await this.replays?.claim(request, { clientId, timestamp, signature: signatureHeader }, sentAt);
     return partner;
   }
 
@@ -258,6 +257,9 @@ export class SignedRequestAuthenticator {
     request: SignedRequestLine,
   ): Promise<void> {
     const v1 = stringToSign(clientId, timestamp);
+    const keys = partner.activeKeys.map((k) => k.keyObject);
+    // Version 1 signs client_id|timestamp only, so a partner sends one signature all second.
+    if (version === 1 && verifiedBefore(keys, v1, signatureHeader)) return;
     // Version 2's text only when it is signed or a refusal's hints name it.
     const v2 = () => stringToSignV2(clientId, timestamp, request);
     const expected = version === 2 ? v2() : v1;
@@ -270,9 +272,9 @@ export class SignedRequestAuthenticator {
         details,
       );
     }
-    const keys = partner.activeKeys.map((k) => k.keyObject);
     // Version 2 signs the body too, so its signature seldom comes again: not worth remembering.
-    if (!(await verifiesWithAnyKey(keys, expected, signature, { remember: version === 1 }))) {
+    const remember = version === 1 ? { remember: { header: signatureHeader } } : {};
+    if (!(await verifiesWithAnyKey(keys, expected, signature, remember))) {
       const hints = await signatureHints({
         header: signatureHeader,
         signature,

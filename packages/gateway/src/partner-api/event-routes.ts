@@ -68,7 +68,6 @@ export async function partnerEventRoutes(
             method: request.method,
             target: request.raw.url ?? request.url,
             bodySha256: EMPTY_BODY_SHA256,
-            parsedBody: undefined,
             address: request.ip,
           }),
         );

@@ -43,7 +43,9 @@ export async function verifyLoginProof(
     );
   }
   const keys = (await directory.get(clientId))?.activeKeys.map((k) => k.keyObject) ?? [];
-  if (!(await verifiesWithAnyKey(keys, expected, signature, { remember: true }))) {
+  if (
+    !(await verifiesWithAnyKey(keys, expected, signature, { remember: { header: sent.signature } }))
+  ) {
     throw new ApiError(
       "signature_invalid",
       "X-SIGNATURE is not a SHA256withRSA signature of string_to_sign by an active key of this partner; a login signs client_id|X-TIMESTAMP (signature version 1) whatever the partner's version.",

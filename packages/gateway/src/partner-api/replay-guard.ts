@@ -6,8 +6,8 @@ import { EMPTY_BODY_SHA256, type SignedRequestLine } from "./request-signature.j
 /** Methods that only read: replaying them changes nothing, so they are not remembered. */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** What identifies one signed request exactly: everything the partner sent that matters. */
-interface SignedRequestCopy extends ReplayableRequest {
+/** The signature headers of one signed request, as sent. */
+export interface SignatureHeaders {
   clientId: string;
   timestamp: string;
   signature: string;
@@ -16,11 +16,11 @@ interface SignedRequestCopy extends ReplayableRequest {
 /** What the authenticator is given of a request, for its signature and this guard. */
 export interface ReplayableRequest extends SignedRequestLine {
   /**
-   * The parsed body, for a request whose body bytes were not hashed (version 1 signs none, so
-   * they are not tapped): two different orders signed in the same millisecond share a version 1
+   * The body as received, for a request whose body bytes were not hashed (version 1 signs none,
+   * so they are not tapped): two different orders signed in the same millisecond share a version 1
    * signature and must still be told apart.
    */
-  parsedBody?: unknown;
+  bodyText?: string;
   /**
    * Set when the request stores its nonce in its own transaction (an order creation): the guard
    * hands the nonce over instead of claiming it. A nonce claimed on its own commits before the
@@ -30,11 +30,16 @@ export interface ReplayableRequest extends SignedRequestLine {
   nonceInTransaction?: (nonce: NonceClaim) => void;
 }
 
-/** The body part of the nonce: the exact bytes' digest when it was taken, else the parsed body's. */
-function bodyPartOf(request: SignedRequestCopy): string {
-  if (request.bodySha256 !== EMPTY_BODY_SHA256 || request.parsedBody === undefined)
+/**
+ * The body part of the nonce: the exact bytes' digest when it was taken, else the body's text
+ * itself (hashed once with the rest: no digest of its own, no serialising the parsed body again).
+ * Unambiguous in the joined text: only the body may hold a line break, and what follows it
+ * (timestamp, signature) never does.
+ */
+function bodyPartOf(request: ReplayableRequest): string {
+  if (request.bodySha256 !== EMPTY_BODY_SHA256 || request.bodyText === undefined)
     return request.bodySha256;
-  return hash("sha256", JSON.stringify(request.parsedBody), "hex");
+  return `body:${request.bodyText}`;
 }
 
 /**
@@ -53,24 +58,24 @@ export class ReplayGuard {
   ) {}
 
   /** `sentAt`: the request's X-TIMESTAMP as Unix ms (already checked to be in the window). */
-  async claim(request: SignedRequestCopy, sentAt: number): Promise<void> {
+  async claim(request: ReplayableRequest, sent: SignatureHeaders, sentAt: number): Promise<void> {
     if (SAFE_METHODS.has(request.method.toUpperCase())) return;
-    const nonce = this.#nonceOf(request, sentAt);
+    const nonce = this.#nonceOf(request, sent, sentAt);
     if (request.nonceInTransaction !== undefined) return request.nonceInTransaction(nonce);
     if (!(await this.store.claimRequestNonce(nonce.key, nonce.expiresAt))) throw requestReplayed();
   }
 
-  #nonceOf(request: SignedRequestCopy, sentAt: number): NonceClaim {
+  #nonceOf(request: ReplayableRequest, sent: SignatureHeaders, sentAt: number): NonceClaim {
     // The one-shot hash: a Hash object per digest cost a create about 2 µs each (two of them).
     const digest = hash(
       "sha256",
       [
-        request.clientId,
+        sent.clientId,
         request.method.toUpperCase(),
         request.target,
         bodyPartOf(request),
-        request.timestamp,
-        request.signature,
+        sent.timestamp,
+        sent.signature,
       ].join("\n"),
       "base64url",
     );

@@ -87,19 +87,16 @@ const verified = new BoundedCache<string, KeyObject>(4096);
  * microseconds, while the callback form queues on libuv's thread pool behind whatever else
  * runs there (password hashing above all), which made signed requests wait seconds under a
  * sign-in flood. `remember`: the same signature is likely to come again (version 1, a login, an
- * event stream's re-check), so a success is kept for the next time.
+ * event stream's re-check), so a success is kept, under the header as sent, for the next time.
  */
 export async function verifiesWithAnyKey(
   keys: readonly KeyObject[],
   data: string,
   signature: Buffer,
-  options: { remember?: boolean } = {},
+  options: { remember?: RememberAs } = {},
 ): Promise<boolean> {
-  const id = options.remember ? `${signature.toString("base64")} ${data}` : undefined;
-  if (id !== undefined) {
-    const key = verified.get(id, 0);
-    if (key !== undefined && keys.includes(key)) return true;
-  }
+  const id = options.remember === undefined ? undefined : rememberedId(options.remember, data);
+  if (id !== undefined && hitAmong(keys, id)) return true;
   const bytes = Buffer.from(data, "utf8");
   for (const key of keys) {
     let ok = false;
@@ -115,3 +112,22 @@ export async function verifiesWithAnyKey(
   }
   return false;
 }
+
+/**
+ * The X-SIGNATURE header exactly as sent, under which a success is remembered: the same text
+ * always decodes to the same bytes, so a repeat is recognised before it is decoded at all.
+ */
+export interface RememberAs {
+  header: string;
+}
+
+const rememberedId = (remember: RememberAs, data: string) => `${remember.header} ${data}`;
+
+const hitAmong = (keys: readonly KeyObject[], id: string): boolean => {
+  const key = verified.get(id, 0);
+  return key !== undefined && keys.includes(key);
+};
+
+/** Whether `header` verified `data` before with a key still among `keys` (no decoding, no RSA). */
+export const verifiedBefore = (keys: readonly KeyObject[], data: string, header: string) =>
+  hitAmong(keys, rememberedId({ header }, data));

@@ -4,9 +4,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PartnerView } from "../domain/partners/directory.js";
 import type { RequestLog } from "../domain/partners/request-log.js";
 import type { ClientRateLimiter } from "../http/rate-limit.js";
+import { routeConfigOf } from "../http/route-config.js";
+import { bodyTextOf } from "../http/text-boundary.js";
 import { inSpan } from "../observability/tracing.js";
 import type { NonceClaim } from "../store/tenant-store.js";
-import { refusedClientOf, type SignedRequestAuthenticator } from "./authenticate.js";
+import {
+  refusedClientOf,
+  type SignedRequest,
+  type SignedRequestAuthenticator,
+} from "./authenticate.js";
 import { EMPTY_BODY_SHA256 } from "./request-signature.js";
 
 export interface SignedRoutesOptions {
@@ -109,8 +115,8 @@ export function requireSignedPartner(app: FastifyInstance, options: SignedRoutes
   // without a second copy of the body. A request whose body is not read hashes as empty. Only
   // requests that name a signature version are tapped: version 1 (no header) signs no body, and
   // the stream stage cost a version-1 create about a third of its CPU (bisected).
-  app.addHook("preParsing", async (request, _reply, payload) => {
-    if (request.headers["x-signature-version"] === undefined) return payload;
+  app.addHook("preParsing", (request, _reply, payload, done) => {
+    if (request.headers["x-signature-version"] === undefined) return done(null, payload);
     const hash = createHash("sha256");
     const tap = new Transform({
       transform(chunk, _encoding, callback) {
@@ -122,24 +128,27 @@ export function requireSignedPartner(app: FastifyInstance, options: SignedRoutes
         callback();
       },
     });
-    return pipeline(payload, tap, () => {});
+    done(
+      null,
+      pipeline(payload, tap, () => {}),
+    );
   });
 
   // preValidation runs before body validation: an unauthenticated caller learns nothing about the body rules.
   app.addHook("preValidation", async (request) => {
+    const signed: SignedRequest = {
+      method: request.method,
+      target: request.raw.url ?? request.url,
+      bodySha256: bodyDigests.get(request) ?? EMPTY_BODY_SHA256,
+      bodyText: bodyTextOf(request),
+      address: request.ip,
+    };
+    if (routeConfigOf(request).nonceInTransaction)
+      signed.nonceInTransaction = (nonce: NonceClaim) => nonces.set(request, nonce);
     let partner: PartnerView;
     try {
       partner = await inSpan("signature.verify", () =>
-        authenticator.authenticate(request.headers, {
-          method: request.method,
-          target: request.raw.url ?? request.url,
-          bodySha256: bodyDigests.get(request) ?? EMPTY_BODY_SHA256,
-          parsedBody: request.body,
-          address: request.ip,
-          ...(request.routeOptions.config.nonceInTransaction
-            ? { nonceInTransaction: (nonce: NonceClaim) => nonces.set(request, nonce) }
-            : {}),
-        }),
+        authenticator.authenticate(request.headers, signed),
       );
     } catch (error) {
       const clientId = refusedClientOf(error);
@@ -152,9 +161,9 @@ export function requireSignedPartner(app: FastifyInstance, options: SignedRoutes
   });
 
   if (requestLog !== undefined) {
-    app.addHook("onSend", async (request, reply, payload) => {
+    app.addHook("onSend", (request, reply, payload, done) => {
       if (reply.statusCode >= 400) logRefusal(requestLog, request, reply, payload);
-      return payload;
+      done(null, payload);
     });
   }
 }

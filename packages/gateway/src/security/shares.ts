@@ -163,6 +163,8 @@ export class Shares {
 
   /** The level whose refusal of `who` lasts longest in its current window, and until when. */
   #refusal(share: RatedShare, who: Sharer): { level: ShareLevel; until: number } | undefined {
+    // Nobody refused lately: the common case, asked three times per signed request.
+    if (this.#refusedUntil.size === 0) return undefined;
     let found: { level: ShareLevel; until: number } | undefined;
     for (const { level, id } of levelsOf(share, this.budgets, who)) {
       const until = this.#refusedUntil.get(`${share}|${level}|${id}`) ?? 0;

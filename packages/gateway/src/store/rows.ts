@@ -120,11 +120,30 @@ export const toOrder = (r: OrderRow): SalesOrderRecord => ({
   updatedAt: r.updated_at ?? r.created_at,
 });
 
-/** A just-inserted order as a record: version 1, unchanged since its creation. */
+/**
+ * A just-inserted order as a record: version 1, unchanged since its creation. Member by member:
+ * two spreads and a literal took V8's slow object-building path, a few µs per create.
+ */
 export const createdOrder = (
   o: NewSalesOrder,
   number: { seq: number; partnerSeq: number },
-): SalesOrderRecord => ({ ...o, ...number, version: 1, updatedAt: o.createdAt });
+): SalesOrderRecord => ({
+  id: o.id,
+  partnerId: o.partnerId,
+  purchaseOrderNo: o.purchaseOrderNo,
+  currency: o.currency ?? null,
+  customerCode: o.customerCode,
+  siteCode: o.siteCode,
+  salesName: o.salesName,
+  address: o.address,
+  products: o.products,
+  status: o.status,
+  createdAt: o.createdAt,
+  seq: number.seq,
+  partnerSeq: number.partnerSeq,
+  version: 1,
+  updatedAt: o.createdAt,
+});
 
 /** A page of `limit` orders from `limit + 1` rows read newest first: the extra row says "more". */
 export function pageOf(rows: OrderRow[], limit: number): OrderPage {
@@ -155,22 +174,62 @@ export const orderParams = (o: NewSalesOrder) => [
  * every order in it. The HTTP boundary refuses both first; this is the store's own guard.
  */
 export function storableOrder(o: NewSalesOrder): NewSalesOrder {
-  const [fault] = textFaultsIn(
-    {
-      purchase_order_no: o.purchaseOrderNo,
-      customer_code: o.customerCode,
-      site_code: o.siteCode,
-      sales_name: o.salesName,
-      address: o.address,
-      products: o.products,
-      currency: o.currency,
-    },
-    () => true,
-  );
+  const [fault] = mayBreakTextRule(o)
+    ? textFaultsIn(
+        {
+          purchase_order_no: o.purchaseOrderNo,
+          customer_code: o.customerCode,
+          site_code: o.siteCode,
+          sales_name: o.salesName,
+          address: o.address,
+          products: o.products,
+          currency: o.currency,
+        },
+        () => true,
+      )
+    : [];
   if (fault) throw new Error(`Order ${o.id} not stored: ${fault.pointer} ${fault.message}.`);
   o.products.forEach((line, i) => {
     const price = line.unit_price === undefined ? undefined : priceFault(line.unit_price);
     if (price) throw new Error(`Order ${o.id} not stored: /products/${i}/unit_price ${price}.`);
   });
-  return { ...o, currency: o.currency ?? null };
+  return {
+    id: o.id,
+    partnerId: o.partnerId,
+    purchaseOrderNo: o.purchaseOrderNo,
+    currency: o.currency ?? null,
+    customerCode: o.customerCode,
+    siteCode: o.siteCode,
+    salesName: o.salesName,
+    address: o.address,
+    products: o.products,
+    status: o.status,
+    createdAt: o.createdAt,
+  };
+}
+
+/** What a string must hold to break the text rule anywhere: a control character or a surrogate. */
+const MAY_BREAK = /[\p{Cc}\ud800-\udfff]/u;
+
+/** A string that cannot break the rule, or a number, boolean or null (an object is looked into). */
+const plain = (value: unknown): boolean =>
+  typeof value === "string" ? !MAY_BREAK.test(value) : typeof value !== "object" || value === null;
+
+/**
+ * Whether any text of the order might break the rule: a regular-expression test per string, so
+ * the walk that says where and why (textFaultsIn) runs only when one might.
+ */
+function mayBreakTextRule(o: NewSalesOrder): boolean {
+  const fields = [
+    o.purchaseOrderNo,
+    o.customerCode,
+    o.siteCode,
+    o.salesName,
+    o.address,
+    o.currency,
+  ];
+  if (!fields.every(plain)) return true;
+  for (const line of o.products as unknown as Record<string, unknown>[])
+    for (const key in line) if (!plain(key) || !plain(line[key])) return true;
+  return false;
 }

@@ -113,7 +113,7 @@ export async function consoleSessionRoutes(
   app.post<{ Body: { email: string; password: string } }>(
     "/v1/auth/session",
     {
-      ...(signInTimeoutMs === undefined ? {} : { handlerTimeout: signInTimeoutMs }),
+      ...(signInTimeoutMs === undefined ? {} : { config: { deadlineMs: signInTimeoutMs } }),
       schema: {
         tags: ["Tenant users"],
         summary: "Sign in to the console: a server session in an HttpOnly cookie",

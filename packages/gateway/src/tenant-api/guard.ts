@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AuditSubject, AuditTrail } from "../domain/audit/trail.js";
+import { routeConfigOf } from "../http/route-config.js";
 import { ApiError } from "../problems/api-error.js";
 import type { ErrorCode } from "../problems/catalogue.js";
 import type { UserRole } from "../store/tenant-store.js";
@@ -61,7 +62,7 @@ function refuseTenantParameters(request: FastifyRequest): void {
  */
 export function requireUser(app: FastifyInstance, authenticator: UserAuthenticator): void {
   app.addHook("preValidation", async (request) => {
-    const beforeTwoFactor = request.routeOptions.config.beforeTwoFactor === true;
+    const beforeTwoFactor = routeConfigOf(request).beforeTwoFactor === true;
     contexts.set(request, await authenticator.admit(request, beforeTwoFactor));
     refuseTenantParameters(request);
   });

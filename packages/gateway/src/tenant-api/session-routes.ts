@@ -83,7 +83,7 @@ export async function userAuthRoutes(
   app.post<{ Body: { email: string; password: string } }>(
     "/v1/auth/login",
     {
-      ...(signInTimeoutMs === undefined ? {} : { handlerTimeout: signInTimeoutMs }),
+      ...(signInTimeoutMs === undefined ? {} : { config: { deadlineMs: signInTimeoutMs } }),
       schema: {
         tags: ["Tenant users"],
         summary: "Sign a tenant user in with email and password",

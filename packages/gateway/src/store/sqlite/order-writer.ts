@@ -75,24 +75,82 @@ export const fromWire = (wire: WireError): Error =>
  * as much as cloning it there.
  */
 export type WireResult =
-  | { ok: true; created: [seq: number, partnerSeq: number] }
+  | [seq: number, partnerSeq: number]
   | { ok: true; value: Exclude<CreateOrderOutcome, { kind: "created" }> }
   | { ok: false; error: WireError };
 
 export const toWireResult = (result: WriterResult): WireResult => {
   if (!result.ok) return { ok: false, error: toWire(result.error) };
   const { value } = result;
-  return value.kind === "created"
-    ? { ok: true, created: [value.seq, value.partnerSeq] }
-    : { ok: true, value };
+  return value.kind === "created" ? [value.seq, value.partnerSeq] : { ok: true, value };
 };
 
 export const fromWireResult = (wire: WireResult, job: CreateJob): BatchResult => {
-  if (!wire.ok) return { ok: false, error: fromWire(wire.error) };
-  if ("value" in wire) return wire;
-  const [seq, partnerSeq] = wire.created;
-  return toBatchResult({ ok: true, value: { kind: "created", seq, partnerSeq } }, job);
+  if (Array.isArray(wire)) {
+    const [seq, partnerSeq] = wire;
+    return toBatchResult({ ok: true, value: { kind: "created", seq, partnerSeq } }, job);
+  }
+  return wire.ok ? wire : { ok: false, error: fromWire(wire.error) };
 };
+
+/**
+ * A job as it crosses to the writer thread: its values in a flat array, the product lines as
+ * JSON text. Structured clone reads an array of strings and numbers back in under half the time
+ * of the nested objects (measured per job), on the writer thread that every order waits for.
+ */
+export type WireJob = [
+  id: string,
+  partnerId: string,
+  purchaseOrderNo: string | null,
+  currency: string | null,
+  customerCode: string,
+  siteCode: string,
+  salesName: string,
+  address: string,
+  products: string,
+  status: string,
+  createdAt: number,
+  idempotencyKey: string | null,
+  requestHash: string | null,
+  nonceKey: string | null,
+  nonceExpiresAt: number | null,
+];
+
+export const toWireJob = ({ order: o, idempotency, nonce }: CreateJob): WireJob => [
+  o.id,
+  o.partnerId,
+  o.purchaseOrderNo,
+  o.currency ?? null,
+  o.customerCode,
+  o.siteCode,
+  o.salesName,
+  o.address,
+  JSON.stringify(o.products),
+  o.status,
+  o.createdAt,
+  idempotency?.key ?? null,
+  idempotency?.requestHash ?? null,
+  nonce?.key ?? null,
+  nonce?.expiresAt ?? null,
+];
+
+export const fromWireJob = (w: WireJob): CreateJob => ({
+  order: {
+    id: w[0],
+    partnerId: w[1],
+    purchaseOrderNo: w[2],
+    currency: w[3],
+    customerCode: w[4],
+    siteCode: w[5],
+    salesName: w[6],
+    address: w[7],
+    products: JSON.parse(w[8]),
+    status: w[9],
+    createdAt: w[10],
+  },
+  idempotency: w[11] === null ? undefined : { key: w[11], requestHash: w[12] ?? "" },
+  nonce: w[13] === null ? undefined : { key: w[13], expiresAt: w[14] ?? 0 },
+});
 
 /**
  * The order-creation logic for one SQLite connection: a batch of jobs in one IMMEDIATE

@@ -53,6 +53,7 @@ import {
   fromWire,
   fromWireResult,
   toBatchResult,
+  toWireJob,
   type WireError,
   type WireResult,
   type WriterResult,
@@ -102,7 +103,7 @@ class WriterThread {
   }
 
   async write(jobs: CreateJob[]): Promise<BatchOutcome<CreateOrderOutcome>[]> {
-    const results = await this.#ask<WireResult[]>({ jobs });
+    const results = await this.#ask<WireResult[]>({ jobs: jobs.map(toWireJob) });
     return results.map((result, i) => fromWireResult(result, jobs[i] as CreateJob));
   }
 

@@ -3,7 +3,13 @@ import type { SqliteSynchronous } from "../../config/config.js";
 import type { NonceClaim } from "../tenant-store.js";
 import { openConnection } from "./connection.js";
 import { createNonceWriter } from "./nonce-writer.js";
-import { type CreateJob, createOrderWriter, toWire, toWireResult } from "./order-writer.js";
+import {
+  createOrderWriter,
+  fromWireJob,
+  toWire,
+  toWireResult,
+  type WireJob,
+} from "./order-writer.js";
 
 /**
  * The order writer thread: owns one connection and commits batches of order creations (and of
@@ -21,7 +27,7 @@ if (port) {
   const write = createOrderWriter(db);
   const claim = createNonceWriter(db);
   type Message =
-    | { id: number; jobs: CreateJob[] }
+    | { id: number; jobs: WireJob[] }
     | { id: number; nonces: NonceClaim[] }
     | { close: true };
   port.on("message", (message: Message) => {
@@ -39,7 +45,7 @@ if (port) {
       return;
     }
     try {
-      const results = write(message.jobs).map(toWireResult);
+      const results = write(message.jobs.map(fromWireJob)).map(toWireResult);
       port.postMessage({ id: message.id, results });
     } catch (error) {
       port.postMessage({ id: message.id, error: toWire(error) });
