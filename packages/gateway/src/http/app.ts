@@ -75,7 +75,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     drainMs: options.drainMs ?? 0,
     ...(options.beforeDrain ? { beforeDrain: options.beforeDrain } : {}),
   });
-  installHttpMetrics(app);
+  installHttpMetrics(app, (request) => routeConfigOf(request).url);
   if (tracingEnabled())
     app.addHook("onRequest", (request, _reply, done) => {
       nameRequestSpan(request.method, routeConfigOf(request).url ?? "unmatched");

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { countTakenOverResponse } from "../observability/metrics.js";
+import { routeConfigOf } from "./route-config.js";
 
 /** One server-sent event, as domain/events/session.ts hands it over. */
 interface EventStreamMessage {
@@ -82,7 +83,7 @@ export function openEventStream(
   });
   // Fastify's onResponse hooks never run for a reply taken over: the metrics count it here, as
   // answered once its head is out (its duration is the time to open, not the stream's life).
-  countTakenOverResponse(request, reply);
+  countTakenOverResponse(request, reply, routeConfigOf(request).url);
   response.write(`retry: ${RETRY_MS}\n: stream open\n\n`);
   let ended = false;
   const check = (fresh: boolean) => {

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import client from "prom-client";
-import { routeConfigOf } from "../http/route-config.js";
 import type { ErrorCode } from "../problems/catalogue.js";
 import { type Dialect, latestVersion } from "../store/migrations.js";
 import type { Store } from "../store/store.js";
@@ -143,9 +142,12 @@ function childrenOf(route: string, method: string, status: number) {
 
 const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
-function recordResponse(request: FastifyRequest, reply: FastifyReply): void {
+/** The URL template a request was routed to (undefined when none matched). */
+export type RouteOf = (request: FastifyRequest) => string | undefined;
+
+function recordResponse(request: FastifyRequest, reply: FastifyReply, url: string | undefined) {
   // Unrouted requests (404s, scanners) share one label instead of their raw paths.
-  const route = routeConfigOf(request).url ?? "unmatched";
+  const route = url ?? "unmatched";
   const method = KNOWN_METHODS.has(request.method) ? request.method : "OTHER";
   const status = reply.statusCode;
   const { count, time } = childrenOf(route, method, status);
@@ -170,15 +172,19 @@ const countedAtOpen = new WeakSet<FastifyRequest>();
  * written. Fastify's onResponse runs on the response's `finish`, which a stream the client
  * closes never emits, and one the server ends emits with its whole life as the duration.
  */
-export function countTakenOverResponse(request: FastifyRequest, reply: FastifyReply): void {
+export function countTakenOverResponse(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  route: string | undefined,
+): void {
   countedAtOpen.add(request);
-  recordResponse(request, reply);
+  recordResponse(request, reply, route);
 }
 
 /** Counts every answered request (Fastify's own clock times it: no hook of ours at the start). */
-export function installHttpMetrics(app: FastifyInstance): void {
+export function installHttpMetrics(app: FastifyInstance, routeOf: RouteOf): void {
   app.addHook("onResponse", (request, reply, done) => {
-    if (!countedAtOpen.has(request)) recordResponse(request, reply);
+    if (!countedAtOpen.has(request)) recordResponse(request, reply, routeOf(request));
     done();
   });
 }
