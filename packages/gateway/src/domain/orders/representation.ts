@@ -81,6 +81,7 @@ export function orderNumberOf(partnerSeq: number): string {
 
 /** The order as the API shows it: every optional product field present, null when not sent. */
 export function toOrderData(order: SalesOrderRecord, clientId: string): OrderData {
+  const createdAt = new Date(order.createdAt).toISOString();
   return {
     id: order.id,
     order_number: orderNumberOf(order.partnerSeq),
@@ -100,8 +101,10 @@ export function toOrderData(order: SalesOrderRecord, clientId: string): OrderDat
       unit_price: p.unit_price ?? null,
       notes: p.notes ?? null,
     })),
-    created_at: new Date(order.createdAt).toISOString(),
+    created_at: createdAt,
     version: order.version,
-    updated_at: new Date(order.updatedAt).toISOString(),
+    // Unchanged since its creation (every order as created): the same text, formatted once.
+    updated_at:
+      order.updatedAt === order.createdAt ? createdAt : new Date(order.updatedAt).toISOString(),
   };
 }

@@ -164,9 +164,13 @@ export class OrderService {
       );
     }
     const createdAt = this.now();
+    // A line is copied only when its price came as a decimal string (object rest and spread
+    // per line were a few µs of every create).
     const products = body.products.map(
-      ({ unit_price, ...line }): ProductLine =>
-        unit_price === undefined ? line : { ...line, unit_price: priceOf(unit_price) },
+      (line): ProductLine =>
+        typeof line.unit_price === "string"
+          ? { ...line, unit_price: priceOf(line.unit_price) }
+          : (line as ProductLine),
     );
     const id = newId(createdAt);
     // Before the commit: a webhook worker may pick the event up before this call returns.
