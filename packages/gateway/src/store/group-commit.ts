@@ -58,9 +58,9 @@ export class GroupCommit<J, R> {
     inFlight.finally(() => {
       this.#inFlight.delete(inFlight);
       // At the next turn of the event loop, not now: the requests whose bytes arrived with this
-      // batch's answer are read first and join the next batch. Under load that made batches
-      // about twice as large, and each commit's cost is mostly fixed (pages, sync), so it is
-      // shared by twice the orders; idle, the turn comes at once.
+      // batch's answer are read first and join the next batch (SQLite's batches under the
+      // 64-connection bench grew by about a fifth), and much of a commit's cost is per batch
+      // (bench/writer-batches.mjs); idle, the turn comes at once.
       if (this.#queue.length > 0 && !this.#scheduled) {
         this.#scheduled = true;
         setImmediate(() => this.#flush());
