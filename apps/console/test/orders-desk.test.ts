@@ -144,11 +144,31 @@ for (const kind of storeKinds)
         await expect.poll(() => page.url()).toContain("q=po-2026-100");
         expect(page.url()).toContain("sort=oldest");
         expect(page.url()).toContain("size=50");
-        await expect.poll(() => rows(page).count()).toBe(8);
-        expect(await rows(page).first().innerText()).toContain("PO-2026-1001");
+        // The newest-first rows stay on screen, marked busy, until the oldest-first page is in.
+        await expect.poll(() => rows(page).first().innerText()).toContain("PO-2026-1001");
+        expect(await rows(page).count()).toBe(8);
+        expect(await page.locator("table.orders-table").getAttribute("aria-busy")).toBeNull();
+        // The next page held back on its way (not the order-number lookup "1005" makes first,
+        // which asks for 2): the rows on screen say they are stale.
+        let release: () => void = () => {};
+        const held = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        const ordersList = (url: URL) =>
+          url.pathname === "/v1/orders" && url.searchParams.get("limit") === "50";
+        await page.route(ordersList, async (route) => {
+          await held;
+          await route.continue();
+        });
         await page.getByLabel("Search").fill("1005");
         await page.getByRole("button", { name: "Apply filters" }).click();
+        const table = page.locator("table.orders-table");
+        await expect.poll(() => table.getAttribute("aria-busy")).toBe("true");
+        expect(await rows(page).count()).toBe(8);
+        release();
         await expect.poll(() => rows(page).count()).toBe(1);
+        await page.unroute(ordersList);
+        expect(await table.getAttribute("aria-busy")).toBeNull();
         expect(await page.getByTestId("order-count").innerText()).toBe("1 order");
 
         // The partner's name links to its orders only.

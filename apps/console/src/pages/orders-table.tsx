@@ -28,6 +28,7 @@ export const OrdersTable = ({
   onSelect,
   listHref,
   filters,
+  busy = false,
 }: {
   orders: Order[];
   selected: ReadonlySet<string>;
@@ -35,6 +36,8 @@ export const OrdersTable = ({
   onSelect(next: ReadonlySet<string>): void;
   listHref: string;
   filters: OrderFilters;
+  /** A newer page is on its way: these rows are the previous answer (aria-busy). */
+  busy?: boolean;
 }) => {
   const { t, i18n } = useEnterpriseModuleTranslationContext<typeof ordersModule>();
   const none = t("detail.none");
@@ -48,7 +51,7 @@ export const OrdersTable = ({
   const label = (key: string) => t(`table.${key}`);
   return (
     <ScrollRegion labelledBy="orders-caption">
-      <table className="orders-table">
+      <table className="orders-table" aria-busy={busy || undefined}>
         <caption id="orders-caption" className="visually-hidden">
           {filters.sort === "oldest" ? t("table.captionOldest") : t("table.caption")}
         </caption>

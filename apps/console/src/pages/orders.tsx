@@ -132,6 +132,7 @@ const OrdersList = ({ route }: { route: Route }) => {
           />
           <OrdersTable
             orders={page.data}
+            busy={load.state === "loading"}
             selected={selected}
             allMatching={allMatching}
             onSelect={(next) => {
