@@ -5,13 +5,13 @@
 // does then slows both alike, so the ratio of their CPU per created order (server process, every
 // thread, /proc) holds steadier than two runs one after the other; for a change of a few per
 // cent. The absolute figures are above a lone run's (four busy processes on the cores).
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs, promisify } from "node:util";
 import Database from "better-sqlite3";
-import { median, partnerKeys, spawnListening } from "./common.mjs";
+import { benchStore, median, spawnServer } from "./common.mjs";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -33,38 +33,8 @@ function cpuMicros(pid) {
 
 async function serve(cli) {
   const dir = mkdtempSync(join(tmpdir(), "orderline-builds-"));
-  partnerKeys(dir);
-  const env = {
-    ...process.env,
-    GATEWAY_MASTER_KEY: "be".repeat(32),
-    GATEWAY_DATA_DIR: dir,
-    DATABASE_URL: `sqlite:${join(dir, "gateway.db")}`,
-    GATEWAY_RATE_LIMIT_ORDERS: "1000000000",
-    GATEWAY_METRICS_LISTEN: "127.0.0.1:0",
-    REDIS_URL: "",
-  };
-  execFileSync("node", [cli, "migrate"], { env, stdio: "ignore" });
-  const credentials = JSON.parse(
-    execFileSync(
-      "node",
-      [
-        cli,
-        "partners",
-        "create",
-        "--name",
-        "Bench",
-        "--public-key",
-        join(dir, "public.pem"),
-        "--json",
-      ],
-      { env, encoding: "utf8" },
-    ),
-  );
-  const server = await spawnListening(
-    [cli, "serve", "--port", "0", "--host", "127.0.0.1", "--log-level", "warn"],
-    env,
-    "server",
-  );
+  const { env, credentials } = benchStore(cli, dir);
+  const server = await spawnServer(cli, env);
   const orders = () => {
     const db = new Database(join(dir, "gateway.db"), { readonly: true });
     try {

@@ -28,6 +28,42 @@ export function partnerKeys(dir) {
   return keys;
 }
 
+/**
+ * A SQLite store in `dir` migrated by the built CLI `cli`, with one partner (keys in `dir`), and
+ * the environment that serves it for a create benchmark: no rate limit to hit, metrics on a free
+ * port, no Redis. Returns that environment and the partner's credentials.
+ */
+export function benchStore(cli, dir) {
+  partnerKeys(dir);
+  const env = {
+    ...process.env,
+    GATEWAY_MASTER_KEY: "be".repeat(32),
+    GATEWAY_DATA_DIR: dir,
+    DATABASE_URL: `sqlite:${join(dir, "gateway.db")}`,
+    GATEWAY_RATE_LIMIT_ORDERS: "1000000000",
+    GATEWAY_METRICS_LISTEN: "127.0.0.1:0",
+    REDIS_URL: "",
+  };
+  execFileSync("node", [cli, "migrate"], { env, stdio: "ignore" });
+  const credentials = JSON.parse(
+    execFileSync(
+      "node",
+      [
+        cli,
+        "partners",
+        "create",
+        "--name",
+        "Bench",
+        "--public-key",
+        join(dir, "public.pem"),
+        "--json",
+      ],
+      { env, encoding: "utf8" },
+    ),
+  );
+  return { env, credentials };
+}
+
 /** Runs `work` with a client connected to the PostgreSQL server `url`. */
 export async function onServer(url, work) {
   const client = new pg.Client({ connectionString: url });

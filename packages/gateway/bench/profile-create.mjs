@@ -6,13 +6,12 @@
 // that names one (STAGES, first match from the leaf up). Prints µs of CPU per created order by
 // thread and stage; the sampled time is scaled to the process's measured CPU (/proc), so the
 // stages add up to what the process spent.
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
-import { drive, partnerKeys, spawnListening } from "./common.mjs";
+import { benchStore, drive, spawnListening } from "./common.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -62,16 +61,6 @@ const cli = values.cli ?? join(here, "../dist/cli/main.js");
 const dir = mkdtempSync(join(tmpdir(), "orderline-profile-"));
 const profiles = values.keep ?? join(dir, "profiles");
 mkdirSync(profiles, { recursive: true });
-partnerKeys(dir);
-const env = {
-  ...process.env,
-  GATEWAY_MASTER_KEY: "be".repeat(32),
-  GATEWAY_DATA_DIR: dir,
-  DATABASE_URL: `sqlite:${join(dir, "gateway.db")}`,
-  GATEWAY_RATE_LIMIT_ORDERS: "1000000000",
-  GATEWAY_METRICS_LISTEN: "127.0.0.1:0",
-  REDIS_URL: "",
-};
 
 /** CPU time (user + system, µs) of a process or thread so far, from /proc (Linux). */
 function cpuMicros(pid, tid) {
@@ -91,23 +80,7 @@ const countOrders = () => {
   }
 };
 
-execFileSync("node", [cli, "migrate"], { env, stdio: "ignore" });
-const credentials = JSON.parse(
-  execFileSync(
-    "node",
-    [
-      cli,
-      "partners",
-      "create",
-      "--name",
-      "Bench",
-      "--public-key",
-      join(dir, "public.pem"),
-      "--json",
-    ],
-    { env, encoding: "utf8" },
-  ),
-);
+const { env, credentials } = benchStore(cli, dir);
 const profiler = values["threads-only"]
   ? []
   : ["--cpu-prof", `--cpu-prof-dir=${profiles}`, "--cpu-prof-interval=200"];

@@ -4,7 +4,6 @@
 // fresh file with the gateway's connection settings and the writer thread's pragmas): CPU per
 // order (process.cpuUsage, user and system) for batches of each size, as group commit hands
 // them over. Shows how much of a commit's cost is per batch rather than per order.
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +11,7 @@ import { parseArgs } from "node:util";
 import { newId } from "../dist/lib/random.js";
 import { openConnection } from "../dist/store/sqlite/connection.js";
 import { createOrderWriter } from "../dist/store/sqlite/order-writer.js";
-import { partnerKeys } from "./common.mjs";
+import { benchStore } from "./common.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -25,16 +24,7 @@ const cli = new URL("../dist/cli/main.js", import.meta.url).pathname;
 /** A writer on a fresh migrated file with one partner, and a job maker like the service's. */
 function freshWriter() {
   const dir = mkdtempSync(join(tmpdir(), "orderline-writer-"));
-  partnerKeys(dir);
-  const env = {
-    ...process.env,
-    GATEWAY_MASTER_KEY: "be".repeat(32),
-    GATEWAY_DATA_DIR: dir,
-    DATABASE_URL: `sqlite:${join(dir, "gateway.db")}`,
-  };
-  execFileSync("node", [cli, "migrate"], { env, stdio: "ignore" });
-  const args = ["partners", "create", "--name", "Bench", "--public-key", join(dir, "public.pem")];
-  execFileSync("node", [cli, ...args], { env, stdio: "ignore" });
+  benchStore(cli, dir);
   const db = openConnection(join(dir, "gateway.db"));
   db.pragma("temp_store = MEMORY");
   const partnerId = db.prepare("SELECT id FROM partners").pluck().get();
