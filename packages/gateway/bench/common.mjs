@@ -44,8 +44,18 @@ export function benchStore(cli, dir) {
     GATEWAY_METRICS_LISTEN: "127.0.0.1:0",
     REDIS_URL: "",
   };
+  const credentials = migrateWithPartner(cli, env, dir);
+  return { env, credentials };
+}
+
+/**
+ * Migrates the store `env` names with the built CLI `cli`, then creates the bench partner with
+ * the public key in `dir` (partnerKeys); returns its credentials (client_id, client_secret).
+ */
+export function migrateWithPartner(cli, env, dir) {
+  // Only migrate (and serve) create a store; partners create needs one.
   execFileSync("node", [cli, "migrate"], { env, stdio: "ignore" });
-  const credentials = JSON.parse(
+  return JSON.parse(
     execFileSync(
       "node",
       [
@@ -61,7 +71,6 @@ export function benchStore(cli, dir) {
       { env, encoding: "utf8" },
     ),
   );
-  return { env, credentials };
 }
 
 /** Runs `work` with a client connected to the PostgreSQL server `url`. */

@@ -16,7 +16,14 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
-import { drive, median, partnerKeys, spawnListening, spawnServer } from "./common.mjs";
+import {
+  drive,
+  median,
+  migrateWithPartner,
+  partnerKeys,
+  spawnListening,
+  spawnServer,
+} from "./common.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -80,23 +87,7 @@ const env = {
 /** A fresh SQLite store for the gateway build at `cliPath`, with the bench partner. */
 function gatewayStore(cliPath, name) {
   const storeEnv = { ...env, DATABASE_URL: `sqlite:${join(dir, `${name}.db`)}` };
-  execFileSync("node", [cliPath, "migrate"], { env: storeEnv, stdio: "ignore" });
-  const credentials = JSON.parse(
-    execFileSync(
-      "node",
-      [
-        cliPath,
-        "partners",
-        "create",
-        "--name",
-        "Bench",
-        "--public-key",
-        join(dir, "public.pem"),
-        "--json",
-      ],
-      { env: storeEnv, encoding: "utf8" },
-    ),
-  );
+  const credentials = migrateWithPartner(cliPath, storeEnv, dir);
   return { storeEnv, credentials, db: join(dir, `${name}.db`), table: "sales_orders" };
 }
 

@@ -13,13 +13,20 @@
 // the x2/x1 ratio. --without-redis adds a third setup, two instances counting their rate limits
 // each on its own, to tell what the shared counter costs. BENCH_DATABASE_URL, BENCH_REDIS_URL as
 // for bench/run.mjs.
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { median, onServer, partnerKeys, redisAnswers, spawnServer } from "./common.mjs";
+import {
+  median,
+  migrateWithPartner,
+  onServer,
+  partnerKeys,
+  redisAnswers,
+  spawnServer,
+} from "./common.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -64,22 +71,7 @@ async function startSetup(instances, redis) {
     GATEWAY_INSTANCES: String(instances),
     REDIS_URL: instances > 1 && redis ? REDIS_URL : "",
   };
-  execFileSync("node", [cli, "migrate"], { env, stdio: "ignore" });
-  const credentials = JSON.parse(
-    execFileSync(
-      "node",
-      [
-        cli,
-        "partners",
-        "create",
-        "--name",
-        "Bench",
-        "--public-key",
-        join(dir, "public.pem"),
-      ].concat(["--json"]),
-      { env, encoding: "utf8" },
-    ),
-  );
+  const credentials = migrateWithPartner(cli, env, dir);
   const serverEnv = {
     ...env,
     BENCH_COUNT_DIR: countDir,

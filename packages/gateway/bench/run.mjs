@@ -26,6 +26,7 @@ import { createGateway, createLogger, loadConfig } from "../dist/index.js";
 import {
   drive,
   median,
+  migrateWithPartner,
   onServer as onPgServer,
   partnerKeys,
   redisAnswers,
@@ -132,13 +133,13 @@ async function ceiling() {
         purchase_order_no: `c-${id}-${n++}`,
         products: product,
       };
-      // As the signed route passes a version 1 request: no body digest, the parsed body, which
+      // As the signed route passes a version 1 request: no body digest, the body's text, which
       // tells apart the orders of one second that share a signature (the replay guard).
       const partner = await gw.authenticator.authenticate(headersNow(), {
         method: "POST",
         target: "/api/v1/sales-orders",
         bodySha256: EMPTY_BODY_SHA256,
-        parsedBody: body,
+        bodyText: JSON.stringify(body),
       });
       await gw.orders.create(partner, body, undefined);
       count++;
@@ -170,24 +171,7 @@ const databases = [];
 async function startSetup(setup, redis) {
   const setupEnv = { ...env, DATABASE_URL: await databaseFor(setup) };
   if (setup.instances > 1 && redis) setupEnv.REDIS_URL = REDIS_URL;
-  // Only migrate (and serve) create a store; partners create needs one.
-  execFileSync("node", [cli, "migrate"], { env: setupEnv, stdio: "ignore" });
-  const credentials = JSON.parse(
-    execFileSync(
-      "node",
-      [
-        cli,
-        "partners",
-        "create",
-        "--name",
-        "Bench",
-        "--public-key",
-        join(dir, "public.pem"),
-        "--json",
-      ],
-      { env: setupEnv, encoding: "utf8" },
-    ),
-  );
+  const credentials = migrateWithPartner(cli, setupEnv, dir);
   const servers = [];
   for (let i = 0; i < setup.instances; i++) servers.push(await spawnServer(cli, setupEnv));
   const label = `${setup.store} x${setup.instances}${setupEnv.REDIS_URL ? " +redis" : ""}`;

@@ -9,13 +9,12 @@
 // store_unavailable, anything else), and the recovery time: from the storm's last termination
 // until every client has had a 201 for a request it sent after it. Then every order answered 201
 // is read back.
-import { execFileSync } from "node:child_process";
 import { randomUUID, sign } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { median, onServer, partnerKeys, spawnServer } from "./common.mjs";
+import { median, migrateWithPartner, onServer, partnerKeys, spawnServer } from "./common.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -45,23 +44,7 @@ const env = {
   REDIS_URL: "",
 };
 const { privateKey } = partnerKeys(dir);
-execFileSync("node", [cli, "migrate"], { env, stdio: "ignore" });
-const partner = JSON.parse(
-  execFileSync(
-    "node",
-    [
-      cli,
-      "partners",
-      "create",
-      "--name",
-      "Bench",
-      "--public-key",
-      join(dir, "public.pem"),
-      "--json",
-    ],
-    { env, encoding: "utf8" },
-  ),
-);
+const partner = migrateWithPartner(cli, env, dir);
 const server = await spawnServer(cli, env);
 let exited = false;
 server.child.on("exit", () => {

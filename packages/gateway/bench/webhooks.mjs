@@ -25,7 +25,14 @@ import { createServer } from "node:http";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { drive, median, onServer as onPgServer, partnerKeys, spawnServer } from "./common.mjs";
+import {
+  drive,
+  median,
+  migrateWithPartner,
+  onServer as onPgServer,
+  partnerKeys,
+  spawnServer,
+} from "./common.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -121,18 +128,7 @@ const stop = async (server) => {
 /** A store with one partner, made by `cli`; returns its env and credentials. */
 async function setUp(cli, store, name, extra = {}) {
   const env = { ...baseEnv, ...extra, DATABASE_URL: await freshDatabase(store, name) };
-  run(cli, env, ["migrate"]);
-  const credentials = JSON.parse(
-    run(cli, env, [
-      "partners",
-      "create",
-      "--name",
-      "Bench",
-      "--public-key",
-      join(dir, "public.pem"),
-      "--json",
-    ]),
-  );
+  const credentials = migrateWithPartner(cli, env, dir);
   return { env, credentials };
 }
 
